@@ -1,0 +1,127 @@
+package deps
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Plan is the package fact exported by the deps analyzer: for every type
+// under test (TUT) of the package, its exported methods and the method pairs
+// that are dependent.
+//
+// Plans are read by depcon test (the harness generator) and depcon pairs
+// through the analysis checker; they are never parsed from text.
+type Plan struct {
+	Package string      // import path
+	Types   []*TypePlan // sorted by name
+}
+
+func (*Plan) AFact() {}
+
+func (p *Plan) String() string { return fmt.Sprintf("plan(%d types)", len(p.Types)) }
+
+// Type returns the plan of the named type, or nil.
+func (p *Plan) Type(name string) *TypePlan {
+	for _, t := range p.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// A TypePlan is the plan of one type under test.
+type TypePlan struct {
+	Name string // type name, without package
+	// Concurrent reports whether the type holds a synchronisation
+	// primitive (a mutex, an atomic value, a sync.Map, a channel, …),
+	// directly or through embedding: a sign that it is meant to be used
+	// from several goroutines.
+	Concurrent bool
+	Methods    []Method // exported methods of *T (incl. promoted), sorted
+	PairsTotal int      // |M| = n(n+1)/2
+	PairsPC    int      // |M_pc|: parallel and conflict dependent
+	PairsD     int      // |M_d|: double-lock (incl. RWR) dependent
+	Pairs      []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
+}
+
+// Dependent returns |M_pc ∪ M_d|.
+func (t *TypePlan) Dependent() int { return len(t.Pairs) }
+
+// Reduction returns the reduction of the dependent pairs against all pairs,
+// in percent.
+func (t *TypePlan) Reduction() float64 {
+	if t.PairsTotal == 0 {
+		return 0
+	}
+	return 100 * float64(t.PairsTotal-len(t.Pairs)) / float64(t.PairsTotal)
+}
+
+// Pair returns the dependent pair {m1, m2} (in either order), or nil.
+func (t *TypePlan) Pair(m1, m2 string) *Pair {
+	for i := range t.Pairs {
+		p := &t.Pairs[i]
+		if (p.M1 == m1 && p.M2 == m2) || (p.M1 == m2 && p.M2 == m1) {
+			return p
+		}
+	}
+	return nil
+}
+
+// A Method is an exported method of a type under test.
+type Method struct {
+	Name     string
+	Pos      string   // file:line:col of the declaration ("" for synthesized)
+	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)"
+	Accesses int      // |AS(m)| restricted to shared locations
+}
+
+// Dependency kinds.
+const (
+	DepPC  = "pc"  // parallel and conflict dependent (exception mode)
+	DepD   = "d"   // double-lock dependent (deadlock mode, two objects)
+	DepRWR = "rwr" // read-write-read dependent (deadlock mode, one object)
+)
+
+// A Pair is a dependent method pair, M1 <= M2 by name.
+type Pair struct {
+	M1, M2   string
+	Deps     []string // subset of DepPC, DepD, DepRWR
+	Evidence []Evidence
+}
+
+// Has reports whether the pair has dependency kind k.
+func (p *Pair) Has(k string) bool {
+	for _, d := range p.Deps {
+		if d == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Objects is the number of shared objects a test of the pair needs: two
+// for a double-lock dependency that is not also RWR, one otherwise.
+func (p *Pair) Objects() int {
+	if p.Has(DepD) {
+		return 2
+	}
+	return 1
+}
+
+// Evidence explains why a pair is dependent.
+type Evidence struct {
+	Kind string // DepPC, DepD or DepRWR
+	// For DepPC: the location, and the accesses of m1 and m2 to it.
+	// For DepD: Loc1/Loc2 are the lock pairs ⟨la,lb⟩ of m1 and ⟨lc,ld⟩ of m2.
+	// For DepRWR: Loc1 is the read lock re-acquired by m1, Loc2 the write
+	// acquisition in m2.
+	Loc1, Loc2 string
+	Pos1, Pos2 string // file:line:col in m1 and in m2 (or the callee)
+	Text       string // one-line human explanation
+}
+
+func (e Evidence) String() string { return e.Text }
+
+// JoinDeps returns the dependency kinds as "pc+d".
+func (p *Pair) JoinDeps() string { return strings.Join(p.Deps, "+") }

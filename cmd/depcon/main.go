@@ -1,0 +1,83 @@
+// Command depcon finds thread-safety violations in Go types meant to be
+// safe for concurrent use.
+//
+// Usage:
+//
+//	go vet -vettool=$(command -v depcon) ./...   run the diagnostics under go vet
+//	depcon vet [flags] PACKAGES                  the same, standalone
+//	depcon pairs [-json] [-type RE] PACKAGES     print the dependent method pairs
+//	depcon test [flags] PACKAGES                 generate and run concurrent tests
+//	depcon bench [flags] DIR                     measure depcon on a corpus
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/analysis/multichecker"
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/depcon/depcon/analyzers/suite"
+	"github.com/depcon/depcon/runtime/bench"
+	"github.com/depcon/depcon/runtime/driver"
+)
+
+const usage = `depcon finds thread-safety violations in Go types meant to be safe for concurrent use.
+
+Usage:
+
+	go vet -vettool=$(command -v depcon) PACKAGES   run the diagnostics under go vet
+	depcon vet [flags] PACKAGES                     the same, standalone
+	depcon pairs [-json] [-type REGEXP] PACKAGES    print the dependent method pairs
+	depcon test [flags] PACKAGES                    generate and run concurrent tests
+	depcon bench [flags] DIR                        measure depcon on a corpus
+
+Run "depcon COMMAND -h" for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if isVetProtocol(args[1:]) {
+		// go vet runs the tool as "depcon -flags", "depcon -V=full" and
+		// "depcon [flags] unit.cfg"; unitchecker speaks that protocol.
+		unitchecker.Main(suite.Analyzers()...) // does not return
+	}
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[1] {
+	case "vet":
+		os.Args = append([]string{"depcon vet"}, args[2:]...)
+		multichecker.Main(suite.Analyzers()...) // does not return
+	case "pairs":
+		return pairsMain(args[2:], stdout, stderr)
+	case "test":
+		return driver.Main(args[2:], stdout, stderr)
+	case "bench":
+		return bench.Main(args[2:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "depcon: unknown command %q\n\n%s", args[1], usage)
+	return 2
+}
+
+// isVetProtocol reports whether the arguments are those go vet passes to a
+// vet tool.
+func isVetProtocol(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch {
+	case args[0] == "-flags", strings.HasPrefix(args[0], "-V="):
+		return true
+	}
+	return strings.HasSuffix(args[len(args)-1], ".cfg")
+}

@@ -1,0 +1,143 @@
+// Package load loads the packages depcon works on and runs the analyzers
+// over them through the analysis checker.
+//
+// Package patterns are those of the go command, with one addition: a
+// relative pattern ending in "/..." also matches packages below testdata
+// directories (the go command skips them), so that
+// "./testdata/corpus/..." names the bundled corpus.
+package load
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/depcon/depcon/analyzers/deps"
+)
+
+// Mode is the packages.LoadMode the analyzers need.
+const Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes |
+	packages.NeedTypesInfo | packages.NeedSyntax | packages.NeedTypesSizes |
+	packages.NeedModule
+
+// Packages loads the packages matching patterns (relative to dir, "" for
+// the current directory). It fails with a readable error when a pattern
+// matches nothing or a package has errors.
+func Packages(dir string, patterns []string) ([]*packages.Package, error) {
+	expanded, err := Expand(dir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: false}
+	pkgs, err := packages.Load(cfg, expanded...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %v", strings.Join(patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+	})
+	if len(msgs) > 0 {
+		if len(msgs) > 10 {
+			msgs = append(msgs[:10], fmt.Sprintf("... and %d more errors", len(msgs)-10))
+		}
+		return nil, fmt.Errorf("packages do not load:\n\t%s", strings.Join(msgs, "\n\t"))
+	}
+	return pkgs, nil
+}
+
+// Expand rewrites relative "dir/..." patterns that lie in or below a
+// testdata directory into the list of package directories they contain.
+// Other patterns are returned unchanged.
+func Expand(dir string, patterns []string) ([]string, error) {
+	var out []string
+	for _, pat := range patterns {
+		base, ok := strings.CutSuffix(pat, "/...")
+		if !ok || !(strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../")) ||
+			!strings.Contains(pat, "testdata") {
+			out = append(out, pat)
+			continue
+		}
+		root := filepath.Join(dir0(dir), filepath.FromSlash(base))
+		var dirs []string
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+				dirs = append(dirs, filepath.Dir(path))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("pattern %s: %v", pat, err)
+		}
+		seen := map[string]bool{}
+		for _, d := range dirs {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			rel, err := filepath.Rel(dir0(dir), d)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, "./"+filepath.ToSlash(rel))
+		}
+		if len(seen) == 0 {
+			return nil, fmt.Errorf("pattern %s matches no packages", pat)
+		}
+	}
+	return out, nil
+}
+
+func dir0(dir string) string {
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			return wd
+		}
+		return "."
+	}
+	return dir
+}
+
+// Plans runs the deps analyzer (and what it requires) over pkgs and
+// returns the plan of each root package, by package path.
+func Plans(pkgs []*packages.Package) (map[string]*deps.Plan, *checker.Graph, error) {
+	graph, err := checker.Analyze([]*analysis.Analyzer{deps.Analyzer}, pkgs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	plans := make(map[string]*deps.Plan)
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		var plan deps.Plan
+		if act.PackageFact(act.Package.Types, &plan) {
+			plans[act.Package.PkgPath] = &plan
+		} else {
+			plans[act.Package.PkgPath] = &deps.Plan{Package: act.Package.PkgPath}
+		}
+	}
+	return plans, graph, nil
+}
