@@ -1,0 +1,185 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+var Analyzer = &analysis.Analyzer{
+	Name:       "summary",
+	Doc:        doc,
+	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/summary",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(Fact)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result is the summary analyzer's result for a package.
+type Result struct {
+	SSA   *buildssa.SSA
+	Funcs map[*ssa.Function]*Summary // every function analysed, wrappers included
+	Types []*Type                    // named types with exported methods, sorted by name
+}
+
+// A Type is a named type declared in the package, with the summaries of
+// the exported methods of *T (promoted ones included).
+type Type struct {
+	Obj     *types.TypeName
+	Methods []*Method // sorted by name
+}
+
+// A Method is an exported method of a type and its summary.
+type Method struct {
+	Name    string
+	Func    *ssa.Function // the method, or the wrapper of a promoted one
+	Summary *Summary
+	Params  []string // the names of $0 ("recv"), $1, …
+}
+
+// Of returns the summary of fn, or nil when it has no shared effects known.
+func (r *Result) Of(fn *ssa.Function) *Summary { return r.Funcs[fn] }
+
+func run(pass *analysis.Pass) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	b := &builder{pass: pass, sums: map[*ssa.Function]*Summary{}, busy: map[*ssa.Function]bool{}, files: map[*token.File]bool{}}
+	for _, f := range pass.Files {
+		b.files[pass.Fset.File(f.Pos())] = true
+	}
+	for _, fn := range ssainfo.SrcFuncs {
+		sum := b.summary(fn)
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && !sum.Empty() && fn.Parent() == nil {
+			pass.ExportObjectFact(obj, &Fact{Summary: *sum})
+		}
+	}
+	res := &Result{SSA: ssainfo, Funcs: b.sums}
+	prog := ssainfo.Pkg.Prog
+	scope := pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || types.IsInterface(named) || named.TypeParams().Len() > 0 {
+			continue
+		}
+		t := &Type{Obj: tn}
+		mset := prog.MethodSets.MethodSet(types.NewPointer(named))
+		for i := 0; i < mset.Len(); i++ {
+			sel := mset.At(i)
+			if !sel.Obj().Exported() {
+				continue
+			}
+			fn := prog.MethodValue(sel)
+			if fn == nil {
+				continue
+			}
+			sum := b.summary(fn)
+			if sum == nil {
+				sum = new(Summary)
+			}
+			t.Methods = append(t.Methods, &Method{Name: sel.Obj().Name(), Func: fn, Summary: sum, Params: paramNames(fn)})
+		}
+		if len(t.Methods) > 0 {
+			sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
+			res.Types = append(res.Types, t)
+		}
+	}
+	return res, nil
+}
+
+// paramNames returns the names to show for the roots $0, $1, … of fn.
+func paramNames(fn *ssa.Function) []string {
+	var names []string
+	for i, p := range fn.Params {
+		name := p.Name()
+		if i == 0 && fn.Signature.Recv() != nil {
+			name = "recv"
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// builder computes and memoizes the summaries of a package's functions.
+type builder struct {
+	pass  *analysis.Pass
+	sums  map[*ssa.Function]*Summary
+	busy  map[*ssa.Function]bool
+	files map[*token.File]bool
+}
+
+// summary returns the summary of fn: computed from its body when fn is
+// in this package (or is a synthesized wrapper), imported from a fact
+// when it is in another package, nil when nothing is known (a function
+// without a body, or one with no shared effects). Recursive calls see the
+// callee's summary as empty.
+func (b *builder) summary(fn *ssa.Function) *Summary {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if s, ok := b.sums[fn]; ok {
+		return s
+	}
+	if fn.Blocks == nil || (fn.Pkg != nil && fn.Pkg.Pkg != b.pass.Pkg) {
+		var s *Summary
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != b.pass.Pkg {
+			var f Fact
+			if b.pass.ImportObjectFact(obj, &f) {
+				s = &f.Summary
+				stripPos(s)
+			}
+		}
+		b.sums[fn] = s
+		return s
+	}
+	if b.busy[fn] {
+		return nil
+	}
+	b.busy[fn] = true
+	defer delete(b.busy, fn)
+	s := new(Summary)
+	w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
+	w.run()
+	b.sums[fn] = s
+	return s
+}
+
+// stripPos clears the positions of a summary imported from another
+// package: only its Where strings are meaningful here.
+func stripPos(s *Summary) {
+	for i := range s.Accesses {
+		s.Accesses[i].Pos = token.NoPos
+		for j := range s.Accesses[i].Held {
+			s.Accesses[i].Held[j].Pos = token.NoPos
+		}
+	}
+	for i := range s.Acquires {
+		s.Acquires[i].Pos = token.NoPos
+		for j := range s.Acquires[i].Held {
+			s.Acquires[i].Held[j].Pos = token.NoPos
+		}
+	}
+	for i := range s.Exit {
+		s.Exit[i].Pos = token.NoPos
+	}
+}
+
+// local reports whether pos is in one of the package's files.
+func (b *builder) local(pos token.Pos) bool {
+	return pos.IsValid() && b.files[b.pass.Fset.File(pos)]
+}
+
+func (b *builder) where(pos token.Pos) string {
+	if !b.local(pos) {
+		return ""
+	}
+	return b.pass.Fset.Position(pos).String()
+}

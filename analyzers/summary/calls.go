@@ -1,0 +1,430 @@
+package summary
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+type callMode int
+
+const (
+	callNormal callMode = iota
+	callGo              // the callee runs in a new goroutine
+)
+
+// call applies the effect of a call to the state.
+//
+// The model, in order:
+//   - sync and sync/atomic primitives are modelled (lock events, atomic and
+//     sync.Map accesses);
+//   - a call whose callee is known applies the callee's summary, computed
+//     from its body in this package or imported as a fact from another,
+//     mapped onto the caller's locations;
+//   - a Lock/Unlock/RLock/RUnlock call through an interface (sync.Locker)
+//     is a lock event on the receiver;
+//   - any other call through an interface or a function value is unknown
+//     code: following DepCon, it counts as a write (flagged Indirect) of
+//     every location passed to it by reference, the receiver included.
+//
+// A goroutine started by the function does not hold the caller's locks.
+func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode callMode) {
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		w.builtin(st, instr, b.Name(), c.Args)
+		return
+	}
+	callee := c.StaticCallee()
+	if c.IsInvoke() {
+		if w.lockCall(st, instr, c.Method.Name(), c.Value, c.Signature(), mode) {
+			return
+		}
+		w.unknown(st, instr, append([]ssa.Value{c.Value}, c.Args...))
+		return
+	}
+	if callee == nil {
+		w.unknown(st, instr, c.Args)
+		return
+	}
+	if w.modelled(st, instr, callee, c, mode) {
+		return
+	}
+	sum := w.b.summary(callee)
+	if sum == nil {
+		return
+	}
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	w.apply(st, instr, sum, c.Args, bindings, mode, callee.Name())
+}
+
+// syncMethod returns "(*sync.Mutex).Lock" for the methods and functions of
+// sync and sync/atomic, "" otherwise.
+func syncMethod(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
+		return ""
+	}
+	switch obj.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return obj.FullName()
+	}
+	return ""
+}
+
+// modelled handles the calls into sync and sync/atomic.
+func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, mode callMode) bool {
+	name := syncMethod(callee)
+	if name == "" {
+		return false
+	}
+	obj := callee.Object().(*types.Func)
+	recv := ""
+	if sig := obj.Signature(); sig.Recv() != nil {
+		recv = typeClass(sig.Recv().Type())
+	}
+	switch recv {
+	case "sync.Mutex", "sync.RWMutex":
+		w.lockCall(st, instr, obj.Name(), c.Args[0], obj.Signature(), mode)
+		return true
+	case "sync.Once":
+		if obj.Name() == "Do" && len(c.Args) == 2 {
+			w.callValue(st, instr, c.Args[1], mode)
+		}
+		return true
+	case "sync.WaitGroup":
+		if obj.Name() == "Go" && len(c.Args) == 2 {
+			w.callValue(st, instr, c.Args[1], callGo)
+		}
+		return true
+	case "sync.Map":
+		write := true
+		switch obj.Name() {
+		case "Load", "Range":
+			write = false
+		}
+		w.atomicAccess(st, instr, c.Args[0], write, SyncMap, mode)
+		if obj.Name() == "Range" && len(c.Args) == 2 {
+			w.callValue(st, instr, c.Args[1], mode)
+		}
+		return true
+	case "":
+		if obj.Pkg().Path() == "sync/atomic" && len(c.Args) > 0 {
+			// atomic.AddInt64(&x, 1) and friends.
+			w.atomicAccess(st, instr, c.Args[0], !strings.HasPrefix(obj.Name(), "Load"), Atomic, mode)
+		}
+		return true
+	}
+	if obj.Pkg().Path() == "sync/atomic" {
+		// Methods of atomic.Int64, atomic.Value, atomic.Pointer[T], …
+		w.atomicAccess(st, instr, c.Args[0], obj.Name() != "Load", Atomic, mode)
+		return true
+	}
+	return true // other sync types: no shared effect
+}
+
+func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, write bool, flags Flags, mode callMode) {
+	if mode == callGo {
+		flags |= Goroutine
+	}
+	for _, p := range w.r.paths(addr) {
+		w.access(st, p.location(), write, flags, instr)
+	}
+}
+
+// lockCall handles Lock/Unlock/RLock/RUnlock on the lock at v; it reports
+// false when name is not one of those.
+func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.Value, sig *types.Signature, mode callMode) bool {
+	if sig.Params().Len() != 0 {
+		return false
+	}
+	var lmode Mode
+	acquire := true
+	switch name {
+	case "Lock":
+		lmode = W
+	case "RLock":
+		lmode = R
+	case "Unlock", "RUnlock":
+		acquire = false
+	case "TryLock", "TryRLock", "RLocker":
+		return true // handled on the branch (see edge)
+	default:
+		return false
+	}
+	if mode == callGo {
+		return true // the lock state of another goroutine
+	}
+	for _, p := range w.r.paths(v) {
+		loc := p.location()
+		if acquire {
+			w.acquire(st, instr, 0, loc, lockClass(p, v), lmode, nil, "")
+		} else {
+			w.release(st, loc)
+		}
+	}
+	return true
+}
+
+// callValue applies a call of the function value f (sync.Once.Do(f)).
+func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, mode callMode) {
+	var bindings []ssa.Value
+	var callee *ssa.Function
+	switch f := f.(type) {
+	case *ssa.Function:
+		callee = f
+	case *ssa.MakeClosure:
+		callee, bindings = f.Fn.(*ssa.Function), f.Bindings
+	}
+	if callee == nil {
+		return
+	}
+	if sum := w.b.summary(callee); sum != nil {
+		w.apply(st, instr, sum, nil, bindings, mode, callee.Name())
+	}
+}
+
+// unknown models a call of unknown code.
+func (w *walker) unknown(st *state, instr ssa.Instruction, args []ssa.Value) {
+	for _, a := range args {
+		if !isReference(a.Type()) || isCell(a) {
+			continue
+		}
+		for _, p := range w.r.paths(a) {
+			w.access(st, p.location(), true, Indirect, instr)
+		}
+	}
+}
+
+// isReference reports whether values of t refer to other memory.
+func isReference(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Interface, *types.Signature:
+		return true
+	}
+	return false
+}
+
+func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []ssa.Value) {
+	elems := func(v ssa.Value, write bool, flags Flags) {
+		for _, p := range w.r.paths(v) {
+			w.access(st, p.step("[*]"), write, flags, instr)
+		}
+	}
+	switch name {
+	case "append":
+		elems(args[0], true, 0)
+		if len(args) > 1 {
+			if _, ok := args[1].Type().Underlying().(*types.Slice); ok {
+				elems(args[1], false, 0)
+			}
+		}
+	case "copy":
+		elems(args[0], true, 0)
+		elems(args[1], false, 0)
+	case "delete":
+		elems(args[0], true, Map)
+	case "clear":
+		flags := Flags(0)
+		if _, ok := args[0].Type().Underlying().(*types.Map); ok {
+			flags = Map
+		}
+		elems(args[0], true, flags)
+	case "close":
+		for _, p := range w.r.paths(args[0]) {
+			w.access(st, p.location(), true, Chan|Close, instr)
+		}
+	}
+}
+
+// apply applies a callee's summary at a call site. args are the values of
+// the callee's parameters, bindings those of its free variables.
+func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string) {
+	m := mapper{r: w.r, args: args, bindings: bindings}
+	var callerHeld []Held
+	if mode == callNormal {
+		callerHeld = heldNow(st)
+	}
+	mapHeld := func(hs []Held) []Held {
+		var out []Held
+		for _, h := range hs {
+			for _, l := range m.loc(h.Lock) {
+				h.Lock, h.Site = l, w.site(instr, h.Site)
+				if !w.b.local(h.Pos) {
+					h.Pos = instrPos(instr, w.fn)
+				}
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	pos := instrPos(instr, w.fn)
+	for _, a := range sum.Accesses {
+		for _, l := range m.loc(a.Loc) {
+			st.accessed = true
+			if !w.record {
+				continue
+			}
+			b := a
+			b.Loc = l
+			if mode == callGo {
+				b.Flags |= Goroutine
+			}
+			b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
+			if !w.b.local(b.Pos) {
+				b.Pos = pos
+			}
+			w.sum.Accesses = append(w.sum.Accesses, b)
+		}
+	}
+	for _, a := range sum.Acquires {
+		for _, l := range m.loc(a.Lock) {
+			if w.record {
+				b := a
+				b.Lock = l
+				b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
+				if !w.b.local(b.Pos) {
+					b.Pos = pos
+				}
+				if b.Via == "" {
+					b.Via = via
+				}
+				w.sum.Acquires = append(w.sum.Acquires, b)
+			}
+			if mode == callNormal && st.accessed && !heldIn(sum.Exit, a.Lock) {
+				st.relAfter[l] = true // acquired and released inside the callee
+			}
+		}
+	}
+	if mode != callNormal {
+		return
+	}
+	for _, h := range sum.Exit {
+		for _, l := range m.loc(h.Lock) {
+			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, nil, via)
+		}
+	}
+	for _, r := range sum.Released {
+		for _, l := range m.loc(r) {
+			w.release(st, l)
+		}
+	}
+}
+
+func heldIn(hs []Held, lock string) bool {
+	for _, h := range hs {
+		if h.Lock == lock {
+			return true
+		}
+	}
+	return false
+}
+
+// mapper maps locations of a callee onto the caller's.
+type mapper struct {
+	r        *resolver
+	args     []ssa.Value
+	bindings []ssa.Value
+}
+
+// loc maps a callee location; it returns nothing when the location is
+// local to the caller.
+func (m *mapper) loc(loc string) []string {
+	root := Root(loc)
+	tail := loc[len(root):]
+	if strings.HasPrefix(root, "@") {
+		return []string{loc}
+	}
+	var v ssa.Value
+	if strings.HasPrefix(root, "$f") {
+		i := atoi(root[2:])
+		if i < 0 || i >= len(m.bindings) {
+			return nil
+		}
+		v = m.bindings[i]
+		if cell, ok := v.(*ssa.Alloc); ok {
+			// The free variable is the captured variable's cell: the
+			// callee's paths go through it ("$f0->x").
+			rest, ok := strings.CutPrefix(tail, "->")
+			if !ok {
+				return nil // the cell itself: local
+			}
+			var out []string
+			for _, p := range m.r.cellContents(cell) {
+				out = append(out, extend(p, rest))
+			}
+			return out
+		}
+	} else {
+		i := atoi(root[1:])
+		if i < 0 || i >= len(m.args) {
+			return nil
+		}
+		v = m.args[i]
+	}
+	if isCell(v) {
+		return nil
+	}
+	var out []string
+	for _, p := range m.r.paths(v) {
+		out = append(out, extendTail(p, tail))
+	}
+	return out
+}
+
+// extendTail appends a callee's path tail (".x", "[*]", "->y", "") to the
+// caller's path of the argument the callee's root stands for.
+func extendTail(p path, tail string) string {
+	switch {
+	case tail == "":
+		return p.location()
+	case strings.HasPrefix(tail, "->"):
+		// The root (a pointer parameter) is itself a reference: only
+		// happens for the whole object ("$1->") of a pointer to pointer.
+		return p.location() + tail
+	}
+	return p.step(tail[:stepLen(tail)]) + tail[stepLen(tail):]
+}
+
+// extend appends rest, the steps after a cell's dereference, to the path p
+// of the value held in the cell.
+func extend(p path, rest string) string {
+	if rest == "" {
+		return p.location()
+	}
+	if rest[0] != '[' {
+		rest = "." + rest
+	}
+	return extendTail(p, rest)
+}
+
+// stepLen returns the length of the first step of tail (".x" or "[*]").
+func stepLen(tail string) int {
+	if strings.HasPrefix(tail, "[*]") {
+		return 3
+	}
+	i := strings.IndexAny(tail[1:], ".[-")
+	if i < 0 {
+		return len(tail)
+	}
+	return i + 1
+}
+
+func atoi(s string) int {
+	n := 0
+	if s == "" {
+		return -1
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

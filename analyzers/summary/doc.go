@@ -1,0 +1,49 @@
+// Package summary defines an Analyzer that computes, for every function of
+// a package, a summary of its effects on shared memory and locks, and
+// exports the summaries of exported functions and methods as facts so that
+// callers in other packages can use them.
+//
+// # Analyzer summary
+//
+// summary: compute method summaries for the depcon analyzers
+//
+// The summary of a function records, relative to its parameters, free
+// variables and package-level variables:
+//
+//   - its accesses (AS): reads and writes of access paths such as
+//     recv.buf, recv.m[*] or pkg.cache, each flagged atomic, sync.Map, map,
+//     channel or indirect (a conservative write by unknown code), with the
+//     locks that must be held at the access;
+//   - its lock acquisitions, each with the locks already held (from which
+//     the double-lock summary DS and the self-deadlocks derive);
+//   - the locks it still holds on return and those it releases without
+//     acquiring them (lock and unlock helpers).
+//
+// Locks are sync.Mutex, sync.RWMutex (R and W modes) and sync.Locker
+// values, named by access path. The held sets come from a flow-sensitive
+// analysis over the SSA control-flow graph: a deferred Unlock holds its
+// lock to the function's exit, a successful TryLock holds it on its true
+// branch only, and a goroutine started by the function holds none of the
+// function's locks.
+//
+// Calls are modelled as follows. The summary of a callee in the same
+// package is computed from its body; that of a callee in another package
+// comes from its fact. Either is mapped onto the caller's locations: a
+// callee access to $1.x with argument recv.child becomes recv.child.x.
+// A call through an interface or a function value is unknown code and
+// counts, as in DepCon, as a write of every location passed to it by
+// reference; Lock and Unlock through a sync.Locker are lock events.
+// Recursive calls see an empty summary; a function of another package
+// without a fact has no shared effects. Summaries are capped in size.
+//
+// The analyzer reports no diagnostics; its Result is the package's
+// summaries and the types with exported methods, used by the deps,
+// selfdeadlock, lockorder, rwrdeadlock and unguarded analyzers.
+package summary
+
+const doc = `compute method summaries for the depcon analyzers
+
+The summary of a function records its accesses to shared locations
+(relative to its parameters and package variables), the locks held at each,
+and its lock acquisitions with the locks already held. Summaries of
+exported functions are exported as facts for callers in other packages.`

@@ -1,0 +1,317 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Paths.
+//
+// A location is written as an access path:
+//
+//	$0, $1, …     the function's parameters ($0 is the receiver of a method)
+//	$f0, $f1, …   the free variables of a closure
+//	@pkg.Name     a package-level variable
+//
+// followed by steps: ".f" selects field f in place, "[*]" any element of
+// an array in place, and "->" goes through a reference (a pointer, slice,
+// map, channel or interface value loaded from memory), so that
+// "$0.buf->[*]" is an element of the slice held in the receiver's buf field
+// and "$0.next->val" the val field of the node that next points to. A path
+// ending in "->" is the whole object behind a reference. The root itself
+// names the object its pointer points to, so "$0" is the whole receiver.
+//
+// Two locations are compatible (may overlap) when they are equal or one
+// extends the other in place: "$0" and "$0.x" overlap (copying the
+// receiver reads x); "$0.buf" and "$0.buf->[*]" do not (the slice header
+// and its elements are distinct memory).
+
+// A path is an SSA value expressed as an access path. Loaded reports
+// whether the value was read from memory (a reference held in a field),
+// as opposed to an address in hand (a parameter, &x.f): steps from a
+// loaded value go through the reference.
+type path struct {
+	str    string
+	loaded bool
+	class  string // compatibility class of the location, for locks
+}
+
+// location returns the location that a load or store through the value
+// (an address) accesses.
+func (p path) location() string {
+	if p.loaded {
+		return p.str + "->"
+	}
+	return p.str
+}
+
+// step extends the address p with a field or element step ("." + name, or
+// "[*]").
+func (p path) step(s string) string {
+	if p.loaded {
+		return p.str + "->" + strings.TrimPrefix(s, ".")
+	}
+	return p.str + s
+}
+
+// Compatible reports whether locations a and b may overlap.
+func Compatible(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if !strings.HasPrefix(b, a) {
+		return false
+	}
+	if len(a) == len(b) || strings.HasSuffix(a, "->") {
+		return true
+	}
+	c := b[len(a)]
+	return c == '.' || c == '['
+}
+
+// Root returns the root of a location: "$0", "$f1", "@pkg.V".
+func Root(loc string) string {
+	i := strings.IndexAny(loc, ".[-")
+	if loc != "" && loc[0] == '@' {
+		// A global's name contains the package path, which may hold
+		// dots: the root ends at the first step after the last slash.
+		slash := strings.LastIndexByte(loc, '/')
+		dot := strings.IndexByte(loc[slash+1:], '.') // the one before the name
+		rest := loc[slash+1+dot+1:]
+		j := strings.IndexAny(rest, ".[-")
+		if j < 0 {
+			return loc
+		}
+		return loc[:len(loc)-len(rest)+j]
+	}
+	if i < 0 {
+		return loc
+	}
+	return loc[:i]
+}
+
+// ParamIndex returns i for a location rooted at parameter $i, or -1.
+func ParamIndex(loc string) int {
+	r := Root(loc)
+	if len(r) < 2 || r[0] != '$' || r[1] == 'f' {
+		return -1
+	}
+	i, err := strconv.Atoi(r[1:])
+	if err != nil {
+		return -1
+	}
+	return i
+}
+
+// Display renders a location for people, naming the roots with names[i]
+// for parameter $i (e.g. "recv", "other").
+func Display(loc string, names []string) string {
+	root := Root(loc)
+	rest := loc[len(root):]
+	name := root
+	if i := ParamIndex(loc); i >= 0 && i < len(names) {
+		name = names[i]
+	} else if strings.HasPrefix(root, "@") {
+		name = root[1:]
+		if slash := strings.LastIndexByte(name, '/'); slash >= 0 {
+			name = name[slash+1:]
+		}
+	}
+	rest = strings.ReplaceAll(rest, "->[", "[")
+	rest = strings.ReplaceAll(rest, "->", ".")
+	rest = strings.TrimSuffix(rest, ".")
+	if rest == "" {
+		return name
+	}
+	return name + rest
+}
+
+// resolver computes the paths of SSA values of one function.
+type resolver struct {
+	fn     *ssa.Function
+	params map[*ssa.Parameter]int
+	free   map[*ssa.FreeVar]int
+	memo   map[ssa.Value][]path
+}
+
+func newResolver(fn *ssa.Function) *resolver {
+	r := &resolver{fn: fn, params: map[*ssa.Parameter]int{}, free: map[*ssa.FreeVar]int{}, memo: map[ssa.Value][]path{}}
+	for i, p := range fn.Params {
+		r.params[p] = i
+	}
+	for i, fv := range fn.FreeVars {
+		r.free[fv] = i
+	}
+	return r
+}
+
+const maxPaths = 4
+
+// paths returns the access paths v may denote (nil when v is local or
+// unknown).
+func (r *resolver) paths(v ssa.Value) []path {
+	if ps, ok := r.memo[v]; ok {
+		return ps
+	}
+	r.memo[v] = nil // cycle guard (phis)
+	ps := r.compute(v)
+	if len(ps) > maxPaths {
+		ps = ps[:maxPaths]
+	}
+	r.memo[v] = ps
+	return ps
+}
+
+func (r *resolver) compute(v ssa.Value) []path {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: typeClass(v.Type())}}
+	case *ssa.FreeVar:
+		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: typeClass(v.Type())}}
+	case *ssa.Global:
+		if v.Pkg == nil {
+			return nil
+		}
+		return []path{{str: "@" + v.Pkg.Pkg.Path() + "." + v.Name(), class: v.Pkg.Pkg.Path() + "." + v.Name()}}
+	case *ssa.FieldAddr:
+		name, class := fieldOf(v.X.Type(), v.Field)
+		return mapPaths(r.paths(v.X), func(p path) path {
+			return path{str: p.step("." + name), class: class}
+		})
+	case *ssa.Field:
+		name, class := fieldOf(v.X.Type(), v.Field)
+		return mapPaths(r.paths(v.X), func(p path) path {
+			return path{str: p.str + "." + name, loaded: true, class: class}
+		})
+	case *ssa.IndexAddr:
+		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.step("[*]")} })
+	case *ssa.Index:
+		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.str + "[*]", loaded: true} })
+	case *ssa.Lookup:
+		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.step("[*]"), loaded: true} })
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return nil
+		}
+		if cell, ok := v.X.(*ssa.Alloc); ok {
+			// A local variable holding a path (a captured receiver).
+			return r.cellContents(cell)
+		}
+		return mapPaths(r.paths(v.X), func(p path) path {
+			return path{str: p.location(), loaded: true, class: p.class}
+		})
+	case *ssa.Slice:
+		return r.paths(v.X)
+	case *ssa.ChangeType:
+		return r.paths(v.X)
+	case *ssa.Convert:
+		return r.paths(v.X)
+	case *ssa.MakeInterface:
+		return r.paths(v.X)
+	case *ssa.ChangeInterface:
+		return r.paths(v.X)
+	case *ssa.TypeAssert:
+		if v.CommaOk {
+			return nil
+		}
+		return r.paths(v.X)
+	case *ssa.SliceToArrayPointer:
+		return r.paths(v.X)
+	case *ssa.Extract:
+		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
+			return r.paths(ta.X)
+		}
+	case *ssa.Phi:
+		var out []path
+		for _, e := range v.Edges {
+			out = appendPaths(out, r.paths(e)...)
+		}
+		return out
+	case *ssa.Call:
+		// ssa:wrapnilchk(x, …) returns x.
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "ssa:wrapnilchk" {
+			return r.paths(v.Call.Args[0])
+		}
+	}
+	return nil
+}
+
+// cellContents returns the paths stored in a local variable that is only
+// ever assigned values with paths (as a captured receiver is).
+func (r *resolver) cellContents(cell *ssa.Alloc) []path {
+	var out []path
+	for _, ref := range *cell.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		ps := r.paths(st.Val)
+		if ps == nil {
+			return nil
+		}
+		out = appendPaths(out, ps...)
+	}
+	return out
+}
+
+func mapPaths(ps []path, f func(path) path) []path {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]path, len(ps))
+	for i, p := range ps {
+		out[i] = f(p)
+	}
+	return out
+}
+
+func appendPaths(out []path, ps ...path) []path {
+next:
+	for _, p := range ps {
+		for _, q := range out {
+			if q.str == p.str && q.loaded == p.loaded {
+				continue next
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// fieldOf returns the name of field i of the struct t (or *t) points to,
+// and its class "pkg.Type.field".
+func fieldOf(t types.Type, i int) (name, class string) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return "?", ""
+	}
+	name = st.Field(i).Name()
+	return name, typeClass(t) + "." + name
+}
+
+// typeClass names a type for lock compatibility: its origin's qualified
+// name, pointers removed.
+func typeClass(t types.Type) string {
+	for {
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		n = n.Origin()
+		if n.Obj().Pkg() != nil {
+			return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+		}
+		return n.Obj().Name()
+	}
+	return types.TypeString(t, nil)
+}

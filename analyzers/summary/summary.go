@@ -1,0 +1,224 @@
+package summary
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// A Summary describes what a function may do to memory reachable from its
+// parameters, its free variables and package-level variables: its shared
+// accesses (AS), the locks held at each of them (from which LS is derived),
+// and its lock acquisitions together with the locks held at that point
+// (from which DS, self-deadlocks and RWR deadlocks are derived).
+//
+// Locations and locks are access paths relative to the function (see
+// Paths), so that a caller can map them onto its own locations.
+type Summary struct {
+	Accesses []Access
+	Acquires []Acquire
+	// Exit lists the locks the function acquires and still holds on
+	// every return (a "lock()" helper); Released lists the locks it
+	// may release without having acquired them (an "unlock()" helper).
+	Exit     []Held
+	Released []string
+	// Truncated is set when the summary was cut at its size limit.
+	Truncated bool
+}
+
+// Flags qualify an access.
+type Flags uint16
+
+const (
+	Atomic    Flags = 1 << iota // sync/atomic function or atomic type
+	SyncMap                     // a sync.Map method
+	Map                         // an element of a Go map
+	Chan                        // a channel operation (send, receive, close)
+	Close                       // close of a channel
+	Indirect                    // modelled conservatively: a call to unknown code
+	Goroutine                   // performed by a goroutine started by the function
+)
+
+func (f Flags) String() string {
+	var s []string
+	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine"} {
+		if f&(1<<i) != 0 {
+			s = append(s, name)
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+// Synchronized reports whether the access is performed by a primitive
+// that is safe for concurrent use on its own (atomic, sync.Map, channel).
+func (f Flags) Synchronized() bool { return f&(Atomic|SyncMap|Chan) != 0 && f&Close == 0 }
+
+// An Access is a read or a write of a location.
+type Access struct {
+	Loc   string // access path, see Paths
+	Write bool
+	Flags Flags
+	Held  []Held // locks held at the access (must), with the mode
+	Pos   token.Pos
+	Where string // file:line:col, valid in every package
+}
+
+// Mode is the mode a lock is held in.
+type Mode uint8
+
+const (
+	W Mode = iota + 1 // Lock
+	R                 // RLock
+)
+
+func (m Mode) String() string {
+	if m == R {
+		return "R"
+	}
+	return "W"
+}
+
+// Held is a lock held at some program point.
+type Held struct {
+	Lock  string // access path of the lock
+	Class string // compatibility class: "pkg.Type.field" of the lock
+	Mode  Mode
+	// Site identifies the acquisition within the summary: two accesses
+	// with the same lock held under the same Site are protected by one
+	// critical section (unless Broken).
+	Site int32
+	// Broken is set when the lock was released after an earlier access
+	// of the function and acquired again: the accesses before and after
+	// the release may interleave with other code.
+	Broken bool
+	Pos    token.Pos // acquisition, when in this package
+	Where  string
+}
+
+func (h Held) String() string { return fmt.Sprintf("%s(%s)", h.Lock, h.Mode) }
+
+// An Acquire is a lock acquisition, with the locks already held.
+type Acquire struct {
+	Lock  string
+	Class string
+	Mode  Mode
+	Held  []Held
+	Pos   token.Pos
+	Where string
+	// Via names the callee through which the acquisition happens
+	// ("" when it is direct), for messages.
+	Via string
+}
+
+// maxAccesses and maxAcquires bound the size of a summary.
+const (
+	maxAccesses = 256
+	maxAcquires = 128
+)
+
+func heldKey(hs []Held) string {
+	var b strings.Builder
+	for _, h := range hs {
+		fmt.Fprintf(&b, "%s/%d/%d/%t;", h.Lock, h.Mode, h.Site, h.Broken)
+	}
+	return b.String()
+}
+
+// normalize sorts and deduplicates the summary, and truncates it.
+func (s *Summary) normalize() {
+	seen := map[string]bool{}
+	accs := s.Accesses[:0]
+	for _, a := range s.Accesses {
+		k := fmt.Sprintf("%s|%t|%d|%s", a.Loc, a.Write, a.Flags, heldKey(a.Held))
+		if !seen[k] {
+			seen[k] = true
+			accs = append(accs, a)
+		}
+	}
+	if len(accs) > maxAccesses {
+		accs, s.Truncated = accs[:maxAccesses], true
+	}
+	s.Accesses = accs
+	clear(seen)
+	acqs := s.Acquires[:0]
+	for _, a := range s.Acquires {
+		k := fmt.Sprintf("%s|%d|%s", a.Lock, a.Mode, heldKey(a.Held))
+		if !seen[k] {
+			seen[k] = true
+			acqs = append(acqs, a)
+		}
+	}
+	if len(acqs) > maxAcquires {
+		acqs, s.Truncated = acqs[:maxAcquires], true
+	}
+	s.Acquires = acqs
+	sort.Strings(s.Released)
+	s.Released = compactStrings(s.Released)
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Empty reports whether the summary records nothing.
+func (s *Summary) Empty() bool {
+	return len(s.Accesses) == 0 && len(s.Acquires) == 0 && len(s.Exit) == 0 && len(s.Released) == 0
+}
+
+// Fact is the summary of an exported function or method, exported for
+// callers in other packages. Positions are only meaningful as Where strings.
+type Fact struct{ Summary }
+
+func (*Fact) AFact() {}
+
+func (f *Fact) String() string { return f.Summary.String() }
+
+// String renders the summary compactly, one item per access ("R $0.buf
+// {$0.mu:W}", "W $0.n (atomic)") and per acquisition ("L $0.mu:W {…}").
+func (s *Summary) String() string {
+	var items []string
+	held := func(hs []Held) string {
+		if len(hs) == 0 {
+			return ""
+		}
+		var ls []string
+		for _, h := range hs {
+			l := h.Lock + ":" + h.Mode.String()
+			if h.Broken {
+				l += "!"
+			}
+			ls = append(ls, l)
+		}
+		return " {" + strings.Join(ls, ",") + "}"
+	}
+	for _, a := range s.Accesses {
+		rw := "R"
+		if a.Write {
+			rw = "W"
+		}
+		item := rw + " " + a.Loc
+		if a.Flags != 0 {
+			item += " (" + a.Flags.String() + ")"
+		}
+		items = append(items, item+held(a.Held))
+	}
+	for _, a := range s.Acquires {
+		items = append(items, "L "+a.Lock+":"+a.Mode.String()+held(a.Held))
+	}
+	sort.Strings(items)
+	items = compactStrings(items)
+	for _, h := range s.Exit {
+		items = append(items, "exit "+h.Lock+":"+h.Mode.String())
+	}
+	for _, r := range s.Released {
+		items = append(items, "release "+r)
+	}
+	return strings.Join(items, "; ")
+}

@@ -1,0 +1,355 @@
+package summary
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// walker computes the summary of one function: a forward dataflow
+// analysis over its SSA control-flow graph, whose state is the set of
+// locks that must be held, followed by one recording pass.
+type walker struct {
+	b      *builder
+	fn     *ssa.Function
+	r      *resolver
+	sum    *Summary
+	record bool
+
+	sites   map[siteKey]int32 // acquisition sites
+	defers  []*ssa.Defer
+	exit    []Held // intersection of the held sets at returns
+	exitSet bool
+}
+
+type siteKey struct {
+	instr ssa.Instruction
+	site  int32 // callee site, 0 for a direct acquisition
+}
+
+// state is the dataflow fact at a program point.
+type state struct {
+	live     bool
+	held     []Held          // must be held, sorted by Lock
+	accessed bool            // some access may have happened
+	relAfter map[string]bool // locks released after an access (may)
+	released map[string]bool // locks released but not acquired here (may)
+}
+
+func (s *state) clone() *state {
+	c := &state{live: s.live, held: slices.Clone(s.held), accessed: s.accessed,
+		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released)}
+	return c
+}
+
+func cloneSet(m map[string]bool) map[string]bool {
+	c := make(map[string]bool, len(m))
+	for k := range m {
+		c[k] = true
+	}
+	return c
+}
+
+// join merges o into s and reports whether s changed.
+func (s *state) join(o *state) bool {
+	if !o.live {
+		return false
+	}
+	if !s.live {
+		*s = *o.clone()
+		return true
+	}
+	changed := false
+	var held []Held
+	for _, h := range s.held {
+		i := slices.IndexFunc(o.held, func(x Held) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
+		if i < 0 {
+			changed = true
+			continue
+		}
+		x := o.held[i]
+		if x.Site < h.Site {
+			h.Site, changed = x.Site, true
+		}
+		if x.Broken && !h.Broken {
+			h.Broken, changed = true, true
+		}
+		held = append(held, h)
+	}
+	s.held = held
+	if o.accessed && !s.accessed {
+		s.accessed, changed = true, true
+	}
+	for k := range o.relAfter {
+		if !s.relAfter[k] {
+			s.relAfter[k], changed = true, true
+		}
+	}
+	for k := range o.released {
+		if !s.released[k] {
+			s.released[k], changed = true, true
+		}
+	}
+	return changed
+}
+
+func (w *walker) run() {
+	fn := w.fn
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if d, ok := in.(*ssa.Defer); ok {
+				w.defers = append(w.defers, d)
+			}
+		}
+	}
+	in := make([]*state, len(fn.Blocks))
+	for i := range in {
+		in[i] = &state{relAfter: map[string]bool{}, released: map[string]bool{}}
+	}
+	in[0].live = true
+	// Iterate to a fixed point; the lattice is finite (held only
+	// shrinks, the flags and sets only grow).
+	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
+		changed = false
+		for _, b := range fn.Blocks {
+			if !in[b.Index].live {
+				continue
+			}
+			out := in[b.Index].clone()
+			w.block(b, out)
+			for i, succ := range b.Succs {
+				edge := w.edge(b, i, out)
+				if in[succ.Index].join(edge) {
+					changed = true
+				}
+			}
+		}
+	}
+	// Record.
+	w.record = true
+	released := map[string]bool{}
+	for _, b := range fn.Blocks {
+		if !in[b.Index].live {
+			continue
+		}
+		st := in[b.Index].clone()
+		w.block(b, st)
+		for k := range st.released {
+			released[k] = true
+		}
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if !w.exitSet {
+				w.exit, w.exitSet = slices.Clone(st.held), true
+			} else {
+				w.exit = slices.DeleteFunc(w.exit, func(h Held) bool {
+					return !slices.ContainsFunc(st.held, func(x Held) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
+				})
+			}
+		}
+	}
+	w.sum.Exit = w.exit
+	for k := range released {
+		w.sum.Released = append(w.sum.Released, k)
+	}
+	w.sum.normalize()
+}
+
+// edge returns the state on the i-th out-edge of b: a successful TryLock
+// holds its lock on the true branch.
+func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok || i != 0 {
+		return out
+	}
+	call, ok := ifi.Cond.(*ssa.Call)
+	if !ok {
+		return out
+	}
+	name := syncMethod(call.Call.StaticCallee())
+	if name != "(*sync.Mutex).TryLock" && name != "(*sync.RWMutex).TryLock" && name != "(*sync.RWMutex).TryRLock" {
+		return out
+	}
+	mode := W
+	if strings.HasSuffix(name, "TryRLock") {
+		mode = R
+	}
+	st := out.clone()
+	saved := w.record
+	w.record = false // a TryLock never blocks: no acquisition event
+	for _, p := range w.r.paths(call.Call.Args[0]) {
+		w.acquire(st, call, 0, p.location(), lockClass(p, call.Call.Args[0]), mode, nil, "")
+	}
+	w.record = saved
+	return st
+}
+
+func (w *walker) block(b *ssa.BasicBlock, st *state) {
+	for _, instr := range b.Instrs {
+		w.instr(instr, st)
+	}
+}
+
+func (w *walker) instr(instr ssa.Instruction, st *state) {
+	switch in := instr.(type) {
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.MUL:
+			if isCell(in.X) {
+				return
+			}
+			for _, p := range w.r.paths(in.X) {
+				w.access(st, p.location(), false, 0, in)
+			}
+		case token.ARROW:
+			for _, p := range w.r.paths(in.X) {
+				w.access(st, p.location(), false, Chan, in)
+			}
+		}
+	case *ssa.Store:
+		if isCell(in.Addr) {
+			return
+		}
+		for _, p := range w.r.paths(in.Addr) {
+			w.access(st, p.location(), true, 0, in)
+		}
+	case *ssa.MapUpdate:
+		for _, p := range w.r.paths(in.Map) {
+			w.access(st, p.step("[*]"), true, Map, in)
+		}
+	case *ssa.Lookup:
+		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
+			for _, p := range w.r.paths(in.X) {
+				w.access(st, p.step("[*]"), false, Map, in)
+			}
+		}
+	case *ssa.Next:
+		if rng, ok := in.Iter.(*ssa.Range); ok && !in.IsString {
+			for _, p := range w.r.paths(rng.X) {
+				w.access(st, p.step("[*]"), false, Map, in)
+			}
+		}
+	case *ssa.Send:
+		for _, p := range w.r.paths(in.Chan) {
+			w.access(st, p.location(), false, Chan, in)
+		}
+	case *ssa.Select:
+		for _, s := range in.States {
+			for _, p := range w.r.paths(s.Chan) {
+				w.access(st, p.location(), false, Chan, in)
+			}
+		}
+	case *ssa.Call:
+		w.call(st, in, in.Common(), callNormal)
+	case *ssa.Go:
+		w.call(st, in, in.Common(), callGo)
+	case *ssa.RunDefers:
+		for i := len(w.defers) - 1; i >= 0; i-- {
+			w.call(st, w.defers[i], w.defers[i].Common(), callNormal)
+		}
+	}
+}
+
+// isCell reports whether v is the address of a local variable or of a
+// captured one: accessing it is not a shared access.
+func isCell(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Alloc, *ssa.FreeVar:
+		return true
+	}
+	return false
+}
+
+// heldNow returns the held set, marking the locks released after an
+// earlier access as broken.
+func heldNow(st *state) []Held {
+	if len(st.held) == 0 {
+		return nil
+	}
+	hs := slices.Clone(st.held)
+	for i := range hs {
+		if st.relAfter[hs[i].Lock] {
+			hs[i].Broken = true
+		}
+	}
+	return hs
+}
+
+func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ssa.Instruction) {
+	st.accessed = true
+	if !w.record {
+		return
+	}
+	pos := instrPos(instr, w.fn)
+	w.sum.Accesses = append(w.sum.Accesses, Access{Loc: loc, Write: write, Flags: flags,
+		Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
+}
+
+// instrPos returns a position for the instruction, falling back on its
+// operand's and then the function's.
+func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+	if p := instr.Pos(); p.IsValid() {
+		return p
+	}
+	var ops [4]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if op == nil || *op == nil {
+			continue
+		}
+		if i, ok := (*op).(ssa.Instruction); ok {
+			if p := i.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return fn.Pos()
+}
+
+func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
+	k := siteKey{instr, callee}
+	if s, ok := w.sites[k]; ok {
+		return s
+	}
+	s := int32(len(w.sites) + 1)
+	w.sites[k] = s
+	return s
+}
+
+// acquire records the acquisition of lock in mode and adds it to the held
+// set. extra are locks held inside a callee at that point (already mapped).
+func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, extra []Held, via string) {
+	pos := instrPos(instr, w.fn)
+	if w.record {
+		held := append(heldNow(st), extra...)
+		w.sum.Acquires = append(w.sum.Acquires, Acquire{Lock: lock, Class: class, Mode: mode,
+			Held: held, Pos: pos, Where: w.b.where(pos), Via: via})
+	}
+	if slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
+		return // re-acquisition: a self-deadlock or a recursive read lock
+	}
+	h := Held{Lock: lock, Class: class, Mode: mode, Site: w.site(instr, callee), Pos: pos, Where: w.b.where(pos)}
+	i, _ := slices.BinarySearchFunc(st.held, lock, func(h Held, l string) int { return strings.Compare(h.Lock, l) })
+	st.held = slices.Insert(st.held, i, h)
+}
+
+func (w *walker) release(st *state, lock string) {
+	i := slices.IndexFunc(st.held, func(h Held) bool { return h.Lock == lock })
+	if i < 0 {
+		st.released[lock] = true
+		return
+	}
+	st.held = slices.Delete(st.held, i, i+1)
+	if st.accessed {
+		st.relAfter[lock] = true
+	}
+}
+
+// lockClass returns the compatibility class of a lock at path p.
+func lockClass(p path, v ssa.Value) string {
+	if p.class != "" {
+		return p.class
+	}
+	return typeClass(v.Type())
+}

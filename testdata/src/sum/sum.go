@@ -1,0 +1,99 @@
+package sum
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type Reader struct {
+	mu  sync.Mutex
+	buf []byte
+	pos int
+	n   atomic.Int64
+	m   map[string]int
+	rw  sync.RWMutex
+	sm  sync.Map
+	ch  chan int
+}
+
+func (r *Reader) Read() byte { // want Read:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}; R \$0\.buf\->\[\*\] \{\$0\.mu:W\}; R \$0\.pos \{\$0\.mu:W\}; W \$0\.pos \{\$0\.mu:W\}$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.buf[r.pos]
+	r.pos++
+	return b
+}
+
+func (r *Reader) Close() { r.buf = nil } // want Close:`^W \$0\.buf$`
+
+func (r *Reader) Count() int64 { return r.n.Add(1) } // want Count:`^W \$0\.n \(atomic\)$`
+
+func (r *Reader) Put(k string) { // want Put:`^L \$0\.rw:W; R \$0\.m \{\$0\.rw:W\}; W \$0\.m\->\[\*\] \(map\) \{\$0\.rw:W\}$`
+	r.rw.Lock()
+	r.m[k] = 1
+	r.rw.Unlock()
+}
+
+func (r *Reader) Get(k string) int { // want Get:`^L \$0\.rw:R; R \$0\.m \{\$0\.rw:R\}; R \$0\.m\->\[\*\] \(map\) \{\$0\.rw:R\}$`
+	r.rw.RLock()
+	defer r.rw.RUnlock()
+	return r.m[k]
+}
+
+func (r *Reader) Twice() { // want Twice:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
+	r.mu.Lock()
+	r.pos = 1
+	r.mu.Unlock()
+	r.mu.Lock()
+	r.pos = 2
+	r.mu.Unlock()
+}
+
+func (r *Reader) Loop() { // want Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W!\}$`
+	for i := 0; i < 3; i++ {
+		r.mu.Lock()
+		r.pos++
+		r.mu.Unlock()
+	}
+}
+
+func (r *Reader) Len() int { // want Len:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.buf)
+}
+
+func (r *Reader) Equal(o *Reader) bool { // want Equal:`^L \$0\.mu:W; L \$1\.mu:W \{\$0\.mu:W\}; R \$0\.buf \{\$0\.mu:W\}; R \$1\.buf \{\$0\.mu:W,\$1\.mu:W\}$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return o.Len() == len(r.buf)
+}
+
+func (r *Reader) Async() { // want Async:`^L \$0\.mu:W; W \$0\.pos \(goroutine\); W \$0\.pos \{\$0\.mu:W\}$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	go func() { r.pos = 3 }()
+	func() { r.pos = 4 }()
+}
+
+func (r *Reader) Try() { // want Try:`^W \$0\.pos \{\$0\.mu:W\}$`
+	if r.mu.TryLock() {
+		r.pos = 5
+		r.mu.Unlock()
+	}
+}
+
+func (r *Reader) lock()   { r.mu.Lock() }
+func (r *Reader) unlock() { r.mu.Unlock() }
+
+func (r *Reader) Helpers() { // want Helpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W\}$`
+	r.lock()
+	r.pos = 6
+	r.unlock()
+}
+
+func (r *Reader) Store(k string) { r.sm.Store(k, 1) } // want Store:`^W \$0\.sm \(sync\.Map\)$`
+
+func (r *Reader) Send(v int) { r.ch <- v } // want Send:`^R \$0\.ch; R \$0\.ch\-> \(chan\)$`
+
+func (r *Reader) Shut() { close(r.ch) } // want Shut:`^R \$0\.ch; W \$0\.ch\-> \(chan,close\)$`
