@@ -13,5 +13,9 @@ import (
 // acquisitions, defer, TryLock, closures, goroutines, helpers, atomics,
 // sync.Map, maps and channels.
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "..", "testdata"), summary.Analyzer, "sum")
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, summary.Analyzer, "sum")
 }
