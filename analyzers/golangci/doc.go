@@ -5,29 +5,28 @@
 // # Building the binary
 //
 // A module plugin is compiled into golangci-lint, so a custom binary has to
-// be built once; nothing is loaded at run time. Two ways:
+// be built once; nothing is loaded at run time. README.md in this directory
+// has the details.
 //
-//   - golangci-lint custom, where git can reach golangci-lint's repository:
-//     put a .custom-gcl.yml at the root of your project (an example with
-//     comments is .custom-gcl.yml in this directory) and run
+// With golangci-lint custom, where git can reach golangci-lint's
+// repository: put a .custom-gcl.yml at the root of your project (the one in
+// this directory is a commented example) and run
 //
-//     golangci-lint custom
+//	golangci-lint custom # writes ./custom-gcl, a golangci-lint with depcon inside
 //
-//     It writes ./custom-gcl, a golangci-lint with depcon inside.
+// The manual way, where only a Go module proxy is reachable (this is what
+// integration_test.go does):
 //
-//   - The manual way, where only a Go module proxy is reachable (this is
-//     what integration_test.go does):
+//	VERSION=v2.15.0
+//	DIR=$(go mod download -json github.com/golangci/golangci-lint/v2@$VERSION | jq -r .Dir)
+//	cp -r "$DIR" /tmp/gcl && chmod -R u+w /tmp/gcl && cd /tmp/gcl
+//	printf 'package main\n\nimport _ "github.com/depcon/depcon/analyzers/golangci"\n' > cmd/golangci-lint/plugins.go
+//	go mod edit -require=github.com/depcon/depcon@v0.0.0 -replace=github.com/depcon/depcon=/path/to/depcon
+//	GOFLAGS=-mod=mod go mod tidy
+//	GOFLAGS=-mod=mod go build -o custom-gcl ./cmd/golangci-lint
 //
-//     VERSION=v2.15.0
-//     DIR=$(go mod download -json github.com/golangci/golangci-lint/v2@$VERSION | jq -r .Dir)
-//     cp -r "$DIR" /tmp/gcl && chmod -R u+w /tmp/gcl && cd /tmp/gcl
-//     printf 'package main\n\nimport _ "github.com/depcon/depcon/analyzers/golangci"\n' > cmd/golangci-lint/plugins.go
-//     go mod edit -require=github.com/depcon/depcon@v0.0.0 -replace=github.com/depcon/depcon=/path/to/depcon
-//     go mod tidy
-//     go build -o custom-gcl ./cmd/golangci-lint
-//
-//     Leave out the go mod edit -replace (and require a real version of
-//     depcon) to build from the module proxy instead of a local checkout.
+// Leave out -replace (and require a real version of depcon) to build from
+// the module proxy instead of a local checkout.
 //
 // # Enabling the linter
 //
@@ -44,9 +43,8 @@
 //	        description: thread-safety violations (self-deadlock, lock-order inversion, ...)
 //	        original-url: github.com/depcon/depcon
 //	        settings:
-//	          # Analyzers of the suite that are not run (optional).
-//	          disable:
-//	            - deps
+//	          # Analyzers of the suite not to run (optional), e.g. [deps].
+//	          disable: []
 //
 // then run the custom binary as usual: ./custom-gcl run ./...
 //
@@ -56,9 +54,8 @@
 // other than disable, stops golangci-lint with an error naming the problem
 // and the known analyzers.
 //
-// The analyzers need type information and the facts of imported packages,
-// so the plugin asks for the load mode [register.LoadModeTypesInfo]. The
-// facts cross package boundaries the same way they do under go vet: a
-// self-deadlock through a callee in another package is found as long as
-// that package is part of the module being linted or a dependency of it.
+// The analyzers need type information, so the plugin asks for the load mode
+// [register.LoadModeTypesInfo]. golangci-lint runs an analyzer that has
+// facts on the imported packages too, so the facts cross package boundaries
+// as they do under go vet.
 package golangci
