@@ -1,0 +1,9 @@
+package harness
+
+import "embed"
+
+// Files holds the source files the driver copies into the package under
+// test: every file of this package except this one and the tests.
+//
+//go:embed protocol.go harness.go exec.go values.go stacks.go
+var Files embed.FS

@@ -1,0 +1,365 @@
+package harness
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+)
+
+// A prepared test is ready for its suffixes: the shared objects after the
+// prefix, and the suffix methods with their arguments.
+type prepared struct {
+	objs []reflect.Value
+	fns  []reflect.Value
+	ins  [][]reflect.Value
+}
+
+// run stress-tests the two suffixes: Iters times, it builds fresh objects,
+// runs the prefix, and releases the two suffix goroutines together.
+func (x *execution) run() Message {
+	p, res := x.prepareFirst()
+	if res != nil {
+		return *res
+	}
+	x.progress("suffix")
+	var slowest time.Duration
+	lastTick := time.Now()
+	for it := range max(x.req.Test.Iters, 1) {
+		if it > 0 {
+			if p, res = x.prepareNext(); res != nil {
+				res.Iter = it
+				return *res
+			}
+		}
+		watchdog := max(x.watchdog, 50*slowest)
+		elapsed, res := x.concurrent(p, watchdog)
+		if res != nil {
+			res.Iter = it
+			res.Dropped = x.drops()
+			return *res
+		}
+		slowest = max(slowest, elapsed)
+		if time.Since(lastTick) > time.Second {
+			_ = x.send(Message{Ev: EvTick, Goroutine: -1})
+			lastTick = time.Now()
+		}
+	}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: []time.Duration{slowest}}
+}
+
+// concurrent runs the two suffixes of p in two goroutines released by a
+// start barrier and waits for them. It returns how long they took, or the
+// failure.
+func (x *execution) concurrent(p *prepared, watchdog time.Duration) (time.Duration, *Message) {
+	var (
+		outs  [2]outcome
+		ids   = make([]int, 2)
+		ready sync.WaitGroup
+		start = make(chan struct{})
+		done  = make(chan int, 2)
+	)
+	ready.Add(2)
+	for i := range 2 {
+		go func() {
+			ids[i] = currentGoroutine()
+			ready.Done()
+			<-start
+			outs[i] = invoke(p.fns[i], p.ins[i])
+			done <- i
+		}()
+	}
+	ready.Wait()
+	began := time.Now()
+	close(start)
+	w := x.wait(ids, done, watchdog)
+	elapsed := time.Since(began)
+	// Only the outcomes of finished goroutines may be read: the others
+	// may still write theirs.
+	for i := range 2 {
+		if w.finished[i] && outs[i].panic != "" {
+			res := &Message{Status: StatusPanic, Goroutine: i, Step: fmt.Sprintf("suffix %d", i), Msg: outs[i].panic}
+			res.Stacks[i] = outs[i].stack
+			if !w.finished[1-i] {
+				res.Waits[1-i], res.Stacks[1-i] = w.states[1-i], w.stacks[1-i]
+			}
+			return elapsed, res
+		}
+	}
+	if w.hung {
+		res := &Message{Status: StatusHang, Goroutine: -1, Step: "suffix"}
+		copy(res.Waits[:], w.states)
+		copy(res.Stacks[:], w.stacks)
+		return elapsed, res
+	}
+	return elapsed, nil
+}
+
+// seq runs the suffix calls one after the other, each watched like a
+// sequential call.
+func (x *execution) seq() Message {
+	p, res := x.prepareFirst()
+	if res != nil {
+		return *res
+	}
+	var durs []time.Duration
+	for i := range p.fns {
+		step := fmt.Sprintf("suffix %d", i)
+		x.progress(step)
+		o, res := x.step(step, func() outcome { return invoke(p.fns[i], p.ins[i]) })
+		if res != nil {
+			res.Goroutine = i
+			res.Dropped = x.drops()
+			return *res
+		}
+		if o.panic != "" {
+			res := Message{Status: StatusPanic, Step: step, Goroutine: i, Msg: o.panic, Dropped: x.drops()}
+			res.Stacks[0] = o.stack
+			return res
+		}
+		durs = append(durs, o.elapsed)
+	}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: durs}
+}
+
+// prepareFirst builds the objects, runs the prefix and builds the suffix
+// arguments, each step watched on its own and announced to the driver.
+// Prefix calls that fail are dropped from this and later iterations.
+func (x *execution) prepareFirst() (*prepared, *Message) {
+	t := x.req.Test
+	x.dropped = map[int]bool{}
+	p := &prepared{}
+	for i, c := range t.Objects {
+		step := fmt.Sprintf("object %d", i)
+		x.progress(step)
+		var obj reflect.Value
+		var err error
+		_, res := x.step(step, func() outcome {
+			obj, err = x.newObject(c, p.objs)
+			return outcome{}
+		})
+		if res != nil {
+			return nil, res
+		}
+		if err != nil {
+			return nil, &Message{Status: StatusObjectFailed, Step: step, Goroutine: -1, Msg: err.Error()}
+		}
+		p.objs = append(p.objs, obj)
+	}
+	for i, c := range t.Prefix {
+		step := fmt.Sprintf("prefix %d", i)
+		x.progress(step)
+		o, res := x.step(step, func() outcome { return x.callMethod(c, p.objs) })
+		if res != nil {
+			res.Dropped = x.drops()
+			return nil, res
+		}
+		if o.failed() {
+			x.dropped[i] = true
+			x.dropReasons = append(x.dropReasons, Drop{Index: i, Reason: fmt.Sprintf("%s: %s", c.Fn, o.String())})
+		}
+	}
+	x.progress("args")
+	var err error
+	_, res := x.step("args", func() outcome {
+		err = x.suffixArgs(p)
+		return outcome{}
+	})
+	if res != nil {
+		return nil, res
+	}
+	if err != nil {
+		return nil, &Message{Status: StatusArgsFailed, Step: "args", Goroutine: -1, Msg: err.Error(), Dropped: x.drops()}
+	}
+	return p, nil
+}
+
+// prepareNext prepares a later iteration, as one watched step.
+func (x *execution) prepareNext() (*prepared, *Message) {
+	var p prepared
+	var err error
+	_, res := x.step("prepare", func() outcome {
+		for _, c := range x.req.Test.Objects {
+			var obj reflect.Value
+			if obj, err = x.newObject(c, p.objs); err != nil {
+				return outcome{}
+			}
+			p.objs = append(p.objs, obj)
+		}
+		for i, c := range x.req.Test.Prefix {
+			if !x.dropped[i] {
+				x.callMethod(c, p.objs)
+			}
+		}
+		err = x.suffixArgs(&p)
+		return outcome{}
+	})
+	if res != nil {
+		return nil, res
+	}
+	if err != nil {
+		return nil, &Message{Status: StatusObjectFailed, Step: "prepare", Goroutine: -1, Msg: err.Error()}
+	}
+	return &p, nil
+}
+
+// suffixArgs finds the suffix methods and builds their arguments.
+func (x *execution) suffixArgs(p *prepared) error {
+	for i, c := range x.req.Test.Suffix {
+		m, err := method(c, p.objs)
+		if err != nil {
+			return fmt.Errorf("suffix %d: %v", i, err)
+		}
+		in, err := x.r.args(m.Type(), c.Args, p.objs)
+		if err != nil {
+			return fmt.Errorf("suffix %d: %s: %v", i, c.Fn, err)
+		}
+		p.fns = append(p.fns, m)
+		p.ins = append(p.ins, in)
+	}
+	return nil
+}
+
+// callMethod makes the method call c.
+func (x *execution) callMethod(c Call, objs []reflect.Value) outcome {
+	m, err := method(c, objs)
+	if err != nil {
+		return outcome{err: err}
+	}
+	return x.r.call(m, c.Args, objs)
+}
+
+// newObject makes a shared object: a pointer to a value of the type under
+// test, built by constructor c or, when c.Fn is "", the zero value.
+func (x *execution) newObject(c Call, objs []reflect.Value) (reflect.Value, error) {
+	zero := reflect.ValueOf(x.r.types[x.req.Test.Type]())
+	if c.Fn == "" {
+		return zero, nil
+	}
+	v, err := x.r.construct(c, objs)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	v, err = assign(v, zero.Type())
+	if err != nil {
+		return reflect.Value{}, fmt.Errorf("%s: %v", c.Fn, err)
+	}
+	if v.IsNil() {
+		return reflect.Value{}, fmt.Errorf("%s returned nil", c.Fn)
+	}
+	return v, nil
+}
+
+// progress tells the driver that step is about to run. An error is left
+// to the sending of the result.
+func (x *execution) progress(step string) {
+	_ = x.send(Message{Ev: EvStep, Step: step, Goroutine: -1})
+}
+
+func (x *execution) drops() []Drop { return slices.Clone(x.dropReasons) }
+
+// step runs f in a goroutine of its own and waits for it as for a
+// sequential call. It returns f's outcome, or a StatusBlocked or
+// StatusRunning message when f does not return.
+func (x *execution) step(name string, f func() outcome) (outcome, *Message) {
+	var o outcome
+	ids := make([]int, 1)
+	ready := make(chan struct{})
+	done := make(chan int, 1)
+	go func() {
+		ids[0] = currentGoroutine()
+		close(ready)
+		o = f()
+		done <- 0
+	}()
+	<-ready
+	w := x.wait(ids, done, x.watchdog)
+	if !w.hung {
+		return o, nil // o is written before done is sent
+	}
+	res := &Message{Status: StatusBlocked, Step: name, Goroutine: -1, Msg: w.states[0]}
+	if !Blocked(w.states[0]) {
+		res.Status = StatusRunning
+	}
+	res.Waits[0], res.Stacks[0] = w.states[0], w.stacks[0]
+	return outcome{}, res // f may still write o
+}
+
+// A waited records how the watched goroutines ended up.
+type waited struct {
+	finished []bool
+	hung     bool     // some did not finish
+	states   []string // of the unfinished ones, at the last dump
+	stacks   []string
+}
+
+// wait waits for the goroutines ids to send their index on done. When the
+// watchdog fires it dumps the goroutines: the unfinished ones are hung
+// when they are blocked (lock, channel, ...) in the same states at two
+// dumps in a row, half a watchdog apart, or still busy at HardCap.
+func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) waited {
+	w := waited{finished: make([]bool, len(ids))}
+	left := len(ids)
+	start := time.Now()
+	timer := time.NewTimer(watchdog)
+	defer timer.Stop()
+	var prev []string
+	for left > 0 {
+		select {
+		case i := <-done:
+			w.finished[i] = true
+			left--
+			continue
+		case <-timer.C:
+		}
+		w.states, w.stacks = states(dumpAll(), ids, w.finished)
+		blocked := true
+		for i, s := range w.states {
+			if !w.finished[i] && !Blocked(s) {
+				blocked = false
+			}
+		}
+		if blocked && slices.Equal(w.states, prev) || !blocked && time.Since(start) >= x.req.HardCap {
+			// Drain what finished meanwhile, so that finished is exact.
+		drain:
+			for {
+				select {
+				case i := <-done:
+					w.finished[i] = true
+					w.states[i], w.stacks[i] = "", ""
+				default:
+					break drain
+				}
+			}
+			w.hung = slices.Contains(w.finished, false)
+			return w
+		}
+		prev = nil
+		if blocked {
+			prev = w.states
+		}
+		timer.Reset(max(watchdog/2, time.Millisecond))
+	}
+	w.states, w.stacks = make([]string, len(ids)), make([]string, len(ids))
+	return w
+}
+
+// states returns the states and stacks of the goroutines ids in dump, ""
+// for finished ones. A goroutine missing from the dump is "running": it is
+// about to finish.
+func states(dump []Goroutine, ids []int, finished []bool) (states, stacks []string) {
+	states, stacks = make([]string, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		if finished[i] {
+			continue
+		}
+		states[i] = "running"
+		for _, g := range dump {
+			if g.ID == id {
+				states[i], stacks[i] = g.State, g.Stack
+			}
+		}
+	}
+	return states, stacks
+}

@@ -1,0 +1,244 @@
+// Package harness is the part of depcon test that runs inside the child
+// process: it builds the shared objects of a test description by
+// reflection, runs the sequential prefix, releases the two suffix
+// goroutines together, and watches them for panics and deadlocks.
+//
+// The driver adds the source of this package to the package under test
+// through go test -overlay, with the package clause rewritten and every
+// package-level identifier prefixed, so it must import nothing but the
+// standard library, and composite literal keys must never be names
+// declared at package level. A generated registration file registers the
+// types under test and the constructors by name and calls Serve from a
+// test function.
+//
+// The child reads one Request per line of standard input and answers on
+// file descriptor 3 with Messages: EvStep before each sequential step of
+// the first iteration (so that the driver can tell which call a crash
+// happened in), EvTick while iterations run, and one EvResult.
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// A Registry holds the types under test and the functions a test may call
+// by name.
+type Registry struct {
+	types map[string]func() any // name -> zero value factory returning *T
+	funcs map[string]reflect.Value
+}
+
+// registry is the registry the generated registration file fills.
+var registry = NewRegistry()
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{types: map[string]func() any{}, funcs: map[string]reflect.Value{}}
+}
+
+// RegisterType registers the type under test name; zero returns a pointer
+// to a new zero value of it.
+func RegisterType(name string, zero func() any) { registry.RegisterType(name, zero) }
+
+// RegisterFunc registers a constructor by name.
+func RegisterFunc(name string, fn any) { registry.RegisterFunc(name, fn) }
+
+// RegisterType registers the type under test name; zero returns a pointer
+// to a new zero value of it.
+func (r *Registry) RegisterType(name string, zero func() any) { r.types[name] = zero }
+
+// RegisterFunc registers a constructor by name.
+func (r *Registry) RegisterFunc(name string, fn any) { r.funcs[name] = reflect.ValueOf(fn) }
+
+// Serve answers requests on standard input until it is closed. Messages
+// go to file descriptor 3.
+func Serve() error {
+	out := os.NewFile(3, "depcon-results")
+	if out == nil {
+		return errors.New("harness: file descriptor 3 is not open")
+	}
+	defer out.Close()
+	return registry.Serve(os.Stdin, out)
+}
+
+// Serve answers the requests read from in, writing messages to out.
+func (r *Registry) Serve(in io.Reader, out io.Writer) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	w := &writer{w: out}
+	for sc.Scan() {
+		var req Request
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			return fmt.Errorf("harness: bad request: %v", err)
+		}
+		res := r.Do(req, w.send)
+		res.Ev = EvResult
+		if err := w.send(res); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// A writer sends messages, one JSON object per line, each in one write.
+type writer struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (w *writer) send(m Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err = w.w.Write(append(b, '\n'))
+	return err
+}
+
+// Do runs one request, reporting progress through send, and returns its
+// result.
+func (r *Registry) Do(req Request, send func(Message) error) Message {
+	x := &execution{r: r, req: req, send: send, watchdog: req.Watchdog}
+	if x.watchdog <= 0 {
+		x.watchdog = time.Second
+	}
+	if req.HardCap < x.watchdog {
+		x.req.HardCap = 10 * x.watchdog
+	}
+	if _, ok := r.types[req.Test.Type]; !ok {
+		return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown type %q", req.Test.Type)}
+	}
+	switch req.Op {
+	case OpRun:
+		if len(req.Test.Suffix) != 2 {
+			return Message{Status: StatusError, Goroutine: -1, Msg: "a concurrent test needs two suffix calls"}
+		}
+		return x.run()
+	case OpSeq:
+		return x.seq()
+	}
+	return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown operation %q", req.Op)}
+}
+
+// An execution is the state of one request.
+type execution struct {
+	r        *Registry
+	req      Request
+	send     func(Message) error
+	watchdog time.Duration
+	// dropped are the prefix calls dropped in the first iteration.
+	dropped     map[int]bool
+	dropReasons []Drop
+}
+
+// An outcome is what one call did.
+type outcome struct {
+	results []reflect.Value
+	err     error  // the call could not be made, or returned a non-nil error
+	panic   string // the panic value, if it panicked
+	stack   string // the stack of the panic
+	elapsed time.Duration
+}
+
+func (o *outcome) failed() bool { return o.err != nil || o.panic != "" }
+
+func (o *outcome) String() string {
+	if o.panic != "" {
+		return "panic: " + o.panic
+	}
+	if o.err != nil {
+		return o.err.Error()
+	}
+	return "ok"
+}
+
+// call calls fn with the arguments described by args, recovering a panic.
+func (r *Registry) call(fn reflect.Value, args []Value, objs []reflect.Value) (o outcome) {
+	in, err := r.args(fn.Type(), args, objs)
+	if err != nil {
+		return outcome{err: err}
+	}
+	return invoke(fn, in)
+}
+
+// args builds the arguments of a call to a function of type ft.
+func (r *Registry) args(ft reflect.Type, args []Value, objs []reflect.Value) ([]reflect.Value, error) {
+	if len(args) != ft.NumIn() {
+		return nil, fmt.Errorf("%d arguments for %d parameters", len(args), ft.NumIn())
+	}
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		x, err := r.build(a, ft.In(i), objs)
+		if err != nil {
+			return nil, fmt.Errorf("argument %d: %v", i, err)
+		}
+		in[i] = x
+	}
+	return in, nil
+}
+
+// invoke calls fn, recovering a panic. A non-nil error as last result is
+// reported in err.
+func invoke(fn reflect.Value, in []reflect.Value) (o outcome) {
+	start := time.Now()
+	defer func() {
+		o.elapsed = time.Since(start)
+		if p := recover(); p != nil {
+			o.panic = fmt.Sprint(p)
+			o.stack = string(debug.Stack())
+		}
+	}()
+	if fn.Type().IsVariadic() {
+		o.results = fn.CallSlice(in)
+	} else {
+		o.results = fn.Call(in)
+	}
+	if n := len(o.results); n > 0 {
+		last := o.results[n-1]
+		if last.Type() == errorType && !last.IsNil() {
+			o.err = last.Interface().(error)
+		}
+	}
+	return o
+}
+
+var errorType = reflect.TypeFor[error]()
+
+// construct runs a constructor call and returns its first result.
+func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error) {
+	fn, ok := r.funcs[c.Fn]
+	if !ok {
+		return reflect.Value{}, fmt.Errorf("unknown function %q", c.Fn)
+	}
+	if fn.Type().NumOut() == 0 {
+		return reflect.Value{}, fmt.Errorf("%s returns nothing", c.Fn)
+	}
+	o := r.call(fn, c.Args, objs)
+	if o.failed() {
+		return reflect.Value{}, fmt.Errorf("%s: %s", c.Fn, o.String())
+	}
+	return o.results[0], nil
+}
+
+// method returns the method named by c of its receiver.
+func method(c Call, objs []reflect.Value) (reflect.Value, error) {
+	if c.Recv < 0 || c.Recv >= len(objs) {
+		return reflect.Value{}, fmt.Errorf("no shared object %d", c.Recv)
+	}
+	m := objs[c.Recv].MethodByName(c.Fn)
+	if !m.IsValid() {
+		return reflect.Value{}, fmt.Errorf("no method %s", c.Fn)
+	}
+	return m, nil
+}

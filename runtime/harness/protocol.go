@@ -1,0 +1,139 @@
+package harness
+
+import "time"
+
+// A Request is one line of JSON the driver writes to the child's standard
+// input.
+type Request struct {
+	// Op is OpRun (stress the two suffixes concurrently) or OpSeq (run
+	// the suffixes one after the other, in order).
+	Op   string `json:"op"`
+	Test Test   `json:"test"`
+	// Watchdog is how long the two suffixes of one iteration may take
+	// before the child looks for a deadlock (OpRun), or how long one
+	// sequential call may take before it is checked for being blocked.
+	// The child raises it to 50 times the slowest iteration it has seen.
+	Watchdog time.Duration `json:"watchdog"`
+	// HardCap is how long a call or iteration that is still running (not
+	// blocked) may take before it is reported as hanging.
+	HardCap time.Duration `json:"hard_cap"`
+}
+
+// Request operations.
+const (
+	OpRun = "run"
+	OpSeq = "seq"
+)
+
+// A Test is the description of one concurrent test: how to build the
+// shared objects, the sequential prefix, and the two suffixes.
+type Test struct {
+	Type string `json:"type"` // name of the type under test, as registered
+	// Objects holds, for each shared object, the call that constructs it:
+	// a registered constructor, or Fn == "" for the zero value.
+	Objects []Call `json:"objects"`
+	Prefix  []Call `json:"prefix,omitempty"` // method calls on the shared objects
+	// Suffix holds the calls the two goroutines make (OpRun), or the
+	// calls made in order (OpSeq).
+	Suffix []Call `json:"suffix"`
+	Iters  int    `json:"iters"` // repetitions, with fresh objects each time (OpRun)
+}
+
+// A Call is a constructor call (in Test.Objects and Value.Call) or a
+// method call on shared object Recv (in Test.Prefix and Test.Suffix).
+type Call struct {
+	Recv int     `json:"recv"`
+	Fn   string  `json:"fn"`
+	Args []Value `json:"args,omitempty"`
+}
+
+// A Value describes an argument. Its meaning depends on K and on the type
+// of the parameter it is passed to.
+type Value struct {
+	K string `json:"k"`
+	// Lit is the literal of a basic value (KLit): a number, a string,
+	// "true"/"false", or "max" and "min" for the bounds of the kind.
+	Lit string `json:"lit,omitempty"`
+	// Basic names the basic type of a KLit value passed to an interface
+	// parameter ("int", "string", ...).
+	Basic string `json:"basic,omitempty"`
+	Obj   int    `json:"obj,omitempty"`  // KObj: index of the shared object
+	Call  *Call  `json:"call,omitempty"` // KCall: a registered constructor
+	// Elems are the elements of a KSlice value; a KSlice without
+	// elements is an empty, non-nil slice.
+	Elems []Value `json:"elems,omitempty"`
+}
+
+// Value kinds.
+const (
+	KLit   = "lit"   // a basic value
+	KObj   = "obj"   // a shared object
+	KCall  = "call"  // the result of a registered constructor
+	KCtx   = "ctx"   // context.Background()
+	KFunc  = "func"  // a function that returns zero values
+	KZero  = "zero"  // the zero value: nil for pointers, slices, maps, interfaces
+	KNew   = "new"   // a pointer to a new zero value
+	KSlice = "slice" // a slice of Elems
+	KMap   = "map"   // an empty map
+	KChan  = "chan"  // a channel with a buffer of one
+)
+
+// A Message is one line of JSON the child writes to the driver on file
+// descriptor 3: progress (EvStep, EvTick) and, last, one EvResult per
+// request.
+type Message struct {
+	Ev string `json:"ev"`
+	// Step names the sequential step being run (EvStep) or the step a
+	// result is about: "object 0", "prefix 2", "suffix 1".
+	Step   string `json:"step,omitempty"`
+	Status string `json:"status,omitempty"` // EvResult: one of the Status constants
+	Msg    string `json:"msg,omitempty"`    // panic value, error text, or explanation
+	Iter   int    `json:"iter,omitempty"`   // the iteration of a concurrent failure
+	// Goroutine is the suffix (0 or 1) that panicked, or -1.
+	Goroutine int `json:"goroutine"`
+	// Stacks are the stacks of the two suffix goroutines when the failure
+	// was seen ("" for one that had returned), or the stack of the failing
+	// sequential call in Stacks[0].
+	Stacks [2]string `json:"stacks"`
+	// Waits are the wait states of the two suffix goroutines in a hang
+	// ("sync.Mutex.Lock", "chan receive", "" for a returned one).
+	Waits   [2]string `json:"waits"`
+	Dropped []Drop    `json:"dropped,omitempty"` // prefix calls dropped because they failed
+	// Durations are the run times of the suffix calls (OpSeq) or of the
+	// slowest iteration (OpRun).
+	Durations []time.Duration `json:"durations,omitempty"`
+}
+
+// Message events.
+const (
+	EvStep   = "step"
+	EvTick   = "tick"
+	EvResult = "result"
+)
+
+// Result statuses.
+const (
+	StatusOK = "ok"
+	// StatusObjectFailed: a constructor returned an error or panicked;
+	// StatusArgsFailed: building an argument of a suffix call failed.
+	StatusObjectFailed = "object-failed"
+	StatusArgsFailed   = "args-failed"
+	// StatusPanic: a suffix call panicked (Step and Goroutine say which).
+	StatusPanic = "panic"
+	// StatusBlocked: a sequential step is blocked in a lock or channel
+	// wait (Waits[0]); StatusRunning: it is still running at HardCap.
+	StatusBlocked = "blocked"
+	StatusRunning = "running"
+	// StatusHang: the concurrent suffixes did not all return; Waits say
+	// how they wait ("" for a returned one, "running" for a busy one).
+	StatusHang = "hang"
+	// StatusError: the request itself is wrong (unknown type, method...).
+	StatusError = "error"
+)
+
+// A Drop records a prefix call that was dropped because it failed when
+// run sequentially.
+type Drop struct {
+	Index  int    `json:"index"`
+	Reason string `json:"reason"`
+}

@@ -1,0 +1,180 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+)
+
+// basicTypes are the types of KLit values passed to interface parameters.
+var basicTypes = map[string]reflect.Type{
+	"bool":    reflect.TypeFor[bool](),
+	"int":     reflect.TypeFor[int](),
+	"int64":   reflect.TypeFor[int64](),
+	"uint":    reflect.TypeFor[uint](),
+	"float64": reflect.TypeFor[float64](),
+	"string":  reflect.TypeFor[string](),
+}
+
+// build returns the value v describes, for a parameter of type t. objs are
+// the shared objects (pointers to the type under test).
+func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect.Value, error) {
+	switch v.K {
+	case KLit:
+		lt := t
+		if t.Kind() == reflect.Interface {
+			lt = basicTypes[v.Basic]
+			if lt == nil {
+				return reflect.Value{}, fmt.Errorf("literal %q: unknown basic type %q", v.Lit, v.Basic)
+			}
+		}
+		x, err := literal(v.Lit, lt)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(x, t)
+	case KObj:
+		if v.Obj < 0 || v.Obj >= len(objs) {
+			return reflect.Value{}, fmt.Errorf("no shared object %d", v.Obj)
+		}
+		return assign(objs[v.Obj], t)
+	case KCall:
+		x, err := r.construct(*v.Call, objs)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(x, t)
+	case KCtx:
+		return assign(reflect.ValueOf(context.Background()), t)
+	case KFunc:
+		if t.Kind() != reflect.Func {
+			return reflect.Value{}, fmt.Errorf("func value for parameter of type %s", t)
+		}
+		return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+			out := make([]reflect.Value, t.NumOut())
+			for i := range out {
+				out[i] = reflect.Zero(t.Out(i))
+			}
+			return out
+		}), nil
+	case KZero:
+		return reflect.Zero(t), nil
+	case KNew:
+		if t.Kind() != reflect.Pointer {
+			return reflect.Value{}, fmt.Errorf("new value for parameter of type %s", t)
+		}
+		return reflect.New(t.Elem()), nil
+	case KSlice:
+		if t.Kind() != reflect.Slice {
+			return reflect.Value{}, fmt.Errorf("slice value for parameter of type %s", t)
+		}
+		s := reflect.MakeSlice(t, len(v.Elems), len(v.Elems))
+		for i, e := range v.Elems {
+			x, err := r.build(e, t.Elem(), objs)
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			s.Index(i).Set(x)
+		}
+		return s, nil
+	case KMap:
+		if t.Kind() != reflect.Map {
+			return reflect.Value{}, fmt.Errorf("map value for parameter of type %s", t)
+		}
+		return reflect.MakeMap(t), nil
+	case KChan:
+		if t.Kind() != reflect.Chan {
+			return reflect.Value{}, fmt.Errorf("chan value for parameter of type %s", t)
+		}
+		return reflect.MakeChan(t, 1), nil
+	}
+	return reflect.Value{}, fmt.Errorf("unknown value kind %q", v.K)
+}
+
+// assign converts x for a parameter of type t: it dereferences or takes
+// the address of x when t wants the value or a pointer to it, and converts
+// a basic value to a named basic type.
+func assign(x reflect.Value, t reflect.Type) (reflect.Value, error) {
+	switch {
+	case x.Type().AssignableTo(t):
+		return x, nil
+	case x.Kind() == reflect.Pointer && x.Type().Elem().AssignableTo(t):
+		if x.IsNil() {
+			return reflect.Value{}, fmt.Errorf("nil %s for parameter of type %s", x.Type(), t)
+		}
+		return x.Elem(), nil
+	case t.Kind() == reflect.Pointer && x.Type().AssignableTo(t.Elem()):
+		p := reflect.New(t.Elem())
+		p.Elem().Set(x)
+		return p, nil
+	case x.Kind() != reflect.Pointer && x.Kind() != reflect.Interface && x.Type().ConvertibleTo(t) &&
+		x.Kind() == t.Kind():
+		return x.Convert(t), nil
+	}
+	return reflect.Value{}, fmt.Errorf("%s value for parameter of type %s", x.Type(), t)
+}
+
+// literal parses lit as a value of the basic type t.
+func literal(lit string, t reflect.Type) (reflect.Value, error) {
+	x := reflect.New(t).Elem()
+	var err error
+	switch k := t.Kind(); k {
+	case reflect.Bool:
+		var b bool
+		b, err = strconv.ParseBool(lit)
+		x.SetBool(b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bits := t.Bits()
+		switch lit {
+		case "max":
+			x.SetInt(1<<(bits-1) - 1)
+		case "min":
+			x.SetInt(-1 << (bits - 1))
+		default:
+			var n int64
+			n, err = strconv.ParseInt(lit, 0, bits)
+			x.SetInt(n)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		switch lit {
+		case "max":
+			x.SetUint(math.MaxUint64 >> (64 - t.Bits()))
+		case "min":
+		default:
+			var n uint64
+			n, err = strconv.ParseUint(lit, 0, t.Bits())
+			x.SetUint(n)
+		}
+	case reflect.Float32, reflect.Float64:
+		switch lit {
+		case "max":
+			x.SetFloat(math.MaxFloat64)
+			if k == reflect.Float32 {
+				x.SetFloat(math.MaxFloat32)
+			}
+		case "min":
+			x.SetFloat(-math.MaxFloat64)
+			if k == reflect.Float32 {
+				x.SetFloat(-math.MaxFloat32)
+			}
+		default:
+			var f float64
+			f, err = strconv.ParseFloat(lit, t.Bits())
+			x.SetFloat(f)
+		}
+	case reflect.Complex64, reflect.Complex128:
+		var c complex128
+		c, err = strconv.ParseComplex(lit, t.Bits())
+		x.SetComplex(c)
+	case reflect.String:
+		x.SetString(lit)
+	default:
+		return reflect.Value{}, fmt.Errorf("literal %q for non-basic type %s", lit, t)
+	}
+	if err != nil {
+		return reflect.Value{}, fmt.Errorf("literal for %s: %v", t, err)
+	}
+	return x, nil
+}
