@@ -1,21 +1,340 @@
 package deps
 
 import (
+	"fmt"
+	"go/types"
+	"path/filepath"
 	"reflect"
+	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 var Analyzer = &analysis.Analyzer{
 	Name:       "deps",
-	Doc:        "computes the dependent method pairs of each type under test (no diagnostics)",
+	Doc:        doc,
+	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/deps",
+	Requires:   []*analysis.Analyzer{summary.Analyzer},
 	Run:        run,
 	FactTypes:  []analysis.Fact{new(Plan)},
 	ResultType: reflect.TypeFor[*Plan](),
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	plan := &Plan{Package: pass.Pkg.Path()}
+	for _, t := range res.Types {
+		if !t.Obj.Exported() {
+			continue
+		}
+		plan.Types = append(plan.Types, PlanType(t))
+	}
 	pass.ExportPackageFact(plan)
 	return plan, nil
+}
+
+// method is an exported method with its summaries restricted to the
+// shared locations of the type under test, normalized so that methods
+// can be compared: the receiver and the parameters of the type itself
+// become "T" (exception mode passes the shared object for them), globals
+// stay, other parameters are dropped.
+type method struct {
+	m        *summary.Method
+	accesses []access
+	ls       map[string]summary.Mode // LS(m), normalized lock → strongest mode
+	ds       []lockPair
+	rwr      []summary.Acquire // recursive read acquisitions
+	self     []summary.Acquire // re-acquisitions of a held lock in W mode
+	writes   map[string]bool   // classes of locks acquired in W mode
+}
+
+type access struct {
+	loc string // normalized
+	a   summary.Access
+}
+
+type lockPair struct {
+	a, b       summary.Held // held, then acquired (as Held for uniformity)
+	acq        summary.Acquire
+	sameObject bool
+}
+
+// PlanType computes the plan of one type from the summaries of its
+// exported methods.
+func PlanType(t *summary.Type) *TypePlan {
+	tp := &TypePlan{Name: t.Obj.Name(), Concurrent: concurrent(t.Obj.Type(), 0)}
+	self := summaryTypeClass(t.Obj)
+	var ms []*method
+	for _, m := range t.Methods {
+		mm := newMethod(m, self)
+		ms = append(ms, mm)
+		tp.Methods = append(tp.Methods, Method{Name: m.Name, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
+			Locks: lockList(mm.ls), Accesses: len(mm.accesses)})
+	}
+	n := len(ms)
+	tp.PairsTotal = n * (n + 1) / 2
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			p := pairOf(ms[i], ms[j])
+			if p == nil {
+				continue
+			}
+			if p.Has(DepPC) {
+				tp.PairsPC++
+			}
+			if p.Has(DepD) || p.Has(DepRWR) || p.Has(DepSelf) {
+				tp.PairsD++
+			}
+			tp.Pairs = append(tp.Pairs, *p)
+		}
+	}
+	return tp
+}
+
+func summaryTypeClass(tn *types.TypeName) string {
+	if tn.Pkg() == nil {
+		return tn.Name()
+	}
+	return tn.Pkg().Path() + "." + tn.Name()
+}
+
+func newMethod(m *summary.Method, self string) *method {
+	mm := &method{m: m, ls: map[string]summary.Mode{}, writes: map[string]bool{}}
+	fn := m.Func
+	norm := func(loc string) (string, bool) {
+		root := summary.Root(loc)
+		if strings.HasPrefix(root, "@") {
+			return loc, true
+		}
+		i := summary.ParamIndex(loc)
+		if i < 0 || i >= len(fn.Params) {
+			return "", false
+		}
+		if i > 0 && typeName(fn.Params[i].Type()) != self {
+			return "", false
+		}
+		return "T" + loc[len(root):], true
+	}
+	// LS(m): the locks held, under one acquisition and never released in
+	// between, at every shared access.
+	type site struct {
+		lock string
+		site int32
+	}
+	var common map[site]summary.Mode
+	for _, a := range m.Summary.Accesses {
+		loc, ok := norm(a.Loc)
+		if !ok {
+			continue
+		}
+		mm.accesses = append(mm.accesses, access{loc, a})
+		here := map[site]summary.Mode{}
+		for _, h := range a.Held {
+			if l, ok := norm(h.Lock); ok && !h.Broken {
+				here[site{l, h.Site}] = h.Mode
+			}
+		}
+		if common == nil {
+			common = here
+			continue
+		}
+		for k := range common {
+			if _, ok := here[k]; !ok {
+				delete(common, k)
+			}
+		}
+	}
+	for k, mode := range common {
+		if old, ok := mm.ls[k.lock]; !ok || (old == summary.R && mode == summary.W) {
+			mm.ls[k.lock] = mode
+		}
+	}
+	// DS(m), RWR and self re-acquisitions.
+	for _, acq := range m.Summary.Acquires {
+		if acq.Mode == summary.W {
+			mm.writes[acq.Class] = true
+		}
+		for _, h := range acq.Held {
+			switch {
+			case h.Lock == acq.Lock && h.Mode == summary.R && acq.Mode == summary.R:
+				mm.rwr = append(mm.rwr, acq)
+			case h.Lock == acq.Lock:
+				mm.self = append(mm.self, acq)
+			default:
+				mm.ds = append(mm.ds, lockPair{a: h, b: summary.Held{Lock: acq.Lock, Class: acq.Class, Mode: acq.Mode},
+					acq: acq, sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock)})
+			}
+		}
+	}
+	return mm
+}
+
+// typeName returns the qualified name of t's named type, pointers removed.
+func typeName(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return summaryTypeClass(n.Origin().Obj())
+	}
+	return ""
+}
+
+func lockList(ls map[string]summary.Mode) []string {
+	var out []string
+	for l, m := range ls {
+		if rest, ok := strings.CutPrefix(l, "T"); ok {
+			l = "$0" + rest
+		}
+		out = append(out, summary.Display(l, []string{"recv"})+"("+m.String()+")")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pairOf returns the dependent pair {m1, m2}, or nil.
+func pairOf(m1, m2 *method) *Pair {
+	p := &Pair{M1: m1.m.Name, M2: m2.m.Name}
+	if ev, ok := conflict(m1, m2); ok && parallel(m1, m2) {
+		p.Deps = append(p.Deps, DepPC)
+		p.Evidence = append(p.Evidence, ev)
+	}
+	if ev, two, ok := doubleLock(m1, m2); ok {
+		p.Deps = append(p.Deps, DepD)
+		p.Evidence = append(p.Evidence, ev)
+		p.TwoObjects = two
+	}
+	if ev, ok := rwr(m1, m2); ok {
+		p.Deps = append(p.Deps, DepRWR)
+		p.Evidence = append(p.Evidence, ev)
+	} else if ev, ok := rwr(m2, m1); ok {
+		p.Deps = append(p.Deps, DepRWR)
+		p.Evidence = append(p.Evidence, ev)
+	}
+	if m1 == m2 && len(m1.self) > 0 {
+		a := m1.self[0]
+		p.Deps = append(p.Deps, DepSelf)
+		p.Evidence = append(p.Evidence, Evidence{Kind: DepSelf, Loc1: a.Lock, Pos1: a.Where,
+			Text: fmt.Sprintf("%s acquires %s while already holding it (%s)", m1.m.Name, display(m1, a.Lock), short(a.Where))})
+	}
+	if len(p.Deps) == 0 {
+		return nil
+	}
+	return p
+}
+
+// conflict reports whether m1 ⇌C m2: a write in one and a read in the
+// other of compatible locations (DepCon Definition 7).
+func conflict(m1, m2 *method) (Evidence, bool) {
+	for _, a := range m1.accesses {
+		for _, b := range m2.accesses {
+			if a.a.Write == b.a.Write || !summary.Compatible(a.loc, b.loc) {
+				continue
+			}
+			rw := func(a summary.Access) string {
+				if a.Write {
+					return "writes"
+				}
+				return "reads"
+			}
+			return Evidence{Kind: DepPC, Loc1: a.loc, Loc2: b.loc, Pos1: a.a.Where, Pos2: b.a.Where,
+				Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
+					m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
+					m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}, true
+		}
+	}
+	return Evidence{}, false
+}
+
+// parallel reports whether m1 ⇌P m2: no lock is held by both at all their
+// shared accesses with at least one of them in W mode.
+func parallel(m1, m2 *method) bool {
+	for l, mode1 := range m1.ls {
+		if mode2, ok := m2.ls[l]; ok && (mode1 == summary.W || mode2 == summary.W) {
+			return false
+		}
+	}
+	return true
+}
+
+// doubleLock reports whether m1 ⇒D m2: ⟨la,lb⟩ ∈ DS(m1), ⟨lc,ld⟩ ∈ DS(m2)
+// with la ≐ ld and lb ≐ lc, compatibility being the lock's class (the same
+// field of the same type, whatever the object).
+func doubleLock(m1, m2 *method) (ev Evidence, two, ok bool) {
+	for _, p := range m1.ds {
+		for _, q := range m2.ds {
+			if p.a.Class != q.b.Class || p.b.Class != q.a.Class {
+				continue
+			}
+			two := !p.sameObject || !q.sameObject
+			return Evidence{Kind: DepD, Loc1: p.a.Lock + " -> " + p.b.Lock, Loc2: q.a.Lock + " -> " + q.b.Lock,
+				Pos1: p.acq.Where, Pos2: q.acq.Where,
+				Text: fmt.Sprintf("%s locks %s then %s (%s), %s locks %s then %s (%s)",
+					m1.m.Name, display(m1, p.a.Lock), display(m1, p.b.Lock), short(p.acq.Where),
+					m2.m.Name, display(m2, q.a.Lock), display(m2, q.b.Lock), short(q.acq.Where))}, two, true
+		}
+	}
+	return Evidence{}, false, false
+}
+
+// rwr reports whether m1 re-acquires a read lock that m2 acquires for
+// writing: with a writer waiting in between, the second RLock blocks.
+func rwr(m1, m2 *method) (Evidence, bool) {
+	for _, a := range m1.rwr {
+		if !m2.writes[a.Class] {
+			continue
+		}
+		var w summary.Acquire
+		for _, b := range m2.m.Summary.Acquires {
+			if b.Class == a.Class && b.Mode == summary.W {
+				w = b
+				break
+			}
+		}
+		return Evidence{Kind: DepRWR, Loc1: a.Lock, Loc2: w.Lock, Pos1: a.Where, Pos2: w.Where,
+			Text: fmt.Sprintf("%s read-locks %s again while holding it (%s), %s write-locks it (%s)",
+				m1.m.Name, display(m1, a.Lock), short(a.Where), m2.m.Name, short(w.Where))}, true
+	}
+	return Evidence{}, false
+}
+
+func display(m *method, loc string) string { return summary.Display(loc, m.m.Params) }
+
+// short returns "file.go:12:3" for a full position.
+func short(where string) string {
+	if where == "" {
+		return "?"
+	}
+	return filepath.Base(where)
+}
+
+// concurrent reports whether values of t hold a synchronisation
+// primitive, directly or in fields of struct type.
+func concurrent(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok && depth > 0 {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() {
+		case "sync", "sync/atomic":
+			return true
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if concurrent(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -18,7 +18,14 @@ type Plan struct {
 
 func (*Plan) AFact() {}
 
-func (p *Plan) String() string { return fmt.Sprintf("plan(%d types)", len(p.Types)) }
+// String renders the plan as "T: |M|=10 pc=0 d=1; U: …".
+func (p *Plan) String() string {
+	var s []string
+	for _, t := range p.Types {
+		s = append(s, fmt.Sprintf("%s: |M|=%d pc=%d d=%d", t.Name, t.PairsTotal, t.PairsPC, t.PairsD))
+	}
+	return strings.Join(s, "; ")
+}
 
 // Type returns the plan of the named type, or nil.
 func (p *Plan) Type(name string) *TypePlan {
@@ -81,13 +88,18 @@ const (
 	DepPC  = "pc"  // parallel and conflict dependent (exception mode)
 	DepD   = "d"   // double-lock dependent (deadlock mode, two objects)
 	DepRWR = "rwr" // read-write-read dependent (deadlock mode, one object)
+	// DepSelf marks the self-pair of a method that re-acquires a lock it
+	// holds (a self-deadlock of a sequential call); counted in M_d.
+	DepSelf = "self"
 )
 
 // A Pair is a dependent method pair, M1 <= M2 by name.
 type Pair struct {
 	M1, M2   string
-	Deps     []string // subset of DepPC, DepD, DepRWR
+	Deps     []string // subset of DepPC, DepD, DepRWR, DepSelf
 	Evidence []Evidence
+	// TwoObjects is set when the deadlock needs two shared objects.
+	TwoObjects bool
 }
 
 // Has reports whether the pair has dependency kind k.
@@ -101,9 +113,10 @@ func (p *Pair) Has(k string) bool {
 }
 
 // Objects is the number of shared objects a test of the pair needs: two
-// for a double-lock dependency that is not also RWR, one otherwise.
+// when the double-lock dependency is between locks of different objects
+// (recv.mu and other.mu), one otherwise.
 func (p *Pair) Objects() int {
-	if p.Has(DepD) {
+	if p.TwoObjects {
 		return 2
 	}
 	return 1

@@ -264,6 +264,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		return out
 	}
 	pos := instrPos(instr, w.fn)
+	where := w.b.where(pos)
 	for _, a := range sum.Accesses {
 		for _, l := range m.loc(a.Loc) {
 			st.accessed = true
@@ -276,8 +277,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				b.Flags |= Goroutine
 			}
 			b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
-			if !w.b.local(b.Pos) {
-				b.Pos = pos
+			b.Pos, b.Where = pos, where
+			if b.Via == "" {
+				b.Via = via
 			}
 			w.sum.Accesses = append(w.sum.Accesses, b)
 		}
@@ -288,9 +290,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				b := a
 				b.Lock = l
 				b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
-				if !w.b.local(b.Pos) {
-					b.Pos = pos
-				}
+				b.Pos, b.Where = pos, where
 				if b.Via == "" {
 					b.Via = via
 				}

@@ -60,8 +60,11 @@ type Access struct {
 	Write bool
 	Flags Flags
 	Held  []Held // locks held at the access (must), with the mode
+	// Pos and Where locate the access, or the call through which it
+	// happens (the outermost one, in this function).
 	Pos   token.Pos
 	Where string // file:line:col, valid in every package
+	Via   string // the callee through which it happens, "" if direct
 }
 
 // Mode is the mode a lock is held in.
@@ -104,6 +107,8 @@ type Acquire struct {
 	Class string
 	Mode  Mode
 	Held  []Held
+	// Pos and Where locate the Lock call, or the call through which it
+	// happens (the outermost one, in this function).
 	Pos   token.Pos
 	Where string
 	// Via names the callee through which the acquisition happens

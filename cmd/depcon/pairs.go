@@ -1,11 +1,140 @@
 package main
 
 import (
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/load"
 )
 
+// pairsMain implements depcon pairs: it prints, per type under test, the
+// methods, |M|, |M_pc|, |M_d|, |M_pc ∪ M_d|, the reduction, and each
+// dependent pair with its evidence.
 func pairsMain(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "depcon pairs: not implemented yet")
-	return 2
+	fs := flag.NewFlagSet("depcon pairs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the plans as JSON")
+	typeRE := fs.String("type", "", "only the types whose name matches this `regexp`")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-type REGEXP] PACKAGES\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	re, err := regexp.Compile(*typeRE)
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon pairs: bad -type: %v\n", err)
+		return 2
+	}
+	pkgs, err := load.Packages("", fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
+		return 2
+	}
+	plans, _, err := load.Plans(pkgs)
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
+		return 2
+	}
+	var paths []string
+	for p := range plans {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var out []jsonType
+	for _, path := range paths {
+		for _, t := range plans[path].Types {
+			if !re.MatchString(t.Name) {
+				continue
+			}
+			if *asJSON {
+				out = append(out, toJSON(path, t))
+			} else {
+				printType(stdout, path, t)
+			}
+		}
+	}
+	if *asJSON {
+		if out == nil {
+			out = []jsonType{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+type jsonType struct {
+	Package    string     `json:"package"`
+	Type       string     `json:"type"`
+	Concurrent bool       `json:"concurrent"`
+	Methods    []string   `json:"methods"`
+	PairsTotal int        `json:"pairs_total"`
+	PairsPC    int        `json:"pairs_pc"`
+	PairsD     int        `json:"pairs_d"`
+	Dependent  int        `json:"pairs_dependent"`
+	Reduction  float64    `json:"reduction"`
+	Pairs      []jsonPair `json:"pairs"`
+}
+
+type jsonPair struct {
+	M1       string          `json:"m1"`
+	M2       string          `json:"m2"`
+	Deps     []string        `json:"deps"`
+	Objects  int             `json:"objects"`
+	Evidence []deps.Evidence `json:"evidence"`
+}
+
+func toJSON(path string, t *deps.TypePlan) jsonType {
+	j := jsonType{Package: path, Type: t.Name, Concurrent: t.Concurrent, Methods: []string{},
+		PairsTotal: t.PairsTotal, PairsPC: t.PairsPC, PairsD: t.PairsD,
+		Dependent: t.Dependent(), Reduction: t.Reduction(), Pairs: []jsonPair{}}
+	for _, m := range t.Methods {
+		j.Methods = append(j.Methods, m.Name)
+	}
+	for _, p := range t.Pairs {
+		j.Pairs = append(j.Pairs, jsonPair{M1: p.M1, M2: p.M2, Deps: p.Deps, Objects: p.Objects(), Evidence: p.Evidence})
+	}
+	return j
+}
+
+func printType(w io.Writer, path string, t *deps.TypePlan) {
+	fmt.Fprintf(w, "%s.%s", path, t.Name)
+	if !t.Concurrent {
+		fmt.Fprintf(w, " (no synchronisation)")
+	}
+	fmt.Fprintf(w, "\n  methods (%d):", len(t.Methods))
+	for _, m := range t.Methods {
+		fmt.Fprintf(w, " %s", m.Name)
+		if len(m.Locks) > 0 {
+			fmt.Fprintf(w, "%v", m.Locks)
+		}
+	}
+	fmt.Fprintf(w, "\n  |M| = %d, |M_pc| = %d, |M_d| = %d, |M_pc ∪ M_d| = %d, reduction %.1f%%\n",
+		t.PairsTotal, t.PairsPC, t.PairsD, t.Dependent(), t.Reduction())
+	for _, p := range t.Pairs {
+		fmt.Fprintf(w, "  %s ~ %s [%s]", p.M1, p.M2, p.JoinDeps())
+		if p.Objects() == 2 {
+			fmt.Fprintf(w, " (two objects)")
+		}
+		fmt.Fprintln(w)
+		for _, e := range p.Evidence {
+			fmt.Fprintf(w, "      %s\n", e.Text)
+		}
+	}
+	fmt.Fprintln(w)
 }

@@ -1,0 +1,83 @@
+package deps_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/depcon/depcon/analyzers/deps"
+)
+
+func testdata(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// plan runs the analyzer on pkg and returns the plan of type name.
+func plan(t *testing.T, pkg, name string) *deps.TypePlan {
+	t.Helper()
+	results := analysistest.Run(t, testdata(t), deps.Analyzer, pkg)
+	if len(results) != 1 {
+		t.Fatalf("%d results", len(results))
+	}
+	p := results[0].Result.(*deps.Plan).Type(name)
+	if p == nil {
+		t.Fatalf("no plan for %s.%s", pkg, name)
+	}
+	return p
+}
+
+// pairs renders the dependent pairs as "M1~M2:deps" lines.
+func pairs(tp *deps.TypePlan) []string {
+	var out []string
+	for _, p := range tp.Pairs {
+		out = append(out, p.M1+"~"+p.M2+":"+p.JoinDeps())
+	}
+	return out
+}
+
+func checkPairs(t *testing.T, tp *deps.TypePlan, want ...string) {
+	t.Helper()
+	got := pairs(tp)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s pairs:\n got  %s\n want %s", tp.Name, strings.Join(got, " "), strings.Join(want, " "))
+	}
+}
+
+// TestBufReader is DepCon+'s running example: Close is not synchronised,
+// so Close–Read are dependent; Read–Mark both hold the lock (not
+// parallel); Available–Available only read (no conflict).
+func TestBufReader(t *testing.T) {
+	tp := plan(t, "bufreader", "Reader")
+	if tp.PairsTotal != 15 || tp.PairsPC != 2 || tp.PairsD != 0 {
+		t.Errorf("|M|=%d |M_pc|=%d |M_d|=%d, want 15 2 0", tp.PairsTotal, tp.PairsPC, tp.PairsD)
+	}
+	checkPairs(t, tp, "Available~Close:pc", "Close~Read:pc")
+	if !tp.Concurrent {
+		t.Error("Reader holds a mutex: want Concurrent")
+	}
+	ev := tp.Pair("Read", "Close").Evidence[0]
+	if ev.Kind != deps.DepPC || !strings.Contains(ev.Text, "Close writes recv.buf") || !strings.Contains(ev.Text, "Read reads recv.buf") {
+		t.Errorf("evidence: %+v", ev)
+	}
+}
+
+// TestHashtable is DepCon+'s Hashtable example: Equal locks both tables,
+// so Equal–Equal is double-lock dependent with two objects; Len–Equal
+// is not dependent.
+func TestHashtable(t *testing.T) {
+	tp := plan(t, "hashtable", "Table")
+	if tp.PairsTotal != 10 || tp.PairsPC != 0 || tp.PairsD != 1 {
+		t.Errorf("|M|=%d |M_pc|=%d |M_d|=%d, want 10 0 1", tp.PairsTotal, tp.PairsPC, tp.PairsD)
+	}
+	checkPairs(t, tp, "Equal~Equal:d")
+	if p := tp.Pair("Equal", "Equal"); p == nil || p.Objects() != 2 {
+		t.Errorf("Equal~Equal needs two objects: %+v", p)
+	}
+}

@@ -1,0 +1,43 @@
+// Package deps defines an Analyzer that computes, for each type under test
+// of a package, the method pairs that are dependent, and exports them as
+// a package fact (a Plan).
+//
+// # Analyzer deps
+//
+// deps: compute the dependent method pairs of each type under test
+//
+// A type under test is an exported named type with exported methods (the
+// method set of *T, promoted methods included). From the summaries of its
+// methods (see package summary) deps derives, as DepCon+ does:
+//
+//   - AS(m), the accesses of m to shared locations: the receiver's, those of
+//     parameters of the type itself, and package variables;
+//   - LS(m), the locks held under one acquisition at every such access;
+//   - DS(m), the pairs ⟨l1,l2⟩ such that m may acquire l2 while holding l1.
+//
+// Over all unordered pairs M of exported methods (self-pairs included,
+// |M| = n(n+1)/2) it computes:
+//
+//   - M_pc: m1 and m2 are parallel dependent (no lock held by both with one
+//     of them in W mode: two RLock holders do interleave) and conflict
+//     dependent (a write in one and a read in the other of compatible
+//     locations; two writes alone do not conflict, DepCon Definition 7);
+//   - M_d: m1 and m2 are double-lock dependent (⟨la,lb⟩ ∈ DS(m1) and
+//     ⟨lc,ld⟩ ∈ DS(m2) with la ≐ ld and lb ≐ lc, where ≐ is the same field of
+//     the same type whatever the object, so recv.mu ≐ other.mu: the
+//     Equal(other *T) deadlock needs two objects), or RWR dependent (m1
+//     read-locks l again while holding it and m2 write-locks l), or the
+//     self-pair of a method that re-acquires a lock it holds.
+//
+// Each dependent pair carries its evidence: the locations or locks and the
+// source positions that make it dependent. The analyzer reports no
+// diagnostics; depcon pairs prints the plans and depcon test generates
+// concurrent tests for the dependent pairs only.
+package deps
+
+const doc = `compute the dependent method pairs of each type under test
+
+For every exported type with exported methods, deps derives from the method
+summaries the parallel+conflict dependent pairs (M_pc) and the double-lock
+and RWR dependent pairs (M_d), each with its evidence, and exports them as a
+package fact read by depcon pairs and depcon test.`
