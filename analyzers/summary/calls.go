@@ -160,10 +160,13 @@ func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.V
 	if mode == callGo {
 		return true // the lock state of another goroutine
 	}
-	for _, p := range w.r.paths(v) {
+	ps := w.r.paths(v)
+	for _, p := range ps {
 		loc := p.location()
 		if acquire {
-			w.acquire(st, instr, 0, loc, lockClass(p, v), lmode, nil, "")
+			// A lock that may be one of several is an acquisition
+			// event (for DS) but is not known to be held.
+			w.acquire(st, instr, 0, loc, lockClass(p, v), lmode, len(ps) > 1)
 		} else {
 			w.release(st, loc)
 		}
@@ -255,6 +258,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		for _, h := range hs {
 			for _, l := range m.loc(h.Lock) {
 				h.Lock, h.Site = l, w.site(instr, h.Site)
+				if h.Via == "" {
+					h.Via = via
+				}
 				if !w.b.local(h.Pos) {
 					h.Pos = instrPos(instr, w.fn)
 				}
@@ -306,7 +312,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 	}
 	for _, h := range sum.Exit {
 		for _, l := range m.loc(h.Lock) {
-			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, nil, via)
+			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, false)
 		}
 	}
 	for _, r := range sum.Released {

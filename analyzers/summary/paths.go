@@ -226,9 +226,15 @@ func (r *resolver) compute(v ssa.Value) []path {
 			return r.paths(ta.X)
 		}
 	case *ssa.Phi:
+		// All or nothing: a phi with an edge of unknown (or loop-carried)
+		// origin may denote any object.
 		var out []path
 		for _, e := range v.Edges {
-			out = appendPaths(out, r.paths(e)...)
+			ps := r.paths(e)
+			if ps == nil {
+				return nil
+			}
+			out = appendPaths(out, ps...)
 		}
 		return out
 	case *ssa.Call:

@@ -97,6 +97,7 @@ type Held struct {
 	Broken bool
 	Pos    token.Pos // acquisition, when in this package
 	Where  string
+	Via    string // the callee holding the lock, "" if held by the function
 }
 
 func (h Held) String() string { return fmt.Sprintf("%s(%s)", h.Lock, h.Mode) }

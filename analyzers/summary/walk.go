@@ -180,7 +180,7 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	saved := w.record
 	w.record = false // a TryLock never blocks: no acquisition event
 	for _, p := range w.r.paths(call.Call.Args[0]) {
-		w.acquire(st, call, 0, p.location(), lockClass(p, call.Call.Args[0]), mode, nil, "")
+		w.acquire(st, call, 0, p.location(), lockClass(p, call.Call.Args[0]), mode, false)
 	}
 	w.record = saved
 	return st
@@ -317,16 +317,16 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 	return s
 }
 
-// acquire records the acquisition of lock in mode and adds it to the held
-// set. extra are locks held inside a callee at that point (already mapped).
-func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, extra []Held, via string) {
+// acquire records the acquisition of lock in mode and, unless eventOnly,
+// adds it to the held set. callee is the site of the acquisition in the
+// callee's summary for a lock acquired by a callee, 0 for a direct one.
+func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
 	pos := instrPos(instr, w.fn)
-	if w.record {
-		held := append(heldNow(st), extra...)
+	if w.record && callee == 0 {
 		w.sum.Acquires = append(w.sum.Acquires, Acquire{Lock: lock, Class: class, Mode: mode,
-			Held: held, Pos: pos, Where: w.b.where(pos), Via: via})
+			Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
 	}
-	if slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
+	if eventOnly || slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
 		return // re-acquisition: a self-deadlock or a recursive read lock
 	}
 	h := Held{Lock: lock, Class: class, Mode: mode, Site: w.site(instr, callee), Pos: pos, Where: w.b.where(pos)}

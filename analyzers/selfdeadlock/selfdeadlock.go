@@ -1,0 +1,55 @@
+package selfdeadlock
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/depcon/depcon/analyzers/internal/report"
+	"github.com/depcon/depcon/analyzers/summary"
+)
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "selfdeadlock",
+	Doc:      doc,
+	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/selfdeadlock",
+	Requires: []*analysis.Analyzer{summary.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	reported := map[string]bool{}
+	for _, f := range report.Funcs(pass) {
+		for _, a := range f.Summary.Acquires {
+			for _, h := range a.Held {
+				// Only a lock held by this function itself: a callee that
+				// deadlocks on its own is reported in the callee.
+				if h.Lock != a.Lock || h.Via != "" || !a.Pos.IsValid() {
+					continue
+				}
+				if h.Mode == summary.R && a.Mode == summary.R {
+					continue // recursive read locking: rwrdeadlock
+				}
+				key := fmt.Sprint(a.Pos, a.Lock)
+				if reported[key] {
+					continue
+				}
+				reported[key] = true
+				pass.Report(analysis.Diagnostic{
+					Pos: a.Pos,
+					Message: fmt.Sprintf("%s is locked%s while already held (%s at %s): sync mutexes are not reentrant, this call never returns",
+						f.Name(a.Lock), report.Via(a.Via), lockVerb(h.Mode), report.Short(h.Where)),
+					Related: report.Related(h.Pos, fmt.Sprintf("%s acquired here", f.Name(h.Lock))),
+				})
+			}
+		}
+	}
+	return nil, nil
+}
+
+func lockVerb(m summary.Mode) string {
+	if m == summary.R {
+		return "read-locked"
+	}
+	return "locked"
+}
