@@ -1,0 +1,31 @@
+// Package rwrdeadlock defines an Analyzer that reports a sync.RWMutex
+// read-locked again by a goroutine that already holds it for reading,
+// when the same lock is also write-locked somewhere.
+//
+// # Analyzer rwrdeadlock
+//
+// rwrdeadlock: report recursive read locking of an RWMutex that has writers
+//
+// Once a writer is blocked in Lock, sync.RWMutex blocks new readers. A
+// goroutine that holds a read lock and read-locks again therefore
+// deadlocks when a writer arrives in between: the writer waits for the
+// first read lock, the second RLock waits for the writer.
+//
+//	func (r *Registry) Lookup(k string) *Entry {
+//		r.mu.RLock()
+//		defer r.mu.RUnlock()
+//		if r.Len() == 0 { // Len read-locks r.mu again
+//			...
+//	func (r *Registry) Register(e *Entry) { r.mu.Lock(); … }
+//
+// The analyzer reports the second RLock, directly or through a callee,
+// when the first one must be held on every path and the lock (the same
+// field of the same type) is write-locked somewhere in the package. The
+// related information points at the first RLock and at a Lock.
+package rwrdeadlock
+
+const doc = `report recursive read locking of an RWMutex that has writers
+
+A goroutine that read-locks an RWMutex it already holds for reading
+deadlocks when a writer calls Lock in between: new readers wait for the
+writer, the writer waits for the first reader.`
