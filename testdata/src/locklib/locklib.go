@@ -37,3 +37,18 @@ func Order(a, b *sync.Mutex) {
 	b.Unlock()
 	a.Unlock()
 }
+
+// Pair holds two locks, always taken First then Second.
+type Pair struct {
+	First, Second sync.Mutex
+	n             int
+}
+
+// Both increments the pair's counter with both locks held.
+func (p *Pair) Both() {
+	p.First.Lock()
+	defer p.First.Unlock()
+	p.Second.Lock()
+	defer p.Second.Unlock()
+	p.n++
+}

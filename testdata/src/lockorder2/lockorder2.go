@@ -1,0 +1,22 @@
+// want package:"locklib.Pair.Second -> locklib.Pair.First"
+
+// Package lockorder2 inverts, in another package, the order of
+// locklib.Pair's locks.
+package lockorder2
+
+import "locklib"
+
+func Swap(p *locklib.Pair) {
+	p.Second.Lock()
+	defer p.Second.Unlock()
+	p.First.Lock() // want `lock order inversion: Swap locks p.First while holding p.Second, but locklib.Both \(at locklib.go:\d+:\d+\) locks locklib.Pair.Second while holding locklib.Pair.First`
+	defer p.First.Unlock()
+}
+
+// Correct: one lock at a time.
+func One(p *locklib.Pair) {
+	p.Second.Lock()
+	p.Second.Unlock()
+	p.First.Lock()
+	p.First.Unlock()
+}
