@@ -1,0 +1,379 @@
+package testgen
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// Test modes (-mode).
+const (
+	ModeException = "exception" // parallel+conflict dependent pairs, one shared object
+	ModeDeadlock  = "deadlock"  // double-lock, RWR and self dependent pairs
+	ModeAll       = "all"
+)
+
+// Pair selections (-pairs).
+const (
+	PairsDependent = "dependent" // the dependent pairs of the plan (DepCon+)
+	PairsAll       = "all"       // every pair, least-covered first (CovCon)
+	PairsRandom    = "random"    // random pairs (ConTeGe)
+)
+
+// Config configures a Generator.
+type Config struct {
+	Seed   uint64
+	Iters  int    // repetitions of each test
+	MaxLen int    // most state-changing calls in a prefix
+	Mode   string // ModeException, ModeDeadlock or ModeAll
+	Pairs  string // PairsDependent, PairsAll or PairsRandom
+}
+
+// A Target is a coverage target: a method pair tested with one or two
+// shared objects, or, for a self-deadlock pair, one sequential call.
+type Target struct {
+	M1, M2  string
+	Objects int
+	Seq     bool       // run M1 alone, sequentially, watching for a self-deadlock
+	Pair    *deps.Pair // the dependent pair; nil for an independent one
+}
+
+func (t *Target) String() string {
+	if t.Seq {
+		return t.M1 + " (sequential)"
+	}
+	return fmt.Sprintf("%s ∥ %s (%d object%s)", t.M1, t.M2, t.Objects, plural(t.Objects))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// A Case is a generated test of a target.
+type Case struct {
+	Target *Target
+	Test   harness.Test
+}
+
+// A Generator generates the tests of one type under test.
+type Generator struct {
+	s       *Subject
+	cfg     Config
+	rng     *rand.Rand
+	targets []*Target
+	cover   map[*Target]int
+	pending *Target // the target of the next test, with state changers
+
+	excluded map[string]bool // methods no test may call
+	noPrefix map[string]bool // methods no prefix may call
+	ctorOK   map[string]int
+	ctorFail map[string]int
+}
+
+// New returns a generator for subject s. Its random source is seeded
+// from cfg.Seed and the type's name, so that the tests of a type do not
+// depend on which other types are tested.
+func New(s *Subject, cfg Config) *Generator {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s.%s", s.Pkg.Path(), s.Plan.Name)
+	g := &Generator{
+		s:        s,
+		cfg:      cfg,
+		rng:      rand.New(rand.NewPCG(cfg.Seed, h.Sum64())),
+		cover:    map[*Target]int{},
+		excluded: map[string]bool{},
+		noPrefix: map[string]bool{},
+		ctorOK:   map[string]int{},
+		ctorFail: map[string]int{},
+	}
+	g.targets = g.makeTargets()
+	return g
+}
+
+// makeTargets lists the coverage targets of the configuration.
+func (g *Generator) makeTargets() []*Target {
+	var ts []*Target
+	add := func(t *Target) {
+		for _, u := range ts {
+			if u.M1 == t.M1 && u.M2 == t.M2 && u.Objects == t.Objects && u.Seq == t.Seq {
+				return
+			}
+		}
+		ts = append(ts, t)
+	}
+	exc := g.cfg.Mode != ModeDeadlock
+	dl := g.cfg.Mode != ModeException
+	if g.cfg.Pairs == PairsDependent {
+		for i := range g.s.Plan.Pairs {
+			p := &g.s.Plan.Pairs[i]
+			if g.s.Methods[p.M1] == nil || g.s.Methods[p.M2] == nil {
+				continue
+			}
+			if exc && p.Has(deps.DepPC) {
+				add(&Target{M1: p.M1, M2: p.M2, Objects: 1, Pair: p})
+			}
+			if dl && p.Has(deps.DepRWR) {
+				add(&Target{M1: p.M1, M2: p.M2, Objects: 1, Pair: p})
+			}
+			if dl && p.Has(deps.DepD) {
+				add(&Target{M1: p.M1, M2: p.M2, Objects: p.Objects(), Pair: p})
+			}
+			if dl && p.Has(deps.DepSelf) {
+				add(&Target{M1: p.M1, M2: p.M2, Objects: 1, Seq: true, Pair: p})
+			}
+		}
+		return ts
+	}
+	objects := []int{1}
+	if dl {
+		objects = []int{1, 2}
+	}
+	for i, m1 := range g.s.Names {
+		for _, m2 := range g.s.Names[i:] {
+			for _, n := range objects {
+				add(&Target{M1: m1, M2: m2, Objects: n, Pair: g.s.Plan.Pair(m1, m2)})
+			}
+		}
+	}
+	return ts
+}
+
+// Targets returns the coverage targets.
+func (g *Generator) Targets() []*Target { return g.targets }
+
+// Exclude keeps method m out of all later tests.
+func (g *Generator) Exclude(m string) { g.excluded[m] = true }
+
+// NoPrefix keeps method m out of later prefixes.
+func (g *Generator) NoPrefix(m string) { g.noPrefix[m] = true }
+
+// CtorResult records whether constructor fn built an object. A
+// constructor that failed three times and never worked is no longer used.
+func (g *Generator) CtorResult(fn string, ok bool) {
+	if ok {
+		g.ctorOK[fn]++
+	} else {
+		g.ctorFail[fn]++
+	}
+}
+
+func (g *Generator) ctorDropped(fn string) bool { return g.ctorFail[fn] >= 3 && g.ctorOK[fn] == 0 }
+
+// Ctors returns the constructors of the type under test still in use.
+func (g *Generator) Ctors() []*Func {
+	var fs []*Func
+	for _, f := range g.s.Ctors {
+		if !g.ctorDropped(f.Name) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// Next returns the next test, or nil when every target involves an
+// excluded method. Each target gets two tests in a row: one whose prefix
+// only constructs the shared objects, and one that appends
+// state-changing calls.
+func (g *Generator) Next() *Case {
+	if t := g.pending; t != nil && g.usable(t) {
+		g.pending = nil
+		g.cover[t]++
+		return g.build(t, true)
+	}
+	t := g.pick()
+	if t == nil {
+		return nil
+	}
+	g.cover[t]++
+	g.pending = t
+	return g.build(t, false)
+}
+
+func (g *Generator) usable(t *Target) bool { return !g.excluded[t.M1] && !g.excluded[t.M2] }
+
+// pick returns a random target (PairsRandom) or a random one among the
+// least covered.
+func (g *Generator) pick() *Target {
+	var best []*Target
+	for _, t := range g.targets {
+		if !g.usable(t) {
+			continue
+		}
+		switch {
+		case g.cfg.Pairs == PairsRandom || len(best) == 0 || g.cover[t] == g.cover[best[0]]:
+			best = append(best, t)
+		case g.cover[t] < g.cover[best[0]]:
+			best = append(best[:0], t)
+		}
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	return best[g.rng.IntN(len(best))]
+}
+
+// build builds a test of target t.
+func (g *Generator) build(t *Target, changers bool) *Case {
+	test := harness.Test{Type: g.s.Plan.Name, Iters: g.cfg.Iters}
+	for i := range t.Objects {
+		test.Objects = append(test.Objects, g.object(i))
+	}
+	if changers {
+		test.Prefix = g.prefix(t)
+	}
+	switch {
+	case t.Seq:
+		test.Suffix = []harness.Call{g.call(0, t.M1, []int{0})}
+	case t.Objects == 2:
+		test.Suffix = []harness.Call{g.call(0, t.M1, []int{1}), g.call(1, t.M2, []int{0})}
+	default:
+		test.Suffix = []harness.Call{g.call(0, t.M1, []int{0}), g.call(0, t.M2, []int{0})}
+	}
+	return &Case{Target: t, Test: test}
+}
+
+// object returns the call that constructs shared object i: a random
+// constructor still in use, or the zero value when there is none.
+// Earlier objects may be passed to it.
+func (g *Generator) object(i int) harness.Call {
+	fs := g.Ctors()
+	if len(fs) == 0 {
+		return harness.Call{}
+	}
+	f := fs[g.rng.IntN(len(fs))]
+	others := make([]int, i)
+	for j := range others {
+		others[j] = j
+	}
+	return harness.Call{Fn: f.Name, Args: g.valuer(others).args(f.Sig, 1)}
+}
+
+// call returns a call of method m on object recv; parameters of the type
+// under test get one of others.
+func (g *Generator) call(recv int, m string, others []int) harness.Call {
+	return harness.Call{Recv: recv, Fn: m, Args: g.valuer(others).args(g.s.Methods[m], 0)}
+}
+
+func (g *Generator) valuer(others []int) *valuer {
+	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped}
+}
+
+// changers returns the methods a prefix may call: those that access
+// shared state according to the plan, or all when the plan has no access
+// counts.
+func (g *Generator) changers() []string {
+	var all, writers []string
+	acc := map[string]int{}
+	for _, m := range g.s.Plan.Methods {
+		acc[m.Name] = m.Accesses
+	}
+	for _, m := range g.s.Names {
+		if g.excluded[m] || g.noPrefix[m] {
+			continue
+		}
+		all = append(all, m)
+		if acc[m] > 0 {
+			writers = append(writers, m)
+		}
+	}
+	if len(writers) > 0 {
+		return writers
+	}
+	return all
+}
+
+// conflicting reports whether m is dependent on m1 or m2 of t, or is one
+// of them: a prefix call that changes what the suffixes read.
+func (g *Generator) conflicting(t *Target, m string) bool {
+	return m == t.M1 || m == t.M2 || g.s.Plan.Pair(m, t.M1) != nil || g.s.Plan.Pair(m, t.M2) != nil
+}
+
+// prefix returns 1..MaxLen state-changing calls, at least one of them
+// conflicting with the suffixes when such a method exists. With two
+// objects it starts with a symmetric linking pair a.L(b), b.L(a) when
+// some method takes the type under test.
+func (g *Generator) prefix(t *Target) []harness.Call {
+	ms := g.changers()
+	if len(ms) == 0 {
+		return nil
+	}
+	n := 1 + g.rng.IntN(max(g.cfg.MaxLen, 1))
+	var calls []harness.Call
+	if t.Objects == 2 {
+		var linkers []string
+		for _, m := range ms {
+			if g.s.Linker(m) {
+				linkers = append(linkers, m)
+			}
+		}
+		if len(linkers) > 0 {
+			c := g.call(0, linkers[g.rng.IntN(len(linkers))], []int{1})
+			mirror := harness.Call{Recv: 1, Fn: c.Fn, Args: swapObjects(c.Args)}
+			calls = append(calls, c, mirror)
+		}
+	}
+	for len(calls) < n {
+		recv := g.rng.IntN(t.Objects)
+		calls = append(calls, g.call(recv, ms[g.rng.IntN(len(ms))], []int{(recv + 1) % t.Objects}))
+	}
+	if slices.ContainsFunc(calls, func(c harness.Call) bool { return g.conflicting(t, c.Fn) }) {
+		return calls
+	}
+	var conf []string
+	for _, m := range ms {
+		if g.conflicting(t, m) {
+			conf = append(conf, m)
+		}
+	}
+	if len(conf) > 0 {
+		i := g.rng.IntN(len(calls))
+		recv := calls[i].Recv
+		calls[i] = g.call(recv, conf[g.rng.IntN(len(conf))], []int{(recv + 1) % t.Objects})
+	}
+	return calls
+}
+
+// swapObjects returns vs with shared objects 0 and 1 swapped.
+func swapObjects(vs []harness.Value) []harness.Value {
+	if vs == nil {
+		return nil
+	}
+	out := make([]harness.Value, len(vs))
+	for i, v := range vs {
+		if v.K == harness.KObj {
+			v.Obj = 1 - v.Obj
+		}
+		v.Elems = swapObjects(v.Elems)
+		if v.Call != nil {
+			c := *v.Call
+			c.Args = swapObjects(c.Args)
+			v.Call = &c
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// CtorProbe returns a sequential test that only builds an object with
+// constructor f ("" for the zero value).
+func (g *Generator) CtorProbe(f *Func) harness.Test {
+	c := harness.Call{}
+	if f != nil {
+		c = harness.Call{Fn: f.Name, Args: g.valuer(nil).args(f.Sig, 1)}
+	}
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c}}
+}
+
+// MethodProbe returns a sequential test that calls method m once on a
+// fresh object.
+func (g *Generator) MethodProbe(m string) harness.Test {
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0)},
+		Suffix: []harness.Call{g.call(0, m, []int{0})}}
+}

@@ -1,0 +1,314 @@
+package testgen
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+const src = `package p
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+type Options struct{ Size int }
+
+func NewOptions(size int) *Options { return &Options{Size: size} }
+
+type Map struct {
+	sync.Mutex
+	m map[string]int
+}
+
+func NewMap() *Map { return &Map{m: map[string]int{}} }
+
+func NewMapSized(n int, o *Options) (*Map, error) {
+	if n < 0 {
+		return nil, errors.New("negative")
+	}
+	return NewMap(), nil
+}
+
+func (m *Map) Put(k string, v int)                      {}
+func (m *Map) Get(k string) int                         { return 0 }
+func (m *Map) Len() int                                 { return 0 }
+func (m *Map) Equal(o *Map) bool                        { return false }
+func (m *Map) Each(ctx context.Context, f func(string)) {}
+func (m *Map) Bytes(b []byte, flag bool, u uint8) any   { return nil }
+
+type Cache[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+func NewCache[K comparable, V any](n int) *Cache[K, V] { return &Cache[K, V]{} }
+
+func (c *Cache[K, V]) Put(k K, v V) {}
+`
+
+func load(t *testing.T) *types.Package {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("example.com/p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg
+}
+
+// mapPlan is a hand-built plan of Map: Put conflicts with Get and Len,
+// and Equal is double-lock dependent on itself with two objects.
+func mapPlan() *deps.TypePlan {
+	var ms []deps.Method
+	for _, m := range []string{"Bytes", "Each", "Equal", "Get", "Len", "Lock", "Put", "TryLock", "Unlock"} {
+		acc := 1
+		if m == "Len" || m == "Bytes" {
+			acc = 0
+		}
+		ms = append(ms, deps.Method{Name: m, Accesses: acc})
+	}
+	return &deps.TypePlan{Name: "Map", Concurrent: true, Methods: ms, PairsTotal: 45, Pairs: []deps.Pair{
+		{M1: "Equal", M2: "Equal", Deps: []string{deps.DepD}, TwoObjects: true},
+		{M1: "Get", M2: "Put", Deps: []string{deps.DepPC}},
+		{M1: "Len", M2: "Put", Deps: []string{deps.DepPC}},
+	}}
+}
+
+func newGen(t *testing.T, cfg Config) *Generator {
+	t.Helper()
+	s, err := NewSubject(load(t), mapPlan())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mode == "" {
+		cfg.Mode = ModeAll
+	}
+	if cfg.Pairs == "" {
+		cfg.Pairs = PairsDependent
+	}
+	if cfg.MaxLen == 0 {
+		cfg.MaxLen = 4
+	}
+	return New(s, cfg)
+}
+
+func TestSubject(t *testing.T) {
+	pkg := load(t)
+	s, err := NewSubject(pkg, mapPlan())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lock, Unlock and TryLock are promoted from sync.Mutex.
+	if got, want := strings.Join(s.Names, " "), "Bytes Each Equal Get Len Put"; got != want {
+		t.Errorf("methods %s, want %s", got, want)
+	}
+	var ctors []string
+	for _, f := range s.Ctors {
+		ctors = append(ctors, f.Name)
+	}
+	if got, want := strings.Join(ctors, " "), "NewMap NewMapSized"; got != want {
+		t.Errorf("constructors %s, want %s", got, want)
+	}
+	if s.Funcs["NewOptions"] == nil {
+		t.Errorf("NewOptions is not a constructor for arguments")
+	}
+	if !s.Linker("Equal") || s.Linker("Get") {
+		t.Errorf("Linker(Equal) = %v, Linker(Get) = %v, want true, false", s.Linker("Equal"), s.Linker("Get"))
+	}
+
+	c, err := NewSubject(pkg, &deps.TypePlan{Name: "Cache", Methods: []deps.Method{{Name: "Put"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.TypeExpr(), "Cache[int, int]"; got != want {
+		t.Errorf("generic type: %s, want %s", got, want)
+	}
+	if len(c.Ctors) != 1 || c.Ctors[0].Expr != "NewCache[int, int]" {
+		t.Errorf("generic constructors: %v, want NewCache[int, int]", c.Ctors)
+	}
+	if _, err := NewSubject(pkg, &deps.TypePlan{Name: "Nope"}); err == nil {
+		t.Errorf("no error for a missing type")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	run := func(seed uint64) string {
+		g := newGen(t, Config{Seed: seed, Iters: 10})
+		var out []string
+		for range 30 {
+			b, _ := json.Marshal(g.Next().Test)
+			out = append(out, string(b))
+		}
+		return strings.Join(out, "\n")
+	}
+	a, b, c := run(1), run(1), run(2)
+	if a != b {
+		t.Errorf("two generators with seed 1 differ")
+	}
+	if a == c {
+		t.Errorf("seeds 1 and 2 give the same tests")
+	}
+}
+
+func TestLeastCoveredFirst(t *testing.T) {
+	g := newGen(t, Config{Seed: 3, Iters: 1})
+	if n := len(g.Targets()); n != 3 {
+		t.Fatalf("%d targets, want 3: %v", n, g.Targets())
+	}
+	count := map[*Target]int{}
+	for i := range 18 {
+		c := g.Next()
+		count[c.Target]++
+		// Two tests per target in a row: constructor only, then changers.
+		if plain := i%2 == 0; plain != (len(c.Test.Prefix) == 0) {
+			t.Errorf("test %d: prefix %v, want plain=%v", i, c.Test.Prefix, plain)
+		}
+		// No target is tested a (k+1)th round before all had k rounds.
+		lo, hi := 1<<30, 0
+		for _, tg := range g.Targets() {
+			lo, hi = min(lo, count[tg]), max(hi, count[tg])
+		}
+		if hi-lo > 2 {
+			t.Fatalf("after %d tests, coverage ranges from %d to %d", i+1, lo, hi)
+		}
+	}
+}
+
+func TestPrefixRules(t *testing.T) {
+	g := newGen(t, Config{Seed: 5, Iters: 1, MaxLen: 3})
+	for range 200 {
+		c := g.Next()
+		tg, test := c.Target, c.Test
+		if len(test.Objects) != tg.Objects {
+			t.Fatalf("%v: %d objects", tg, len(test.Objects))
+		}
+		for _, o := range test.Objects {
+			if o.Fn != "NewMap" && o.Fn != "NewMapSized" {
+				t.Errorf("%v: object built by %q, want a constructor", tg, o.Fn)
+			}
+		}
+		if len(test.Prefix) > 3 {
+			t.Errorf("%v: prefix of %d calls, more than -maxlen", tg, len(test.Prefix))
+		}
+		if len(test.Prefix) > 0 && !slices.ContainsFunc(test.Prefix, func(c harness.Call) bool {
+			return g.conflicting(tg, c.Fn)
+		}) {
+			t.Errorf("%v: no prefix call conflicts with the suffixes: %v", tg, test.Prefix)
+		}
+		for _, p := range test.Prefix {
+			if p.Fn == "Len" || p.Fn == "Bytes" {
+				t.Errorf("%v: prefix calls %s, which changes no state", tg, p.Fn)
+			}
+		}
+		if tg.Objects == 2 {
+			s := test.Suffix
+			if s[0].Recv != 0 || s[1].Recv != 1 || !isObj(s[0].Args[0], 1) || !isObj(s[1].Args[0], 0) {
+				t.Errorf("%v: suffixes %v, want a.Equal(b) and b.Equal(a)", tg, s)
+			}
+			if len(test.Prefix) >= 2 {
+				p := test.Prefix
+				if p[0].Fn != "Equal" || p[1].Fn != "Equal" || p[0].Recv != 0 || p[1].Recv != 1 ||
+					p[0].Args[0].Obj != 1 || p[1].Args[0].Obj != 0 {
+					t.Errorf("%v: prefix does not start with a.Equal(b), b.Equal(a): %v", tg, p)
+				}
+			}
+		}
+	}
+}
+
+func isObj(v harness.Value, i int) bool { return v.K == harness.KObj && v.Obj == i }
+
+func TestModes(t *testing.T) {
+	for _, tc := range []struct {
+		mode, pairs string
+		want        int
+	}{
+		{ModeException, PairsDependent, 2},
+		{ModeDeadlock, PairsDependent, 1},
+		{ModeAll, PairsDependent, 3},
+		{ModeException, PairsAll, 21}, // 6 methods: 6*7/2 pairs, one object
+		{ModeAll, PairsAll, 42},       // and two objects
+	} {
+		g := newGen(t, Config{Seed: 1, Mode: tc.mode, Pairs: tc.pairs})
+		if n := len(g.Targets()); n != tc.want {
+			t.Errorf("-mode %s -pairs %s: %d targets, want %d", tc.mode, tc.pairs, n, tc.want)
+		}
+	}
+}
+
+func TestFeedback(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Mode: ModeException})
+	for range 3 {
+		g.CtorResult("NewMap", false)
+		g.CtorResult("NewMapSized", false)
+	}
+	if c := g.Next(); c.Test.Objects[0].Fn != "" {
+		t.Errorf("constructors failed, but object built by %q, want the zero value", c.Test.Objects[0].Fn)
+	}
+	g.NoPrefix("Put")
+	g.Exclude("Get")
+	for range 10 {
+		c := g.Next()
+		if c.Target.M1 == "Get" || c.Target.M2 == "Get" {
+			t.Fatalf("excluded method Get still tested: %v", c.Target)
+		}
+		for _, p := range c.Test.Prefix {
+			if p.Fn == "Put" || p.Fn == "Get" {
+				t.Fatalf("prefix calls %s", p.Fn)
+			}
+		}
+	}
+	g.Exclude("Put")
+	if c := g.Next(); c != nil {
+		t.Errorf("all targets excluded, but got %v", c.Target)
+	}
+}
+
+func TestValues(t *testing.T) {
+	g := newGen(t, Config{Seed: 1})
+	seen := map[string]bool{}
+	for range 200 {
+		c := g.call(0, "Bytes", []int{0})
+		b, _ := json.Marshal(c.Args)
+		seen[string(b)] = true
+		if len(c.Args) != 3 {
+			t.Fatalf("Bytes: %d arguments", len(c.Args))
+		}
+		if k := c.Args[0].K; k != harness.KSlice && k != harness.KZero {
+			t.Errorf("[]byte argument of kind %s", k)
+		}
+		if l := c.Args[2].Lit; l == "-1" || l == "min" {
+			t.Errorf("uint8 argument %s", l)
+		}
+	}
+	if len(seen) < 20 {
+		t.Errorf("only %d different argument lists for Bytes", len(seen))
+	}
+	c := g.call(0, "Each", nil)
+	if c.Args[0].K != harness.KCtx || c.Args[1].K != harness.KFunc {
+		t.Errorf("Each(ctx, f): got %v, want context and no-op func", c.Args)
+	}
+	for range 20 {
+		c := g.object(0)
+		if c.Fn == "NewMapSized" && (c.Args[1].K != harness.KCall || c.Args[1].Call.Fn != "NewOptions") {
+			t.Errorf("*Options argument %v, want NewOptions(...)", c.Args[1])
+		}
+	}
+}

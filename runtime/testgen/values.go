@@ -1,0 +1,167 @@
+package testgen
+
+import (
+	"go/types"
+	"math/rand/v2"
+
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// Boundary-biased literals, by kind of basic type.
+var (
+	signedLits   = []string{"0", "1", "-1", "2", "3", "16", "max", "min"}
+	unsignedLits = []string{"0", "1", "2", "3", "16", "max"}
+	floatLits    = []string{"0", "1", "-1", "0.5", "max"}
+	complexLits  = []string{"0", "1", "(1+1i)"}
+	stringLits   = []string{"", "a", "b", "ab"}
+	boolLits     = []string{"false", "true"}
+	byteLens     = []int{0, 1, 4, 16}
+)
+
+// maxDepth bounds the nesting of constructor calls in arguments.
+const maxDepth = 2
+
+// A valuer generates arguments. others are the shared objects a
+// parameter of the type under test may receive.
+type valuer struct {
+	s      *Subject
+	rng    *rand.Rand
+	others []int
+	// dropped reports whether a constructor is no longer used.
+	dropped func(name string) bool
+}
+
+// args generates the arguments of a call to a function of signature sig.
+// A variadic parameter gets a slice.
+func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
+	var out []harness.Value
+	for i := range sig.Params().Len() {
+		out = append(out, v.value(sig.Params().At(i).Type(), depth))
+	}
+	return out
+}
+
+// value generates a value of type t.
+func (v *valuer) value(t types.Type, depth int) harness.Value {
+	if len(v.others) > 0 && v.s.isSubject(t) {
+		return harness.Value{K: harness.KObj, Obj: v.others[v.rng.IntN(len(v.others))]}
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error" {
+		return harness.Value{K: harness.KZero}
+	}
+	if isContext(t) {
+		return harness.Value{K: harness.KCtx}
+	}
+	if c := v.ctor(t, depth); c != nil {
+		return harness.Value{K: harness.KCall, Call: c}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return v.basic(u)
+	case *types.Interface:
+		return v.iface(t, u)
+	case *types.Slice:
+		return v.slice(u, depth)
+	case *types.Map:
+		if v.rng.IntN(2) == 0 {
+			return harness.Value{K: harness.KZero}
+		}
+		return harness.Value{K: harness.KMap}
+	case *types.Chan:
+		return harness.Value{K: harness.KChan}
+	case *types.Signature:
+		return harness.Value{K: harness.KFunc}
+	case *types.Pointer:
+		if v.rng.IntN(4) == 0 {
+			return harness.Value{K: harness.KZero}
+		}
+		return harness.Value{K: harness.KNew}
+	}
+	return harness.Value{K: harness.KZero}
+}
+
+// basic generates a literal of a basic type.
+func (v *valuer) basic(b *types.Basic) harness.Value {
+	var lits []string
+	switch info := b.Info(); {
+	case info&types.IsBoolean != 0:
+		lits = boolLits
+	case info&types.IsUnsigned != 0:
+		lits = unsignedLits
+	case info&types.IsInteger != 0:
+		lits = signedLits
+	case info&types.IsFloat != 0:
+		lits = floatLits
+	case info&types.IsComplex != 0:
+		lits = complexLits
+	case info&types.IsString != 0:
+		lits = stringLits
+	default: // unsafe.Pointer
+		return harness.Value{K: harness.KZero}
+	}
+	return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
+}
+
+// iface generates a value for an interface: nil, a small number or string
+// for an empty interface, or, more likely, a shared object when one fits.
+func (v *valuer) iface(t types.Type, u *types.Interface) harness.Value {
+	choices := []harness.Value{{K: harness.KZero}}
+	if u.Empty() {
+		choices = append(choices,
+			harness.Value{K: harness.KLit, Lit: signedLits[v.rng.IntN(4)], Basic: "int"},
+			harness.Value{K: harness.KLit, Lit: stringLits[v.rng.IntN(len(stringLits))], Basic: "string"})
+	}
+	if len(v.others) > 0 && v.s.fits(t) {
+		obj := harness.Value{K: harness.KObj, Obj: v.others[v.rng.IntN(len(v.others))]}
+		choices = append(choices, obj, obj)
+	}
+	return choices[v.rng.IntN(len(choices))]
+}
+
+// slice generates nil, an empty slice, or a short one; byte slices get
+// boundary lengths.
+func (v *valuer) slice(s *types.Slice, depth int) harness.Value {
+	if v.rng.IntN(5) == 0 {
+		return harness.Value{K: harness.KZero}
+	}
+	if b, ok := s.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+		elems := make([]harness.Value, byteLens[v.rng.IntN(len(byteLens))])
+		for i := range elems {
+			elems[i] = harness.Value{K: harness.KLit, Lit: "97"}
+		}
+		return harness.Value{K: harness.KSlice, Elems: elems}
+	}
+	elems := make([]harness.Value, v.rng.IntN(4))
+	for i := range elems {
+		elems[i] = v.value(s.Elem(), depth+1)
+	}
+	return harness.Value{K: harness.KSlice, Elems: elems}
+}
+
+// ctor returns a call to a constructor of t, a named type of the package
+// other than the type under test (or a pointer to one), or nil.
+func (v *valuer) ctor(t types.Type, depth int) *harness.Call {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || depth >= maxDepth || v.s.isSubject(t) {
+		return nil
+	}
+	var fs []*Func
+	for _, f := range v.s.byRes[n.Obj()] {
+		if types.Identical(f.Res, n) && !v.dropped(f.Name) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	f := fs[v.rng.IntN(len(fs))]
+	return &harness.Call{Fn: f.Name, Args: v.args(f.Sig, depth+1)}
+}
+
+func isContext(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
