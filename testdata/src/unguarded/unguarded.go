@@ -1,0 +1,148 @@
+package unguarded
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type Reader struct {
+	mu  sync.Mutex
+	buf []byte
+	pos int
+}
+
+func NewReader(b []byte) *Reader {
+	r := &Reader{}
+	r.buf = b // a constructor: not reported
+	return r
+}
+
+func (r *Reader) Read() byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.buf[r.pos]
+	r.pos++
+	return c
+}
+
+func (r *Reader) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.buf) - r.pos
+}
+
+func (r *Reader) Close() {
+	r.buf = nil // want `recv.buf is written in Close without recv.mu, which is held at its \d other accesses in Reader's methods`
+}
+
+func (r *Reader) Pos() int {
+	return r.pos // want `recv.pos is read in Pos without recv.mu`
+}
+
+type Buffer struct {
+	mu  sync.Mutex
+	off int
+}
+
+func (b *Buffer) reset() { b.off = 0 }
+
+func (b *Buffer) Next() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.off++
+	return b.off
+}
+
+// Reset writes off through a helper, with the lock held: not reported.
+func (b *Buffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reset()
+}
+
+// Rewind calls the helper without the lock: reported at the call.
+func (b *Buffer) Rewind() {
+	b.reset() // want `recv.off is written \(in reset\) in Rewind without recv.mu`
+}
+
+type Cache struct {
+	mu sync.RWMutex
+	m  map[string]int
+	n  int
+}
+
+func (c *Cache) Get(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[k]
+}
+
+func (c *Cache) Put(k string, v int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v
+}
+
+func (c *Cache) Bump(k string) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	c.m[k]++ // want `recv.m is written in Bump holding only a read lock on recv.mu`
+}
+
+// Correct code: no diagnostics.
+
+type Counter struct {
+	mu    sync.Mutex
+	n     int
+	hits  atomic.Int64
+	name  string
+	ready chan struct{}
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.hits.Add(1)
+}
+
+func (c *Counter) Value() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+func (c *Counter) Hits() int64 { return c.hits.Load() }
+
+// Name only reads a field no method writes.
+func (c *Counter) Name() string { return c.name }
+
+func (c *Counter) Label() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.name
+}
+
+func (c *Counter) Wait() { <-c.ready }
+
+// Try holds the lock on the branch where TryLock succeeded.
+func (c *Counter) Try() {
+	if c.mu.TryLock() {
+		c.n = 0
+		c.mu.Unlock()
+	}
+}
+
+// Two accesses only: not enough evidence of a guard.
+type Pair struct {
+	mu sync.Mutex
+	a  int
+}
+
+func (p *Pair) Set(v int) {
+	p.mu.Lock()
+	p.a = v
+	p.mu.Unlock()
+}
+
+func (p *Pair) Peek() int { return p.a }
