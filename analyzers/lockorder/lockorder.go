@@ -140,8 +140,8 @@ func run(pass *analysis.Pass) (any, error) {
 func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 	for _, s := range same {
 		a, b := summary.ParamIndex(s.held.Lock), summary.ParamIndex(s.acq.Lock)
-		if a < 0 || b < 0 || a == b {
-			continue
+		if a < 0 || b < 0 || a == b || isRoot(s.held.Lock) || isRoot(s.acq.Lock) {
+			continue // not two objects' fields (a helper taking two mutexes)
 		}
 		reversed := false
 		for _, t := range same {
@@ -161,6 +161,10 @@ func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 		return
 	}
 }
+
+// isRoot reports whether a lock is a parameter itself rather than a field
+// of one.
+func isRoot(lock string) bool { return summary.Root(lock) == lock }
 
 // short drops the package path of a lock class: "hashtable.Table.mu".
 func short(class string) string {

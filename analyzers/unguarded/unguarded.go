@@ -117,6 +117,12 @@ func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string
 				how = "holding only a read lock on"
 			}
 			ex := others[0]
+			for _, v := range others {
+				if v.m != u.m {
+					ex = v // prefer an access in another method
+					break
+				}
+			}
 			pass.Report(analysis.Diagnostic{
 				Pos: u.a.Pos,
 				Message: fmt.Sprintf("%s is %s%s in %s %s %s, which is held at its %d other accesses in %s's methods (e.g. %s in %s): data race",

@@ -101,3 +101,11 @@ func (p *Pair) Two() {
 	defer p.b.Unlock()
 	p.n--
 }
+
+// Correct: a helper taking two mutexes says nothing about their order.
+func Both(a, b *sync.Mutex) {
+	a.Lock()
+	b.Lock()
+	b.Unlock()
+	a.Unlock()
+}
