@@ -177,9 +177,13 @@ func TestGolangciLintCustomBinary(t *testing.T) {
 		if code != 1 {
 			t.Errorf("exit status %d, want 1 (issues found)", code)
 		}
-		var depcon []gclIssue
+		// golangci-lint shows a diagnostic's related information as
+		// issues of its own, "analyzer(related information): ...".
+		var depcon, related []gclIssue
 		for _, is := range issues {
-			if is.FromLinter == Name {
+			if is.FromLinter == Name && strings.Contains(is.Text, "(related information)") {
+				related = append(related, is)
+			} else if is.FromLinter == Name {
 				depcon = append(depcon, is)
 			} else {
 				t.Errorf("issue from linter %q, want only %q: %s:%d: %s", is.FromLinter, Name, is.Pos.Filename, is.Pos.Line, is.Text)
@@ -194,6 +198,11 @@ func TestGolangciLintCustomBinary(t *testing.T) {
 		}
 		if !strings.Contains(is.Text, "already held") {
 			t.Errorf("issue text %q does not contain %q", is.Text, "already held")
+		}
+		// The related information points at the first Lock, the line
+		// before the marked one's statement block (Lock, defer Unlock).
+		if len(related) != 1 || related[0].Pos.Line != wantLine-2 {
+			t.Errorf("related information: %+v, want one at counter/counter.go:%d", related, wantLine-2)
 		}
 	})
 }
