@@ -1,0 +1,257 @@
+package child
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// RaceExit is the exit status of a child that the race detector stopped.
+const RaceExit = 66
+
+// A Proc is a running child. It serves one request at a time.
+type Proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	msgs   chan harness.Message
+	stderr *capture
+	exited chan struct{} // closed when the process has been waited for
+	err    error         // from Wait, set before exited is closed
+}
+
+// Start starts the child b.
+func Start(b *Binary) (*Proc, error) {
+	cmd := command(context.Background(), b.Path, "-test.run=^"+b.Names.Test+"$", "-test.count=1")
+	cmd.Dir = b.Dir
+	cmd.Env = append(os.Environ(),
+		"GORACE=halt_on_error=1 exitcode=66 atexit_sleep_ms=0",
+		"GOTRACEBACK=all")
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	cmd.ExtraFiles = []*os.File{w} // file descriptor 3
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	p := &Proc{cmd: cmd, stdin: stdin, msgs: make(chan harness.Message, 16),
+		stderr: &capture{max: 1 << 20}, exited: make(chan struct{})}
+	cmd.Stdout = io.Discard
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("starting the child: %v", err)
+	}
+	go p.read(r)
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// command returns a command that runs in a process group of its own, and
+// whose whole group is killed when ctx is done.
+func command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// read forwards the messages of the child until its descriptor 3 closes.
+func (p *Proc) read(r *os.File) {
+	defer r.Close()
+	defer close(p.msgs)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var m harness.Message
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			p.msgs <- m
+		}
+	}
+}
+
+// Kill kills the child's process group and waits for it.
+func (p *Proc) Kill() {
+	_ = killGroup(p.cmd)
+	<-p.exited
+}
+
+// A Reply is what became of a request.
+type Reply struct {
+	// Result is the child's answer, nil when it died or was killed first.
+	Result *harness.Message
+	// Step is the last sequential step the child announced.
+	Step string
+	// Death, when Result is nil, says how the child ended.
+	Death *Death
+}
+
+// A Death is how a child ended without answering.
+type Death struct {
+	Killed bool   // by the driver, at a timeout
+	Code   int    // exit status, -1 for a signal
+	Kind   string // DeathRace, DeathFatal, DeathPanic or DeathExit
+	Msg    string // "concurrent map writes", the panic value, "exit status 3"
+	Report string // the race report, or the fatal error or panic with its goroutines
+}
+
+// Kinds of death.
+const (
+	DeathRace   = "race"   // the race detector found a data race
+	DeathFatal  = "fatal"  // a runtime fatal error
+	DeathPanic  = "panic"  // a panic no one recovered, in a goroutine of the user
+	DeathExit   = "exit"   // the process exited (os.Exit) or was killed by a signal
+	DeathKilled = "killed" // killed by the driver at a timeout
+)
+
+// Do sends req and waits for its result. The child is killed when it is
+// silent for longer than idle (it ticks while it works), or when ctx is
+// done.
+func (p *Proc) Do(ctx context.Context, req harness.Request, idle time.Duration) (*Reply, error) {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Reply{}
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		// The child is gone; its death is told below.
+		return p.dead(rep, false), nil
+	}
+	timer := time.NewTimer(idle)
+	defer timer.Stop()
+	for {
+		select {
+		case m, ok := <-p.msgs:
+			if !ok {
+				return p.dead(rep, false), nil
+			}
+			switch m.Ev {
+			case harness.EvStep:
+				rep.Step = m.Step
+			case harness.EvResult:
+				rep.Result = &m
+				return rep, nil
+			}
+			timer.Reset(idle)
+		case <-timer.C:
+			return p.dead(rep, true), nil
+		case <-ctx.Done():
+			p.Kill()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// dead waits for the child to end, killing it first if kill is set, and
+// records how it ended.
+func (p *Proc) dead(rep *Reply, kill bool) *Reply {
+	if kill {
+		p.Kill()
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+		p.Kill()
+	}
+	rep.Death = classify(p.err, p.stderr.String(), kill)
+	return rep
+}
+
+var (
+	fatalRE = regexp.MustCompile(`(?m)^fatal error: (.*)$`)
+	panicRE = regexp.MustCompile(`(?m)^panic: (.*)$`)
+)
+
+// classify tells from the exit error and the standard error of a child
+// how it died.
+func classify(err error, stderr string, killed bool) *Death {
+	d := &Death{Killed: killed, Code: -1}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		d.Code = ee.ExitCode()
+	} else if err == nil {
+		d.Code = 0
+	}
+	if i := strings.Index(stderr, "WARNING: DATA RACE"); i >= 0 {
+		d.Kind, d.Msg = DeathRace, "data race"
+		report := stderr[i:]
+		if j := strings.Index(report, "\n=================="); j >= 0 {
+			report = report[:j]
+		}
+		d.Report = report
+		return d
+	}
+	if m := fatalRE.FindStringSubmatchIndex(stderr); m != nil {
+		d.Kind, d.Msg, d.Report = DeathFatal, stderr[m[2]:m[3]], stderr[m[0]:]
+		return d
+	}
+	if m := panicRE.FindStringSubmatchIndex(stderr); m != nil {
+		d.Kind, d.Msg, d.Report = DeathPanic, stderr[m[2]:m[3]], stderr[m[0]:]
+		return d
+	}
+	switch {
+	case killed:
+		d.Kind, d.Msg = DeathKilled, "killed after a timeout"
+	case d.Code >= 0:
+		d.Kind, d.Msg = DeathExit, fmt.Sprintf("exit status %d", d.Code)
+	default:
+		d.Kind, d.Msg = DeathExit, fmt.Sprint(err)
+	}
+	d.Report = tail(stderr, 4096)
+	return d
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// A capture keeps the first max bytes written to it.
+type capture struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (c *capture) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - len(c.buf); room > 0 {
+		c.buf = append(c.buf, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+func (c *capture) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.buf)
+}

@@ -1,0 +1,3 @@
+module example.com/victim
+
+go 1.22
