@@ -1,0 +1,53 @@
+//go:build depcondriver
+
+package intlist
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDriver(t *testing.T) {
+	a, b := NewList(1), NewList(2)
+	hammer(t, 500*time.Millisecond,
+		func() { a.Equal(b) },
+		func() { b.Equal(a) },
+		func() { a.AddAll(b); a.Truncate(4) },
+		func() { b.AddAll(a); b.Truncate(4) },
+		func() { a.Equal(a) },
+		func() { a.Add(1) },
+		func() { b.Contains(1) },
+		func() { b.Len() },
+	)
+}
+
+// hammer calls each fn in a loop from its own goroutine (two goroutines per
+// fn) for d. It fails the test with "panic:" when a call panics and with
+// "deadlock:" when the goroutines do not all stop after the run.
+func hammer(t *testing.T, d time.Duration, fns ...func()) {
+	t.Helper()
+	stop := time.Now().Add(d)
+	done := make(chan any, 2*len(fns))
+	for _, fn := range fns {
+		for range 2 {
+			go func() {
+				defer func() { done <- recover() }()
+				for time.Now().Before(stop) {
+					fn()
+				}
+			}()
+		}
+	}
+	timer := time.NewTimer(d + 5*time.Second)
+	defer timer.Stop()
+	for range 2 * len(fns) {
+		select {
+		case r := <-done:
+			if r != nil {
+				t.Fatalf("panic: %v", r)
+			}
+		case <-timer.C:
+			t.Fatalf("deadlock: goroutines still blocked after the run")
+		}
+	}
+}
