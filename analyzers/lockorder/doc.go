@@ -16,8 +16,8 @@
 //     package or in a package it imports (orders are exported as facts);
 //     the related information points at the other order's site;
 //
-//	func (s *Store) Put(k string) { s.mu.Lock(); s.log.Append(k) … } // Store.mu → Log.mu
-//	func (l *Log) Flush()        { l.mu.Lock(); l.store.Sync() … }   // Log.mu → Store.mu
+//     func (s *Store) Put(k string) { s.mu.Lock(); s.log.Append(k) … } // Store.mu → Log.mu
+//     func (l *Log) Flush()        { l.mu.Lock(); l.store.Sync() … }   // Log.mu → Store.mu
 //
 //   - a function that locks two objects of the same type in the order of
 //     its arguments, such as Equal(other *T) locking the receiver and then

@@ -38,7 +38,7 @@ func Packages(dir string, patterns []string) ([]*packages.Package, error) {
 	cfg := &packages.Config{Mode: Mode, Dir: dir, Tests: false}
 	pkgs, err := packages.Load(cfg, expanded...)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %v", strings.Join(patterns, " "), err)
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
@@ -65,8 +65,8 @@ func Expand(dir string, patterns []string) ([]string, error) {
 	var out []string
 	for _, pat := range patterns {
 		base, ok := strings.CutSuffix(pat, "/...")
-		if !ok || !(strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../")) ||
-			!strings.Contains(pat, "testdata") {
+		relative := strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../")
+		if !ok || !relative || !strings.Contains(pat, "testdata") {
 			out = append(out, pat)
 			continue
 		}
@@ -89,7 +89,7 @@ func Expand(dir string, patterns []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("pattern %s: %v", pat, err)
+			return nil, fmt.Errorf("pattern %s: %w", pat, err)
 		}
 		seen := map[string]bool{}
 		for _, d := range dirs {
@@ -130,7 +130,7 @@ func Plans(pkgs []*packages.Package) (map[string]*deps.Plan, *checker.Graph, err
 	plans := make(map[string]*deps.Plan)
 	for _, act := range graph.Roots {
 		if act.Err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", act.Package.PkgPath, act.Err)
+			return nil, nil, fmt.Errorf("%s: %w", act.Package.PkgPath, act.Err)
 		}
 		var plan deps.Plan
 		if act.PackageFact(act.Package.Types, &plan) {
