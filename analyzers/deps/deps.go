@@ -217,7 +217,7 @@ func pairOf(m1, m2 *method) *Pair {
 	if m1 == m2 && len(m1.self) > 0 {
 		a := m1.self[0]
 		p.Deps = append(p.Deps, DepSelf)
-		p.Evidence = append(p.Evidence, Evidence{Kind: DepSelf, Loc1: a.Lock, Pos1: a.Where,
+		p.Evidence = append(p.Evidence, Evidence{Kind: DepSelf, Loc1: display(m1, a.Lock), Pos1: a.Where,
 			Text: fmt.Sprintf("%s acquires %s while already holding it (%s)", m1.m.Name, display(m1, a.Lock), short(a.Where))})
 	}
 	if len(p.Deps) == 0 {
@@ -240,7 +240,7 @@ func conflict(m1, m2 *method) (Evidence, bool) {
 				}
 				return "reads"
 			}
-			return Evidence{Kind: DepPC, Loc1: a.loc, Loc2: b.loc, Pos1: a.a.Where, Pos2: b.a.Where,
+			return Evidence{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
 				Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
 					m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
 					m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}, true
@@ -270,7 +270,9 @@ func doubleLock(m1, m2 *method) (ev Evidence, two, ok bool) {
 				continue
 			}
 			two := !p.sameObject || !q.sameObject
-			return Evidence{Kind: DepD, Loc1: p.a.Lock + " -> " + p.b.Lock, Loc2: q.a.Lock + " -> " + q.b.Lock,
+			return Evidence{Kind: DepD,
+				Loc1: display(m1, p.a.Lock) + " -> " + display(m1, p.b.Lock),
+				Loc2: display(m2, q.a.Lock) + " -> " + display(m2, q.b.Lock),
 				Pos1: p.acq.Where, Pos2: q.acq.Where,
 				Text: fmt.Sprintf("%s locks %s then %s (%s), %s locks %s then %s (%s)",
 					m1.m.Name, display(m1, p.a.Lock), display(m1, p.b.Lock), short(p.acq.Where),
@@ -294,7 +296,7 @@ func rwr(m1, m2 *method) (Evidence, bool) {
 				break
 			}
 		}
-		return Evidence{Kind: DepRWR, Loc1: a.Lock, Loc2: w.Lock, Pos1: a.Where, Pos2: w.Where,
+		return Evidence{Kind: DepRWR, Loc1: display(m1, a.Lock), Loc2: display(m2, w.Lock), Pos1: a.Where, Pos2: w.Where,
 			Text: fmt.Sprintf("%s read-locks %s again while holding it (%s), %s write-locks it (%s)",
 				m1.m.Name, display(m1, a.Lock), short(a.Where), m2.m.Name, short(w.Where))}, true
 	}

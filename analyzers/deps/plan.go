@@ -124,14 +124,18 @@ func (p *Pair) Objects() int {
 
 // Evidence explains why a pair is dependent.
 type Evidence struct {
-	Kind string // DepPC, DepD or DepRWR
+	Kind string `json:"kind"` // DepPC, DepD, DepRWR or DepSelf
 	// For DepPC: the location, and the accesses of m1 and m2 to it.
 	// For DepD: Loc1/Loc2 are the lock pairs ⟨la,lb⟩ of m1 and ⟨lc,ld⟩ of m2.
 	// For DepRWR: Loc1 is the read lock re-acquired by m1, Loc2 the write
 	// acquisition in m2.
-	Loc1, Loc2 string
-	Pos1, Pos2 string // file:line:col in m1 and in m2 (or the callee)
-	Text       string // one-line human explanation
+	Loc1 string `json:"loc1"`
+	Loc2 string `json:"loc2"`
+	// Pos1 and Pos2 locate the accesses or acquisitions in m1 and m2
+	// (file:line:col; the call through which they happen, if in a callee).
+	Pos1 string `json:"pos1"`
+	Pos2 string `json:"pos2"`
+	Text string `json:"text"` // one-line human explanation
 }
 
 func (e Evidence) String() string { return e.Text }

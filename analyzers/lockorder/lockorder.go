@@ -30,8 +30,18 @@ type Edges struct {
 // An Edge is one lock order, with the site where it is established.
 type Edge struct {
 	From, To string // lock classes: "pkg.Type.field"
-	Where    string // the acquisition of To
-	Func     string // the function holding From
+	// FromW and ToW report whether From is held, and To acquired, in
+	// write mode: two read locks do not block each other.
+	FromW, ToW bool
+	Where      string // the acquisition of To
+	Func       string // the function holding From
+}
+
+// blocks reports whether the two orders e (A → B) and r (B → A) can block
+// each other: each goroutine waits for a lock the other holds, in modes
+// that exclude each other.
+func blocks(e, r Edge) bool {
+	return (e.ToW || r.FromW) && (r.ToW || e.FromW)
 }
 
 func (*Edges) AFact() {}
@@ -68,7 +78,8 @@ func run(pass *analysis.Pass) (any, error) {
 				if h.Via != "" || h.Lock == a.Lock {
 					continue
 				}
-				s := site{Edge: Edge{From: h.Class, To: a.Class, Where: a.Where, Func: f.Fn.Name()},
+				s := site{Edge: Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W,
+					Where: a.Where, Func: f.Fn.Name()},
 					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock)}
 				if h.Class == a.Class {
 					same = append(same, s)
@@ -91,7 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, s := range sites {
 		r, ok := byEdge[[2]string{s.To, s.From}]
-		if !ok || s.pos < r.pos {
+		if !ok || s.pos < r.pos || !blocks(s.Edge, r.Edge) {
 			continue
 		}
 		pass.Report(analysis.Diagnostic{
@@ -108,7 +119,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		for _, e := range pf.Fact.(*Edges).Edges {
 			s, ok := byEdge[[2]string{e.To, e.From}]
-			if !ok {
+			if !ok || !blocks(s.Edge, e) {
 				continue
 			}
 			pass.Report(analysis.Diagnostic{
@@ -142,6 +153,9 @@ func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 		a, b := summary.ParamIndex(s.held.Lock), summary.ParamIndex(s.acq.Lock)
 		if a < 0 || b < 0 || a == b || isRoot(s.held.Lock) || isRoot(s.acq.Lock) {
 			continue // not two objects' fields (a helper taking two mutexes)
+		}
+		if !s.FromW && !s.ToW {
+			continue // two read locks: no deadlock without writers
 		}
 		reversed := false
 		for _, t := range same {

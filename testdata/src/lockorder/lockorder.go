@@ -109,3 +109,17 @@ func Both(a, b *sync.Mutex) {
 	b.Unlock()
 	a.Unlock()
 }
+
+type Index struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// Correct: read locks in argument order do not exclude each other.
+func (x *Index) Same(o *Index) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return len(x.m) == len(o.m)
+}
