@@ -1,0 +1,367 @@
+// Package repro writes the reproducer of a violation found by depcon
+// test: a standalone _test.go file for the package under test, in the
+// style of the DepCon+ paper's Figure 4 (a prefix, two goroutines released
+// by a start barrier, a loop of N iterations, a deadlock detected by a
+// timeout), that fails under go test -race while the bug is there.
+package repro
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"go/types"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+// A Violation is what the reproducer reproduces.
+type Violation struct {
+	Kind    string // "race", "panic", "deadlock", "fatal", "self-deadlock"
+	Message string
+	Seed    uint64
+	Test    harness.Test // the failing test, without the prefix calls that failed
+	Iters   int          // iterations of the loop
+	Seq     bool         // a single sequential call (self-deadlock)
+}
+
+// TestName returns the name of the reproducer's test function.
+func TestName(s *testgen.Subject, v *Violation) string {
+	name := "TestDepcon" + title(s.Plan.Name)
+	for _, c := range v.Test.Suffix {
+		name += title(c.Fn)
+	}
+	if v.Seq {
+		name += "SelfDeadlock"
+	}
+	return name
+}
+
+// FileName returns a file name for the reproducer.
+func FileName(s *testgen.Subject, v *Violation) string {
+	parts := []string{"depcon", s.Plan.Name}
+	for _, c := range v.Test.Suffix {
+		parts = append(parts, c.Fn)
+	}
+	return strings.ToLower(strings.Join(parts, "_")) + "_test.go"
+}
+
+func title(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// Source returns the reproducer of v for subject s, formatted.
+func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
+	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}}
+	body := w.body(v)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "package %s\n\n", s.Pkg.Name())
+	b.WriteString("import (\n")
+	for _, path := range slices.Sorted(maps.Keys(w.imports)) {
+		fmt.Fprintf(&b, "\t%q\n", path)
+	}
+	b.WriteString(")\n\n")
+	what := strings.Join(w.calls(v), " and ") + " run concurrently"
+	if v.Seq {
+		what = w.calls(v)[0] + " runs alone"
+	}
+	fmt.Fprintf(&b, "// %s reproduces a %s found by depcon test (seed %d)\n", TestName(s, v), v.Kind, v.Seed)
+	fmt.Fprintf(&b, "// in %s: %s.\n//\n//\t%s\n//\n", s.Plan.Name, what, oneLine(v.Message))
+	fmt.Fprintf(&b, "// Run it with go test -race -run %s.\n", TestName(s, v))
+	fmt.Fprintf(&b, "func %s(t *testing.T) {\n%s}\n", TestName(s, v), body)
+	b.WriteString(w.helpers())
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the reproducer: %v\n%s", err, b.Bytes())
+	}
+	return src, nil
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// A writer writes the Go source of a test.
+type writer struct {
+	s          *testgen.Subject
+	imports    map[string]string // path -> name
+	must, addr bool              // whether the helpers are needed
+}
+
+// calls returns the suffix calls as text, "a.Equal(b)".
+func (w *writer) calls(v *Violation) []string {
+	var out []string
+	for _, c := range v.Test.Suffix {
+		out = append(out, fmt.Sprintf("%s.%s", obj(c.Recv), c.Fn))
+	}
+	return out
+}
+
+func obj(i int) string { return string(rune('a' + i)) }
+
+// body writes the body of the test function.
+func (w *writer) body(v *Violation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "for range %d {\n", max(v.Iters, 1))
+	for i, c := range v.Test.Objects {
+		fmt.Fprintf(&b, "%s := %s\n", obj(i), w.object(c))
+	}
+	for _, c := range v.Test.Prefix {
+		fmt.Fprintf(&b, "%s\n", w.methodCall(c))
+	}
+	if v.Seq {
+		c := v.Test.Suffix[0]
+		fmt.Fprintf(&b, "done := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.methodCall(c))
+		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\n"+
+			"t.Fatal(%q)\n}\n}\n", fmt.Sprintf("self-deadlock: %s.%s did not return within 5s", obj(c.Recv), c.Fn))
+		return b.String()
+	}
+	// The arguments are built before the goroutines start, as depcon does.
+	var calls []string
+	for i, c := range v.Test.Suffix {
+		sig := w.s.Methods[c.Fn]
+		var args []string
+		for j, a := range c.Args {
+			t := param(sig, j)
+			e := w.expr(a, t)
+			if !simple(a) {
+				name := fmt.Sprintf("g%darg%d", i+1, j)
+				fmt.Fprintf(&b, "%s := %s\n", name, e)
+				e = name
+			}
+			args = append(args, e)
+		}
+		calls = append(calls, w.join(c, sig, args))
+	}
+	b.WriteString("start := make(chan struct{})\nvar wg sync.WaitGroup\nwg.Add(2)\n")
+	w.imports["sync"] = "sync"
+	for i, c := range v.Test.Suffix {
+		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
+			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\n<-start\n%s\n}()\n", obj(c.Recv), c.Fn, calls[i])
+	}
+	b.WriteString("close(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
+	names := w.calls(v)
+	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n",
+		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
+	b.WriteString("if t.Failed() {\nreturn\n}\n}\n")
+	return b.String()
+}
+
+// simple reports whether the expression of v can be repeated inline.
+func simple(v harness.Value) bool {
+	switch v.K {
+	case harness.KLit, harness.KObj, harness.KZero, harness.KCtx:
+		return true
+	}
+	return false
+}
+
+// object returns the expression that builds a shared object.
+func (w *writer) object(c harness.Call) string {
+	if c.Fn == "" {
+		return "new(" + w.s.TypeExpr() + ")"
+	}
+	return w.adapt(w.funcCall(c), w.s.Funcs[c.Fn], types.NewPointer(w.s.Type))
+}
+
+// funcCall returns the call of a constructor, without adaptation.
+func (w *writer) funcCall(c harness.Call) string {
+	f := w.s.Funcs[c.Fn]
+	var args []string
+	for j, a := range c.Args {
+		args = append(args, w.expr(a, param(f.Sig, j)))
+	}
+	return w.join(harness.Call{Fn: f.Expr, Recv: -1}, f.Sig, args)
+}
+
+// adapt adapts the result of constructor f, e, to type want: it drops
+// the error (which was nil when depcon ran the test) and takes the
+// address of, or dereferences, the value.
+func (w *writer) adapt(e string, f *testgen.Func, want types.Type) string {
+	if f.Sig.Results().Len() == 2 {
+		w.must = true
+		e = "depconMust(" + e + ")"
+	}
+	res := f.Sig.Results().At(0).Type()
+	_, resPtr := res.(*types.Pointer)
+	_, wantPtr := want.Underlying().(*types.Pointer)
+	switch {
+	case types.IsInterface(want):
+		return e
+	case resPtr && !wantPtr:
+		return "*" + e
+	case !resPtr && wantPtr:
+		w.addr = true
+		return "depconAddr(" + e + ")"
+	}
+	return e
+}
+
+// methodCall returns the call c on its object, its arguments inline.
+func (w *writer) methodCall(c harness.Call) string {
+	sig := w.s.Methods[c.Fn]
+	var args []string
+	for j, a := range c.Args {
+		args = append(args, w.expr(a, param(sig, j)))
+	}
+	return w.join(c, sig, args)
+}
+
+// join writes the call c with the argument expressions args; a
+// variadic parameter's slice is passed with "...". A Recv of -1 calls a
+// function.
+func (w *writer) join(c harness.Call, sig *types.Signature, args []string) string {
+	if sig.Variadic() && len(args) > 0 {
+		args[len(args)-1] += "..."
+	}
+	fn := c.Fn
+	if c.Recv >= 0 {
+		fn = obj(c.Recv) + "." + c.Fn
+	}
+	return fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// param returns the type of parameter i of sig.
+func param(sig *types.Signature, i int) types.Type { return sig.Params().At(i).Type() }
+
+// expr returns the Go expression of v for a parameter of type t.
+func (w *writer) expr(v harness.Value, t types.Type) string {
+	switch v.K {
+	case harness.KLit:
+		return w.literal(v, t)
+	case harness.KObj:
+		if _, ok := t.Underlying().(*types.Pointer); !ok && !types.IsInterface(t) {
+			return "*" + obj(v.Obj)
+		}
+		return obj(v.Obj)
+	case harness.KCall:
+		return w.adapt(w.funcCall(*v.Call), w.s.Funcs[v.Call.Fn], t)
+	case harness.KCtx:
+		w.imports["context"] = "context"
+		return "context.Background()"
+	case harness.KFunc:
+		return w.funcLit(t)
+	case harness.KZero:
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+			return "nil"
+		case *types.Struct, *types.Array:
+			return w.typ(t) + "{}"
+		}
+		return "*new(" + w.typ(t) + ")"
+	case harness.KNew:
+		return "new(" + w.typ(t.Underlying().(*types.Pointer).Elem()) + ")"
+	case harness.KSlice:
+		elem := t.Underlying().(*types.Slice).Elem()
+		var es []string
+		for _, e := range v.Elems {
+			es = append(es, w.expr(e, elem))
+		}
+		return w.typ(t) + "{" + strings.Join(es, ", ") + "}"
+	case harness.KMap, harness.KChan:
+		if v.K == harness.KChan {
+			return "make(" + w.typ(t) + ", 1)"
+		}
+		return "make(" + w.typ(t) + ")"
+	}
+	return "nil"
+}
+
+// literal returns a basic literal for a parameter of type t.
+func (w *writer) literal(v harness.Value, t types.Type) string {
+	if types.IsInterface(t) {
+		if v.Basic == "string" {
+			return strconv.Quote(v.Lit)
+		}
+		return v.Lit
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	switch {
+	case b == nil:
+		return v.Lit
+	case b.Info()&types.IsString != 0:
+		return strconv.Quote(v.Lit)
+	case v.Lit == "max" || v.Lit == "min":
+		return w.bound(b, v.Lit)
+	}
+	return v.Lit
+}
+
+// bound returns the expression of the maximum or minimum of a basic type.
+func (w *writer) bound(b *types.Basic, which string) string {
+	w.imports["math"] = "math"
+	name := map[types.BasicKind]string{
+		types.Int: "Int", types.Int8: "Int8", types.Int16: "Int16", types.Int32: "Int32", types.Int64: "Int64",
+		types.Uint: "Uint", types.Uint8: "Uint8", types.Uint16: "Uint16", types.Uint32: "Uint32",
+		types.Uint64: "Uint64", types.Float32: "Float32", types.Float64: "Float64",
+	}[b.Kind()]
+	switch {
+	case b.Kind() == types.Uintptr && which == "max":
+		return "^uintptr(0)"
+	case name == "" || b.Info()&types.IsUnsigned != 0 && which == "min":
+		return "0"
+	case b.Info()&types.IsFloat != 0 && which == "min":
+		return "-math.Max" + name
+	}
+	return "math." + title(which) + name
+}
+
+// funcLit returns a function literal of type t that returns zero values.
+func (w *writer) funcLit(t types.Type) string {
+	sig := t.Underlying().(*types.Signature)
+	var ps, rs []string
+	for i := range sig.Params().Len() {
+		p := w.typ(sig.Params().At(i).Type())
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			p = "..." + strings.TrimPrefix(p, "[]")
+		}
+		ps = append(ps, p)
+	}
+	for i := range sig.Results().Len() {
+		rs = append(rs, "_ "+w.typ(sig.Results().At(i).Type()))
+	}
+	lit := "func(" + strings.Join(ps, ", ") + ")"
+	if len(rs) > 0 {
+		lit += " (" + strings.Join(rs, ", ") + ")"
+	}
+	body := " {}"
+	if len(rs) > 0 {
+		body = " { return }"
+	}
+	return lit + body
+}
+
+// typ returns the Go expression of type t in the package under test,
+// recording the imports it needs.
+func (w *writer) typ(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == w.s.Pkg {
+			return ""
+		}
+		w.imports[p.Path()] = p.Name()
+		return p.Name()
+	})
+}
+
+// helpers returns the helper functions the test uses.
+func (w *writer) helpers() string {
+	var b strings.Builder
+	if w.must {
+		b.WriteString("\nfunc depconMust[T any](v T, err error) T {\nif err != nil {\npanic(err)\n}\nreturn v\n}\n")
+	}
+	if w.addr {
+		b.WriteString("\nfunc depconAddr[T any](v T) *T { return &v }\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,92 @@
+package repro
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+func lit(s string) harness.Value { return harness.Value{K: harness.KLit, Lit: s} }
+
+func objv(i int) harness.Value { return harness.Value{K: harness.KObj, Obj: i} }
+
+// TestSourceCompiles writes a reproducer using every kind of value and
+// checks that it compiles with the package and passes (the package has
+// no bug).
+func TestSourceCompiles(t *testing.T) {
+	dir, err := filepath.Abs("testdata/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := load.Packages(dir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []deps.Method
+	for _, m := range []string{"Each", "Fill", "Link", "Put", "Set"} {
+		ms = append(ms, deps.Method{Name: m})
+	}
+	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &harness.Call{Fn: "DefaultOptions", Args: []harness.Value{lit("3")}}
+	test := harness.Test{
+		Type: "Store",
+		Objects: []harness.Call{
+			{Fn: "NewStore", Args: []harness.Value{{K: harness.KCall, Call: opts}, lit("max")}},
+			{Fn: "NewStoreValue"},
+		},
+		Prefix: []harness.Call{
+			{Recv: 0, Fn: "Link", Args: []harness.Value{objv(1), objv(1), objv(1)}},
+			{Recv: 1, Fn: "Link", Args: []harness.Value{objv(0), objv(0), {K: harness.KLit, Lit: "a", Basic: "string"}}},
+			{Recv: 0, Fn: "Put", Args: []harness.Value{lit(""), lit("min")}},
+		},
+		Suffix: []harness.Call{
+			{Recv: 0, Fn: "Set", Args: []harness.Value{lit("max"), lit("max"), lit("-1"),
+				{K: harness.KCall, Call: opts}, {K: harness.KSlice, Elems: []harness.Value{{K: harness.KZero}}}}},
+			{Recv: 1, Fn: "Fill", Args: []harness.Value{
+				{K: harness.KSlice, Elems: []harness.Value{lit("97"), lit("97")}},
+				{K: harness.KSlice},
+				{K: harness.KMap},
+				{K: harness.KChan},
+			}},
+		},
+	}
+	seq := harness.Test{Type: "Store", Objects: []harness.Call{{}},
+		Suffix: []harness.Call{{Fn: "Each", Args: []harness.Value{{K: harness.KCtx}, {K: harness.KFunc}}}}}
+	mod := t.TempDir()
+	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []*Violation{
+		{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3},
+		{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true},
+	} {
+		src, err := Source(s, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"package p", "a := depconMust(NewStore(DefaultOptions(3), math.MaxInt8))",
+			"b := depconAddr(NewStoreValue())", "a.Link(b, *b, b)", "seed 7"} {
+			if !v.Seq && !strings.Contains(string(src), want) {
+				t.Errorf("reproducer lacks %q:\n%s", want, src)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "test", "-count=1", ".")
+	cmd.Dir = mod
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test on the reproducers: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,42 @@
+// Package p has a type with methods of many parameter types, for the tests
+// of package repro.
+package p
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Options configures a Store.
+type Options struct{ Size int }
+
+// DefaultOptions returns options by value.
+func DefaultOptions(size int) Options { return Options{Size: size} }
+
+// Level is a named basic type.
+type Level int8
+
+// Store is a type under test.
+type Store struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+// NewStore returns a Store, or an error for a negative size.
+func NewStore(o Options, lv Level) (*Store, error) {
+	if o.Size < 0 {
+		return nil, errors.New("negative size")
+	}
+	return &Store{m: map[string]int{}}, nil
+}
+
+// NewStoreValue returns a Store by value.
+func NewStoreValue() Store { return Store{} }
+
+func (s *Store) Put(k string, v int)                                      {}
+func (s *Store) Link(o *Store, copyOf Store, any any)                     {}
+func (s *Store) Each(ctx context.Context, f func(string, ...int) error)   {}
+func (s *Store) Fill(b []byte, ws []io.Writer, m map[string]bool, c chan int) {}
+func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options) {}
