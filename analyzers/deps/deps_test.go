@@ -81,3 +81,12 @@ func TestHashtable(t *testing.T) {
 		t.Errorf("Equal~Equal needs two objects: %+v", p)
 	}
 }
+
+// TestGoCases covers a promoted mutex, a value receiver and a generic type.
+func TestGoCases(t *testing.T) {
+	results := analysistest.Run(t, testdata(t), deps.Analyzer, "gocases")
+	p := results[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Counter"), "Inc~Peek:pc")
+	checkPairs(t, p.Type("Point"), "Move~Sum:pc")
+	checkPairs(t, p.Type("Cache"), "Get~Put:pc")
+}

@@ -67,25 +67,37 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
-		if !ok || types.IsInterface(named) || named.TypeParams().Len() > 0 {
+		if !ok || types.IsInterface(named) {
 			continue
 		}
 		t := &Type{Obj: tn}
-		mset := prog.MethodSets.MethodSet(types.NewPointer(named))
-		for i := 0; i < mset.Len(); i++ {
-			sel := mset.At(i)
-			if !sel.Obj().Exported() {
-				continue
-			}
-			fn := prog.MethodValue(sel)
+		add := func(name string, fn *ssa.Function) {
 			if fn == nil {
-				continue
+				return
 			}
 			sum := b.summary(fn)
 			if sum == nil {
 				sum = new(Summary)
 			}
-			t.Methods = append(t.Methods, &Method{Name: sel.Obj().Name(), Func: fn, Summary: sum, Params: paramNames(fn)})
+			t.Methods = append(t.Methods, &Method{Name: name, Func: fn, Summary: sum, Params: paramNames(fn)})
+		}
+		if named.TypeParams().Len() > 0 {
+			// A generic type: its declared methods, with their generic
+			// bodies (promoted methods need an instantiation).
+			for i := 0; i < named.NumMethods(); i++ {
+				if m := named.Method(i); m.Exported() {
+					add(m.Name(), prog.FuncValue(m))
+				}
+			}
+		} else {
+			mset := prog.MethodSets.MethodSet(types.NewPointer(named))
+			for i := 0; i < mset.Len(); i++ {
+				sel := mset.At(i)
+				if !sel.Obj().Exported() || fromSync(sel.Obj()) {
+					continue
+				}
+				add(sel.Obj().Name(), prog.MethodValue(sel))
+			}
 		}
 		if len(t.Methods) > 0 {
 			sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
@@ -93,6 +105,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// fromSync reports whether a method is declared in sync or sync/atomic:
+// Lock and Unlock promoted from an embedded sync.Mutex are not part of the
+// API under test.
+func fromSync(m types.Object) bool {
+	switch m.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	return false
 }
 
 // paramNames returns the names to show for the roots $0, $1, … of fn.

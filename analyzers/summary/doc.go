@@ -37,7 +37,10 @@
 // without a fact has no shared effects. Summaries are capped in size.
 //
 // The analyzer reports no diagnostics; its Result is the package's
-// summaries and the types with exported methods, used by the deps,
+// summaries and the types with exported methods (the method set of *T,
+// promoted methods included but for those of sync and sync/atomic types,
+// such as the Lock of an embedded sync.Mutex; for a generic type, its
+// declared methods), used by the deps,
 // selfdeadlock, lockorder, rwrdeadlock and unguarded analyzers.
 package summary
 
