@@ -111,6 +111,9 @@ func run(pass *analysis.Pass) (any, error) {
 // Lock and Unlock promoted from an embedded sync.Mutex are not part of the
 // API under test.
 func fromSync(m types.Object) bool {
+	if m.Pkg() == nil {
+		return false // error.Error
+	}
 	switch m.Pkg().Path() {
 	case "sync", "sync/atomic":
 		return true
