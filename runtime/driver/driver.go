@@ -1,14 +1,148 @@
-// Package driver implements depcon test.
+// Package driver implements depcon test: it loads the packages, reads the
+// plans of the deps analyzer, builds for each package one child (the
+// package's test binary with the harness added through go test -overlay,
+// compiled with -race), and for each type under test generates concurrent
+// tests for its dependent method pairs and runs them in the child until a
+// violation is found or the type's budget is spent.
+//
+// The oracles are: a data race (the race detector's report), a panic that
+// neither sequential order of the two calls reproduces, a deadlock (both
+// calls blocked in lock or channel waits, confirmed by two goroutine dumps,
+// not reproduced sequentially), a fatal runtime error (concurrent map
+// writes), and, apart, a self-deadlock (a call that never returns when
+// made alone).
 package driver
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// Main runs depcon test with args (the arguments after "test") and returns
-// the exit status.
-func Main(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "depcon test: not implemented yet")
-	return 2
+// Config configures Run.
+type Config struct {
+	Dir      string   // the directory patterns are relative to ("" for the current one)
+	Patterns []string // package patterns
+	Budget   time.Duration
+	Iters    int    // repetitions of each test
+	MaxLen   int    // most state-changing calls in a prefix
+	Mode     string // testgen.ModeException, ModeDeadlock or ModeAll
+	Pairs    string // testgen.PairsDependent, PairsAll or PairsRandom
+	Seed     uint64
+	// TypeRE selects the types to test by name; nil selects the types
+	// that hold a synchronisation primitive.
+	TypeRE *regexp.Regexp
+	Out    string    // directory the reproducers are written to, "" for none
+	Log    io.Writer // where -v messages go, nil for none
+	// Progress, when set, receives a progress line rewritten in place.
+	Progress io.Writer
+}
+
+// Defaults of the flags.
+const (
+	DefaultBudget = 30 * time.Second
+	DefaultIters  = 100
+	DefaultMaxLen = 10
+)
+
+func (cfg Config) withDefaults() Config {
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.Iters <= 0 {
+		cfg.Iters = DefaultIters
+	}
+	if cfg.MaxLen <= 0 {
+		cfg.MaxLen = DefaultMaxLen
+	}
+	if cfg.Mode == "" {
+		cfg.Mode = testgen.ModeAll
+	}
+	if cfg.Pairs == "" {
+		cfg.Pairs = testgen.PairsDependent
+	}
+	return cfg
+}
+
+// Run tests the types of the packages cfg names. It fails when the
+// packages do not load or a child does not build; a report is returned
+// with the types tested so far.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg = cfg.withDefaults()
+	pkgs, err := load.Packages(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	plans, _, err := load.Plans(pkgs)
+	if err != nil {
+		return nil, fmt.Errorf("computing the plans: %v", err)
+	}
+	work, err := os.MkdirTemp("", "depcon-test-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	rep := &Report{Types: []*TypeReport{}}
+	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return strings.Compare(a.PkgPath, b.PkgPath) })
+	for i, pkg := range pkgs {
+		plan := plans[pkg.PkgPath]
+		if plan == nil || len(pkg.GoFiles) == 0 {
+			continue
+		}
+		subjects, skipped := selectTypes(pkg, plan, cfg.TypeRE)
+		rep.Types = append(rep.Types, skipped...)
+		if len(subjects) == 0 {
+			continue
+		}
+		dir := filepath.Dir(pkg.GoFiles[0])
+		pwork := filepath.Join(work, fmt.Sprint(i))
+		if err := os.Mkdir(pwork, 0o755); err != nil {
+			return rep, err
+		}
+		bin, err := child.Build(ctx, pwork, dir, subjects)
+		if err != nil {
+			return rep, err
+		}
+		for _, s := range subjects {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			rep.Types = append(rep.Types, testType(ctx, cfg, bin, s))
+		}
+	}
+	return rep, ctx.Err()
+}
+
+// selectTypes returns the subjects of the types of plan that cfg selects,
+// and reports for the selected types that cannot be tested.
+func selectTypes(pkg *packages.Package, plan *deps.Plan, re *regexp.Regexp) ([]*testgen.Subject, []*TypeReport) {
+	var subjects []*testgen.Subject
+	var skipped []*TypeReport
+	for _, tp := range plan.Types {
+		if re != nil && !re.MatchString(tp.Name) || re == nil && !tp.Concurrent {
+			continue
+		}
+		s, err := testgen.NewSubject(pkg.Types, tp)
+		if err != nil {
+			tr := newTypeReport(pkg.PkgPath, tp)
+			tr.Skipped = err.Error()
+			skipped = append(skipped, tr)
+			continue
+		}
+		subjects = append(subjects, s)
+	}
+	return subjects, skipped
 }

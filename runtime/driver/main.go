@@ -1,0 +1,139 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"syscall"
+
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+const usage = `usage: depcon test [flags] PACKAGES
+
+Test generates concurrent tests for the dependent method pairs of the types
+under test of PACKAGES (types holding a mutex, an atomic, a channel, ...,
+or those -type selects) and stress-executes them with the race detector in
+a child process, the package's test binary with a harness added through
+go test -overlay: the packages' directories are never written.
+
+It reports data races, panics and deadlocks that no sequential order of
+the two calls reproduces, fatal errors (concurrent map writes), and calls
+that never return when made alone (self-deadlocks), each with the static
+evidence of the pair, the goroutines' stacks, and a reproducer test.
+
+Exit status: 0 when nothing was found, 1 when a violation was found, 2 on
+a usage error or when the packages do not load or build.
+
+Flags:
+`
+
+// Main runs depcon test with args (the arguments after "test") and returns
+// the exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("depcon test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	var (
+		cfg     Config
+		typeRE  string
+		verbose bool
+		jsonOut bool
+	)
+	fs.DurationVar(&cfg.Budget, "budget", DefaultBudget, "time budget per type")
+	fs.IntVar(&cfg.Iters, "iters", DefaultIters, "repetitions of each test, with fresh objects")
+	fs.IntVar(&cfg.MaxLen, "maxlen", DefaultMaxLen, "most state-changing calls in a prefix")
+	fs.StringVar(&cfg.Mode, "mode", testgen.ModeAll, "violations looked for: exception (races, panics), deadlock, or all")
+	fs.StringVar(&cfg.Pairs, "pairs", testgen.PairsDependent,
+		"method pairs tested: dependent (DepCon+), all (every pair, least covered first), or random")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
+	fs.StringVar(&typeRE, "type", "", "test the types whose names match this regular expression")
+	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
+	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
+	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg.Patterns = fs.Args()
+	if len(cfg.Patterns) == 0 {
+		fs.Usage()
+		return 2
+	}
+	if err := checkFlags(&cfg, typeRE); err != nil {
+		fmt.Fprintf(stderr, "depcon test: %v\n", err)
+		return 2
+	}
+	if verbose {
+		cfg.Log = stderr
+	}
+	if !jsonOut && isTerminal(stderr) {
+		cfg.Progress = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := Run(ctx, cfg)
+	if rep != nil {
+		if jsonOut {
+			if err := rep.WriteJSON(stdout); err != nil {
+				fmt.Fprintf(stderr, "depcon test: %v\n", err)
+				return 2
+			}
+		} else {
+			rep.WriteText(stdout)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon test: %v\n", err)
+		return 2
+	}
+	if rep.Violations() > 0 {
+		return 1
+	}
+	return 0
+}
+
+// checkFlags validates the flags and compiles the -type expression.
+func checkFlags(cfg *Config, typeRE string) error {
+	switch cfg.Mode {
+	case testgen.ModeException, testgen.ModeDeadlock, testgen.ModeAll:
+	default:
+		return fmt.Errorf("-mode %q: want exception, deadlock or all", cfg.Mode)
+	}
+	switch cfg.Pairs {
+	case testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom:
+	default:
+		return fmt.Errorf("-pairs %q: want dependent, all or random", cfg.Pairs)
+	}
+	if cfg.Budget <= 0 || cfg.Iters <= 0 || cfg.MaxLen <= 0 {
+		return fmt.Errorf("-budget, -iters and -maxlen must be positive")
+	}
+	if typeRE != "" {
+		re, err := regexp.Compile(typeRE)
+		if err != nil {
+			return fmt.Errorf("-type: %v", err)
+		}
+		cfg.TypeRE = re
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

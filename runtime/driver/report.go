@@ -1,0 +1,144 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// Kinds of violations.
+const (
+	KindRace         = "race"          // a data race reported by the race detector
+	KindPanic        = "panic"         // a panic no sequential order reproduces
+	KindDeadlock     = "deadlock"      // calls blocked forever, not sequentially
+	KindFatal        = "fatal"         // a fatal runtime error (concurrent map writes)
+	KindSelfDeadlock = "self-deadlock" // a call that never returns when made alone
+)
+
+// A Report is the result of Run.
+type Report struct {
+	Types []*TypeReport `json:"types"`
+}
+
+// Violations returns the number of violations found.
+func (r *Report) Violations() int {
+	n := 0
+	for _, t := range r.Types {
+		n += len(t.Violations)
+	}
+	return n
+}
+
+// A TypeReport is the result of testing one type.
+type TypeReport struct {
+	Package        string       `json:"package"`
+	Type           string       `json:"type"`
+	PairsTotal     int          `json:"pairs_total"`     // |M|
+	PairsDependent int          `json:"pairs_dependent"` // |M_pc ∪ M_d|
+	PairsTested    int          `json:"pairs_tested"`    // pairs whose calls ran concurrently
+	TestsGenerated int          `json:"tests_generated"` // tests run
+	Elapsed        float64      `json:"elapsed_s"`
+	Violations     []*Violation `json:"violations"`
+	// Skipped says why the type could not be tested.
+	Skipped string   `json:"skipped,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+func newTypeReport(pkg string, tp *deps.TypePlan) *TypeReport {
+	return &TypeReport{Package: pkg, Type: tp.Name, PairsTotal: tp.PairsTotal, PairsDependent: tp.Dependent(),
+		Violations: []*Violation{}}
+}
+
+// A Violation is a thread-safety violation (or a self-deadlock) and the
+// test that exposed it.
+type Violation struct {
+	Kind    string    `json:"kind"`
+	Pair    [2]string `json:"pair"`
+	Objects int       `json:"objects"`
+	Seed    uint64    `json:"seed"`
+	// TestsBefore is the number of tests of the type run before the one
+	// that exposed the violation; Elapsed the time from the start of the
+	// type to the violation's confirmation.
+	TestsBefore int     `json:"tests_before"`
+	Elapsed     float64 `json:"elapsed_s"`
+	// Reproducer is the path of the reproducer when -o is given, its
+	// source otherwise.
+	Reproducer string          `json:"reproducer"`
+	Message    string          `json:"message"`
+	Evidence   []deps.Evidence `json:"evidence,omitempty"`
+	Details    string          `json:"details,omitempty"` // stacks or race report
+	Rerun      string          `json:"rerun,omitempty"`
+	test       harness.Test    // the failing test
+	seq        bool            // a single sequential call
+}
+
+// WriteJSON writes the report as JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for a human. Reproducers are shown only
+// when they were written to files.
+func (r *Report) WriteText(w io.Writer) {
+	if len(r.Types) == 0 {
+		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
+	}
+	for _, t := range r.Types {
+		fmt.Fprintf(w, "%s.%s: ", t.Package, t.Type)
+		if t.Skipped != "" {
+			fmt.Fprintf(w, "not tested: %s\n", t.Skipped)
+		} else {
+			fmt.Fprintf(w, "%d of %d dependent pairs tested (%d pairs in all), %d tests, %.1fs\n",
+				t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed)
+		}
+		for _, n := range t.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+		if t.Skipped == "" && len(t.Violations) == 0 {
+			fmt.Fprintln(w, "  no violation found")
+		}
+		for _, v := range t.Violations {
+			v.writeText(w)
+		}
+	}
+}
+
+func (v *Violation) writeText(w io.Writer) {
+	objs := "1 object"
+	if v.Objects == 2 {
+		objs = "2 objects"
+	}
+	fmt.Fprintf(w, "  %s: %s ∥ %s (%s), after %d tests, %.1fs\n", strings.ToUpper(v.Kind), v.Pair[0], v.Pair[1],
+		objs, v.TestsBefore, v.Elapsed)
+	fmt.Fprintf(w, "    %s\n", v.Message)
+	if len(v.Evidence) > 0 {
+		fmt.Fprintln(w, "    static evidence:")
+		for _, e := range v.Evidence {
+			fmt.Fprintf(w, "      [%s] %s\n", e.Kind, e.Text)
+		}
+	}
+	if v.Details != "" {
+		fmt.Fprintf(w, "%s\n", indent(v.Details, "    | "))
+	}
+	if v.Rerun != "" {
+		fmt.Fprintf(w, "    rerun: %s\n", v.Rerun)
+	}
+	switch {
+	case v.Reproducer == "":
+	case strings.HasSuffix(v.Reproducer, ".go") && !strings.Contains(v.Reproducer, "\n"):
+		fmt.Fprintf(w, "    reproducer: %s\n", v.Reproducer)
+	default:
+		fmt.Fprintf(w, "    reproducer (-o DIR writes it to a file):\n%s\n", indent(strings.TrimRight(v.Reproducer, "\n"), "    | "))
+	}
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

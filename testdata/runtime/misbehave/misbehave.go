@@ -1,0 +1,64 @@
+// Package misbehave has types on which depcon test cannot do its work:
+// one panics on every call, one blocks forever when a method is called
+// alone, one ends the process.
+package misbehave
+
+import (
+	"os"
+	"sync"
+)
+
+// Bomb panics on every call.
+type Bomb struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Get panics.
+func (b *Bomb) Get() int { panic("misbehave: Bomb.Get") }
+
+// Set panics.
+func (b *Bomb) Set(n int) { panic("misbehave: Bomb.Set") }
+
+// Stuck blocks forever: its methods lock its mutex twice.
+type Stuck struct {
+	mu sync.Mutex
+	n  int
+}
+
+// NewStuck returns a Stuck.
+func NewStuck() *Stuck { return &Stuck{} }
+
+// Inc locks s.mu, then calls Value, which locks it again.
+func (s *Stuck) Inc() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n = s.Value() + 1
+}
+
+// Value returns the count.
+func (s *Stuck) Value() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+// Exiter ends the process when it is closed.
+type Exiter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Add adds d.
+func (e *Exiter) Add(d int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.n += d
+}
+
+// Close exits the process.
+func (e *Exiter) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	os.Exit(3)
+}
