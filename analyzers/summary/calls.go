@@ -249,10 +249,6 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 // the callee's parameters, bindings those of its free variables.
 func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string) {
 	m := mapper{r: w.r, args: args, bindings: bindings}
-	var callerHeld []Held
-	if mode == callNormal {
-		callerHeld = heldNow(st)
-	}
 	mapHeld := func(hs []Held) []Held {
 		var out []Held
 		for _, h := range hs {
@@ -269,6 +265,15 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		}
 		return out
 	}
+	callerHeld := heldNow(st)
+	// held returns the locks held at an access or acquisition of the
+	// callee: the caller's too, unless it happens in another goroutine.
+	held := func(own []Held, goroutine bool) []Held {
+		if goroutine || mode == callGo {
+			return mapHeld(own)
+		}
+		return append(append([]Held(nil), callerHeld...), mapHeld(own)...)
+	}
 	pos := instrPos(instr, w.fn)
 	where := w.b.where(pos)
 	for _, a := range sum.Accesses {
@@ -282,7 +287,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			if mode == callGo {
 				b.Flags |= Goroutine
 			}
-			b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
+			b.Held = held(a.Held, a.Flags&Goroutine != 0)
 			b.Pos, b.Where = pos, where
 			if b.Via == "" {
 				b.Via = via
@@ -295,14 +300,15 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			if w.record {
 				b := a
 				b.Lock = l
-				b.Held = append(append([]Held(nil), callerHeld...), mapHeld(a.Held)...)
+				b.Held = held(a.Held, a.Goroutine)
+				b.Goroutine = a.Goroutine || mode == callGo
 				b.Pos, b.Where = pos, where
 				if b.Via == "" {
 					b.Via = via
 				}
 				w.sum.Acquires = append(w.sum.Acquires, b)
 			}
-			if mode == callNormal && st.accessed && !heldIn(sum.Exit, a.Lock) {
+			if mode == callNormal && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
 				st.relAfter[l] = true // acquired and released inside the callee
 			}
 		}

@@ -115,6 +115,9 @@ type Acquire struct {
 	// Via names the callee through which the acquisition happens
 	// ("" when it is direct), for messages.
 	Via string
+	// Goroutine is set when the acquisition happens in a goroutine
+	// started by the function (Held then lists that goroutine's locks).
+	Goroutine bool
 }
 
 // maxAccesses and maxAcquires bound the size of a summary.
@@ -149,7 +152,7 @@ func (s *Summary) normalize() {
 	clear(seen)
 	acqs := s.Acquires[:0]
 	for _, a := range s.Acquires {
-		k := fmt.Sprintf("%s|%d|%s", a.Lock, a.Mode, heldKey(a.Held))
+		k := fmt.Sprintf("%s|%d|%t|%s", a.Lock, a.Mode, a.Goroutine, heldKey(a.Held))
 		if !seen[k] {
 			seen[k] = true
 			acqs = append(acqs, a)

@@ -51,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
 				for _, h := range a.Held {
-					if summary.Root(h.Lock) == "$0" {
+					if guardOf(h.Lock, f) {
 						u.guards[h.Lock] = h.Mode
 					}
 				}
@@ -144,6 +144,16 @@ func guardsAll(lock string, uses []use) bool {
 		}
 	}
 	return true
+}
+
+// guardOf reports whether lock can guard the receiver field f: a lock of
+// the receiver itself (a field, possibly of an embedded struct, not behind
+// a pointer), other than f.
+func guardOf(lock, f string) bool {
+	if summary.Root(lock) != "$0" || strings.Contains(lock, "->") {
+		return false
+	}
+	return !summary.Compatible(lock, f)
 }
 
 // field returns the receiver field ("$0.f") a location lies in.

@@ -136,3 +136,12 @@ func (c *Cache) Loop() {
 
 // A callee that deadlocks on its own is reported there, not in callers.
 func (c *Cache) CallsTwice() { c.Twice() }
+
+// A goroutine started with a lock held does not hold it.
+func (c *Cache) startLocked() { go c.Len() }
+
+func (c *Cache) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.startLocked()
+}

@@ -146,3 +146,36 @@ func (p *Pair) Set(v int) {
 }
 
 func (p *Pair) Peek() int { return p.a }
+
+type conn struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+// Session reaches its lock through a field: reading that field needs no
+// lock.
+type Session struct {
+	c *conn
+}
+
+func (s *Session) Close() {
+	s.c.mu.Lock()
+	s.c.closed = true
+	s.c.mu.Unlock()
+}
+
+func (s *Session) Closed() bool {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	return s.c.closed
+}
+
+func (s *Session) Conn() *conn { return s.c }
+
+// Start's goroutine holds none of Start's locks; its accesses are not
+// the method's.
+func (c *Counter) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	go func() { _ = c.n }()
+}
