@@ -103,6 +103,12 @@ func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string
 			if held && (mode == summary.W || !u.a.Write) {
 				continue
 			}
+			if !u.a.Write && acquires(u.m, lock) {
+				// A method that takes the lock and reads outside it
+				// usually does so on purpose (a value set once under
+				// the lock, read after synchronising on it).
+				continue
+			}
 			key := fmt.Sprint(u.a.Pos, u.field)
 			if reported[key] {
 				continue
@@ -132,6 +138,16 @@ func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string
 			})
 		}
 	}
+}
+
+// acquires reports whether m acquires lock (in its own goroutine).
+func acquires(m *summary.Method, lock string) bool {
+	for _, a := range m.Summary.Acquires {
+		if a.Lock == lock && !a.Goroutine {
+			return true
+		}
+	}
+	return false
 }
 
 // guardsAll reports whether lock is held at all the uses (in W mode at

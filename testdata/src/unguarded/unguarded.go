@@ -179,3 +179,37 @@ func (c *Counter) Start() {
 	defer c.mu.Unlock()
 	go func() { _ = c.n }()
 }
+
+// Table is initialised once under its lock, then read without it by
+// methods that synchronised on the lock first.
+type Table struct {
+	mu      sync.Mutex
+	ready   bool
+	quantum int
+}
+
+func (t *Table) init() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ready {
+		return
+	}
+	t.quantum = 4
+	t.ready = true
+}
+
+func (t *Table) Quantum() int {
+	t.init()
+	return t.quantum
+}
+
+func (t *Table) Step(n int) int {
+	t.init()
+	return n * t.quantum
+}
+
+func (t *Table) Ready() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ready
+}
