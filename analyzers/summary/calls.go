@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -265,7 +266,16 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		}
 		return out
 	}
+	// A callee that releases a lock its caller holds (to block, or to
+	// upgrade a read lock) does so before its own acquisitions and
+	// accesses, as far as this summary can tell: the caller's lock does
+	// not count as held for them.
 	callerHeld := heldNow(st)
+	for _, r := range sum.Released {
+		for _, l := range m.loc(r) {
+			callerHeld = slices.DeleteFunc(callerHeld, func(h Held) bool { return h.Lock == l })
+		}
+	}
 	// held returns the locks held at an access or acquisition of the
 	// callee: the caller's too, unless it happens in another goroutine.
 	held := func(own []Held, goroutine bool) []Held {

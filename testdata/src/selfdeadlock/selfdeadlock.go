@@ -145,3 +145,31 @@ func (c *Cache) Start() {
 	defer c.mu.Unlock()
 	c.startLocked()
 }
+
+// waitLocked drops the caller's lock while it blocks.
+func (c *Cache) waitLocked(ch chan int) {
+	c.mu.Unlock()
+	defer c.mu.Lock()
+	<-ch
+}
+
+func (c *Cache) Wait(ch chan int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waitLocked(ch)
+}
+
+// upgradeRLocked upgrades the caller's read lock.
+func (c *Cache) upgradeRLocked() {
+	c.rw.RUnlock()
+	defer c.rw.RLock()
+	c.rw.Lock()
+	defer c.rw.Unlock()
+	c.max++
+}
+
+func (c *Cache) Upgrade() {
+	c.rw.RLock()
+	defer c.rw.RUnlock()
+	c.upgradeRLocked()
+}
