@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -134,23 +135,29 @@ func trimStack(stack, prefix string) string {
 	return strings.Join(out, "\n")
 }
 
-var raceAccessRE = regexp.MustCompile(`(?m)^(Read|Write|Previous read|Previous write) at 0x[0-9a-f]+ by (goroutine \d+|main goroutine):\n\s+(\S+)\n\s+(\S+)`)
+var raceAccessRE = regexp.MustCompile(`^(.*) at 0x[0-9a-f]+ by .*:$`)
 
 // raceSummary summarizes a race report in one line: both accesses, with
-// the function and position of each.
+// the first function of each outside the runtime, and its position.
 func raceSummary(report string) string {
+	lines := strings.Split(report, "\n")
 	var parts []string
-	for _, m := range raceAccessRE.FindAllStringSubmatch(report, 2) {
-		fn := m[3]
-		if i := strings.LastIndex(fn, "/"); i >= 0 {
-			fn = fn[i+1:]
+	for i := 0; i < len(lines) && len(parts) < 2; i++ {
+		m := raceAccessRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
 		}
-		pos := m[4]
-		if i := strings.LastIndex(pos, "/"); i >= 0 {
-			pos = pos[i+1:]
+		where := ""
+		for j := i + 1; j+1 < len(lines) && strings.HasPrefix(lines[j], "  "); j += 2 {
+			fn := strings.TrimSpace(lines[j])
+			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || strings.HasPrefix(fn, "sync/atomic.") {
+				continue
+			}
+			pos, _, _ := strings.Cut(strings.TrimSpace(lines[j+1]), " ")
+			where = fmt.Sprintf(" in %s (%s)", path.Base(fn), path.Base(pos))
+			break
 		}
-		pos, _, _ = strings.Cut(pos, " ")
-		parts = append(parts, fmt.Sprintf("%s in %s (%s)", strings.ToLower(m[1]), fn, pos))
+		parts = append(parts, strings.ToLower(m[1])+where)
 	}
 	if len(parts) == 0 {
 		return "data race"

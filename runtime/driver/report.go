@@ -95,7 +95,7 @@ func (r *Report) WriteText(w io.Writer) {
 		if t.Skipped != "" {
 			fmt.Fprintf(w, "not tested: %s\n", t.Skipped)
 		} else {
-			fmt.Fprintf(w, "%d of %d dependent pairs tested (%d pairs in all), %d tests, %.1fs\n",
+			fmt.Fprintf(w, "%d pairs tested (%d dependent, %d in all), %d tests, %.1fs\n",
 				t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed)
 		}
 		for _, n := range t.Notes {
@@ -115,8 +115,11 @@ func (v *Violation) writeText(w io.Writer) {
 	if v.Objects == 2 {
 		objs = "2 objects"
 	}
-	fmt.Fprintf(w, "  %s: %s ∥ %s (%s), after %d tests, %.1fs\n", strings.ToUpper(v.Kind), v.Pair[0], v.Pair[1],
-		objs, v.TestsBefore, v.Elapsed)
+	what := fmt.Sprintf("%s ∥ %s (%s)", v.Pair[0], v.Pair[1], objs)
+	if v.seq || v.Kind == KindSelfDeadlock {
+		what = v.Pair[0] + " (called alone)"
+	}
+	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs\n", strings.ToUpper(v.Kind), what, v.TestsBefore, v.Elapsed)
 	fmt.Fprintf(w, "    %s\n", v.Message)
 	if len(v.Evidence) > 0 {
 		fmt.Fprintln(w, "    static evidence:")

@@ -185,3 +185,70 @@ func (g *Gauge) Stopped() bool {
 		return false
 	}
 }
+
+// Buffer is a byte buffer safe for concurrent use.
+type Buffer struct {
+	mu     sync.RWMutex
+	data   []byte
+	closed bool
+}
+
+// NewBuffer returns a buffer holding a copy of p.
+func NewBuffer(p []byte) *Buffer { return &Buffer{data: append([]byte(nil), p...)} }
+
+// Write appends p, unless the buffer is closed.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return 0, errClosed
+	}
+	b.data = append(b.data, p...)
+	return len(p), nil
+}
+
+// Read moves up to len(p) bytes into p.
+func (b *Buffer) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return 0, errClosed
+	}
+	n := copy(p, b.data)
+	b.data = b.data[n:]
+	return n, nil
+}
+
+// Len returns the number of unread bytes.
+func (b *Buffer) Len() int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.data)
+}
+
+// Bytes returns a copy of the unread bytes.
+func (b *Buffer) Bytes() []byte {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return append([]byte(nil), b.data...)
+}
+
+// CopyFrom appends the unread bytes of o, which it copies before it locks b.
+func (b *Buffer) CopyFrom(o *Buffer) error {
+	_, err := b.Write(o.Bytes())
+	return err
+}
+
+// Close closes the buffer.
+func (b *Buffer) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	b.data = nil
+}
+
+var errClosed = errorString("correct: buffer closed")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

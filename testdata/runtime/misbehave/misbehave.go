@@ -4,15 +4,19 @@
 package misbehave
 
 import (
+	"errors"
 	"os"
 	"sync"
 )
 
-// Bomb panics on every call.
+// Bomb panics on every call, and its constructor always fails.
 type Bomb struct {
 	mu sync.Mutex
 	n  int
 }
+
+// NewBomb always fails.
+func NewBomb(size int) (*Bomb, error) { return nil, errors.New("misbehave: no bombs today") }
 
 // Get panics.
 func (b *Bomb) Get() int { panic("misbehave: Bomb.Get") }

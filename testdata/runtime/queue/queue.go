@@ -3,7 +3,10 @@
 // send on a closed channel, which panics.
 package queue
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // Queue is a buffered queue of ints, safe for concurrent use.
 type Queue struct {
@@ -25,7 +28,9 @@ func (q *Queue) Put(v int) bool {
 	if closed {
 		return false
 	}
-	// BUG: Close may run here.
+	// BUG: Close may run here, and all the more likely as Put yields the
+	// processor (as a logger or a metric would).
+	runtime.Gosched()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.sum += v

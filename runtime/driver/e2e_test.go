@@ -1,0 +1,360 @@
+package driver
+
+// End-to-end tests: they run depcon test on the packages of
+// testdata/runtime, building the real children with -race.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const testdataDir = "../../testdata/runtime/"
+
+// depconTest runs depcon test with args and the JSON report, and returns
+// the report, the exit status and the standard error. It checks that no
+// child of the packages' test binaries is left.
+func depconTest(t *testing.T, args ...string) (*Report, int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := Main(append([]string{"-json"}, args...), &stdout, &stderr)
+	t.Logf("depcon test %s: exit %d in %.1fs", strings.Join(args, " "), code, time.Since(start).Seconds())
+	noLeftovers(t)
+	if code == 2 {
+		return nil, code, stderr.String()
+	}
+	var rep Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("bad JSON report: %v\n%s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	return &rep, code, stderr.String()
+}
+
+// noLeftovers fails when a child of a finished run is still alive: a
+// process running a binary of a work directory of depcon test that has
+// been removed (other runs may be going on in parallel).
+func noLeftovers(t *testing.T) {
+	t.Helper()
+	exes, _ := filepath.Glob("/proc/[0-9]*/exe")
+	for _, p := range exes {
+		exe, err := os.Readlink(p)
+		if err == nil && strings.Contains(exe, "depcon-test-") && strings.HasSuffix(exe, " (deleted)") {
+			t.Errorf("process %s (%s) outlived depcon test", filepath.Dir(p), exe)
+		}
+	}
+}
+
+func typeReport(t *testing.T, rep *Report, name string) *TypeReport {
+	t.Helper()
+	for _, tr := range rep.Types {
+		if tr.Type == name {
+			return tr
+		}
+	}
+	t.Fatalf("no report for type %s in %+v", name, rep.Types)
+	return nil
+}
+
+// TestFindsViolations checks that depcon test finds the bug of each buggy
+// package, of the expected kind, and writes a reproducer for it.
+func TestFindsViolations(t *testing.T) {
+	for _, tc := range []struct {
+		pkg, typ string
+		kinds    []string
+		pair     [2]string
+		objects  int
+	}{
+		{"buffered", "Reader", []string{KindRace, KindPanic}, [2]string{"Close", "Read"}, 1},
+		{"mapeq", "Map", []string{KindDeadlock}, [2]string{"Equal", "Equal"}, 2},
+		{"lazycache", "Cache", []string{KindFatal, KindRace}, [2]string{"Get", ""}, 1},
+		{"queue", "Queue", []string{KindPanic}, [2]string{"Close", "Put"}, 1},
+		{"rwconfig", "Config", []string{KindDeadlock}, [2]string{"Describe", "Set"}, 1},
+	} {
+		t.Run(tc.pkg, func(t *testing.T) {
+			t.Parallel()
+			rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+tc.pkg)
+			if code != 1 {
+				t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+			}
+			tr := typeReport(t, rep, tc.typ)
+			if len(tr.Violations) != 1 {
+				t.Fatalf("%d violations, want 1 (the first stops the type): %+v", len(tr.Violations), tr.Violations)
+			}
+			v := tr.Violations[0]
+			t.Logf("%s %v after %d tests, %.2fs: %s", v.Kind, v.Pair, v.TestsBefore, v.Elapsed, v.Message)
+			if !slices.Contains(tc.kinds, v.Kind) {
+				t.Errorf("kind %s, want one of %v: %s", v.Kind, tc.kinds, v.Message)
+			}
+			if v.Pair[0] != tc.pair[0] || tc.pair[1] != "" && v.Pair[1] != tc.pair[1] {
+				t.Errorf("pair %v, want %v", v.Pair, tc.pair)
+			}
+			if v.Objects != tc.objects {
+				t.Errorf("%d objects, want %d", v.Objects, tc.objects)
+			}
+			if v.Seed != 1 || v.Message == "" || len(v.Evidence) == 0 {
+				t.Errorf("seed %d, message %q, evidence %v: want seed 1, a message and evidence", v.Seed, v.Message, v.Evidence)
+			}
+			if !strings.Contains(v.Reproducer, "func TestDepcon") || !strings.Contains(v.Reproducer, "package "+tc.pkg) {
+				t.Errorf("reproducer is not a test of package %s:\n%s", tc.pkg, v.Reproducer)
+			}
+			if tr.TestsGenerated != v.TestsBefore+1 || tr.PairsTested == 0 || tr.PairsTested > tr.PairsDependent {
+				t.Errorf("tests %d (violation after %d), pairs tested %d of %d dependent", tr.TestsGenerated,
+					v.TestsBefore, tr.PairsTested, tr.PairsDependent)
+			}
+		})
+	}
+}
+
+// TestCorrectTypes checks that nothing is reported on correctly
+// synchronised types, over several seeds and with the baseline pair
+// selections, and that the budget is kept.
+func TestCorrectTypes(t *testing.T) {
+	for _, args := range [][]string{
+		{"-seed", "1"},
+		{"-seed", "2", "-maxlen", "3"},
+		{"-seed", "3", "-pairs", "all", "-iters", "20"},
+		{"-seed", "4", "-pairs", "random", "-mode", "exception"},
+	} {
+		t.Run(strings.Join(args, ""), func(t *testing.T) {
+			t.Parallel()
+			const budget = 3
+			rep, code, stderr := depconTest(t, append(args, "-budget", fmt.Sprint(budget, "s"), testdataDir+"correct")...)
+			if code != 0 {
+				t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+			}
+			if len(rep.Types) != 4 {
+				t.Errorf("%d types tested, want Buffer, Counter, Gauge and Registry", len(rep.Types))
+			}
+			for _, tr := range rep.Types {
+				if len(tr.Violations) > 0 || tr.Skipped != "" {
+					t.Errorf("%s: %+v (skipped %q)", tr.Type, tr.Violations[0], tr.Skipped)
+				}
+				if tr.Elapsed > budget+3 {
+					t.Errorf("%s: %.1fs, over the budget of %ds", tr.Type, tr.Elapsed, budget)
+				}
+				if tr.PairsDependent > 0 && (tr.TestsGenerated < 10 || tr.PairsTested == 0) {
+					t.Errorf("%s: only %d tests of %d pairs", tr.Type, tr.TestsGenerated, tr.PairsTested)
+				}
+			}
+		})
+	}
+}
+
+// TestMisbehavingTypes checks the types depcon test cannot test: each is
+// reported clearly and the run ends cleanly.
+func TestMisbehavingTypes(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-type", ".", "-v", testdataDir+"misbehave")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1 (Stuck self-deadlocks)\n%s", code, stderr)
+	}
+	// Bomb: its constructor fails, and every method panics on the zero value.
+	bomb := typeReport(t, rep, "Bomb")
+	if !strings.Contains(bomb.Skipped, "every method panics") || !strings.Contains(bomb.Skipped, "no usable constructor") {
+		t.Errorf("Bomb: skipped %q, want every method panics and no usable constructor", bomb.Skipped)
+	}
+	if !strings.Contains(stderr, "constructor NewBomb skipped: object-failed") {
+		t.Errorf("-v does not say NewBomb was skipped:\n%s", stderr)
+	}
+	// Stuck: Inc never returns when called alone.
+	stuck := typeReport(t, rep, "Stuck")
+	if len(stuck.Violations) != 1 || stuck.Violations[0].Kind != KindSelfDeadlock || stuck.Violations[0].Pair[0] != "Inc" {
+		t.Errorf("Stuck: violations %+v, want a self-deadlock of Inc", stuck.Violations)
+	} else if v := stuck.Violations[0]; !strings.Contains(v.Details, "misbehave.(*Stuck).Value") {
+		t.Errorf("Stuck: the stack does not show the second lock in Value:\n%s", v.Details)
+	}
+	// Exiter: Close ends the process; Add is still tested.
+	exiter := typeReport(t, rep, "Exiter")
+	if len(exiter.Violations) != 0 || !slices.ContainsFunc(exiter.Notes, func(n string) bool {
+		return strings.Contains(n, "Close is not tested") && strings.Contains(n, "exit status 3")
+	}) {
+		t.Errorf("Exiter: violations %+v, notes %q, want a note that Close exits", exiter.Violations, exiter.Notes)
+	}
+}
+
+// TestBrokenPackage checks that a package that does not compile is
+// reported with the compiler's message and exit status 2.
+func TestBrokenPackage(t *testing.T) {
+	t.Parallel()
+	_, code, stderr := depconTest(t, testdataDir+"_broken")
+	if code != 2 || !strings.Contains(stderr, "do not load") || !strings.Contains(stderr, "undefined: undefinedValue") {
+		t.Errorf("exit status %d, stderr %q: want 2 and the compiler's error", code, stderr)
+	}
+}
+
+// TestUsage checks the usage errors.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-mode", "fast", "./x"},
+		{"-pairs", "some", "./x"},
+		{"-type", "(", "./x"},
+		{"-iters", "0", "./x"},
+		{"-nosuchflag", "./x"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+			t.Errorf("depcon test %q: exit status %d, stderr %q: want 2 and a message", args, code, stderr.String())
+		}
+	}
+}
+
+// TestExternalModule runs depcon test on a module that does not depend on
+// depcon, and checks that its tree is left untouched and its own tests
+// play no part.
+func TestExternalModule(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(testdataDir + "_external")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	var stdout, stderr bytes.Buffer
+	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Budget: 10 * time.Second, Seed: 1, Log: &stderr}
+	rep, err := Run(t.Context(), cfg)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	rep.WriteText(&stdout)
+	t.Logf("%s", stdout.Bytes())
+	tr := typeReport(t, rep, "Stats")
+	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace || tr.Violations[0].Pair != [2]string{"Record", "Record"} &&
+		tr.Violations[0].Pair != [2]string{"Record", "Total"} {
+		t.Errorf("violations %+v, want a race of Record", tr.Violations)
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("the module's tree changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	noLeftovers(t)
+}
+
+// snapshot lists the files of dir with their sizes and times.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %v\n", p, fi.Size(), fi.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestReproducer checks that the reproducer written with -o fails under
+// go test -race on a copy of the buggy package, and passes on a copy of
+// the fixed one.
+func TestReproducer(t *testing.T) {
+	for _, pkg := range []string{"buffered", "mapeq"} {
+		t.Run(pkg, func(t *testing.T) {
+			t.Parallel()
+			out := t.TempDir()
+			rep, code, stderr := depconTest(t, "-budget", "10s", "-o", out, testdataDir+pkg)
+			if code != 1 {
+				t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+			}
+			path := rep.Types[0].Violations[0].Reproducer
+			if filepath.Dir(path) != out {
+				t.Fatalf("reproducer %q, want a file in %s", path, out)
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goTestCopy := func(pkgDir string) (string, error) {
+				mod := t.TempDir()
+				if err := os.CopyFS(mod, os.DirFS(pkgDir)); err != nil {
+					t.Fatal(err)
+				}
+				gomod := "module example.com/" + pkg + "\n\ngo 1.22\n"
+				if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(mod, filepath.Base(path)), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command("go", "test", "-race", "-count=1", ".")
+				cmd.Dir = mod
+				cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+				out, err := cmd.CombinedOutput()
+				return string(out), err
+			}
+			if out, err := goTestCopy(testdataDir + pkg); err == nil {
+				t.Errorf("the reproducer passes on the buggy package:\n%s\n%s", src, out)
+			} else if !strings.Contains(out, "--- FAIL: TestDepcon") {
+				t.Errorf("the reproducer does not fail as a test:\n%s", out)
+			}
+			if out, err := goTestCopy(testdataDir + "fixed/" + pkg); err != nil {
+				t.Errorf("the reproducer fails on the fixed package: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestInterrupt runs the depcon command, interrupts it, and checks that
+// it exits at once without leaving a child behind. It runs before the
+// parallel tests, so that the child it waits for is its own.
+func TestInterrupt(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "depcon")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/depcon")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building depcon: %v\n%s", err, out)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "test", "-budget", "60s", "-pairs", "all", testdataDir+"correct")
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the child to run.
+	deadline := time.Now().Add(60 * time.Second)
+	for !running("correct.test") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no child started\n%s", stderr.Bytes())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	var once sync.Once
+	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { cmd.Process.Kill() }) })
+	err := cmd.Wait()
+	timer.Stop()
+	if code := cmd.ProcessState.ExitCode(); code != 2 {
+		t.Errorf("exit status %d (%v), want 2 after an interrupt\n%s", code, err, stderr.Bytes())
+	}
+	noLeftovers(t)
+}
+
+// running reports whether a process runs the binary bin.
+func running(bin string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, _ := os.ReadFile(p)
+		argv0, _, _ := bytes.Cut(b, []byte{0})
+		if filepath.Base(string(argv0)) == bin {
+			return true
+		}
+	}
+	return false
+}
