@@ -1,0 +1,198 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+const panicStack = `goroutine 1267 [running]:
+runtime/debug.Stack()
+	/usr/local/go/src/runtime/debug/stack.go:26 +0x5e
+example.com/q.depconHinvoke.func1()
+	/tmp/w/zz_depcon_harness_test.go:180 +0x8a
+panic({0x758e80?, 0x7ae4f0?})
+	/usr/local/go/src/runtime/panic.go:860 +0x13a
+example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
+	/src/q/queue.go:38 +0x14f
+reflect.Value.call({0x6c2e40?, 0xc0001a4c60?, 0x13?}, {0x71b0b1, 0x4}, {0xc0001b2f30, 0x1, 0x1})
+	/usr/local/go/src/reflect/value.go:581 +0xcc6
+example.com/q.depconHinvoke({0x6c2e40?, 0xc0001a4c60?, 0x13?}, {0xc0001b2f30, 0x1, 0x1})
+	/tmp/w/zz_depcon_harness_test.go:190 +0x1a5
+example.com/q.(*depconHexecution).concurrent.func1()
+	/tmp/w/zz_depcon_exec_test.go:70 +0x8f
+created by example.com/q.(*depconHexecution).concurrent in goroutine 7
+	/tmp/w/zz_depcon_exec_test.go:66 +0x1d4
+`
+
+func TestTrimStack(t *testing.T) {
+	want := `goroutine 1267 [running]:
+panic({0x758e80?, 0x7ae4f0?})
+	/usr/local/go/src/runtime/panic.go:860 +0x13a
+example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
+	/src/q/queue.go:38 +0x14f`
+	if got := trimStack(panicStack, "depconH"); got != want {
+		t.Errorf("trimStack:\n%s\nwant:\n%s", got, want)
+	}
+	dump := "goroutine 9 [sync.Mutex.Lock]:\nsync.(*Mutex).Lock(0x1)\n\t/go/sync/mutex.go:46 +0x15\n" +
+		"example.com/q.(*Map).Equal(0x1, 0x2)\n\t/src/q/map.go:48 +0xc5\n" +
+		"reflect.Value.call({0x1})\n\t/go/reflect/value.go:581 +0xcc6\n"
+	if got := trimStack(dump, "depconH"); strings.Contains(got, "reflect") || !strings.Contains(got, "(*Map).Equal") {
+		t.Errorf("trimStack of a dump:\n%s", got)
+	}
+}
+
+const raceReport = `WARNING: DATA RACE
+Read at 0x00c0000142b8 by goroutine 9:
+  runtime.mapaccess2_faststr()
+      /usr/local/go/src/internal/runtime/maps/runtime_faststr.go:161 +0x0
+  example.com/c.(*Cache).Get()
+      /src/c/cache.go:32 +0x94
+  runtime.call16()
+      /usr/local/go/src/runtime/asm_amd64.s:775 +0x42
+  reflect.Value.Call()
+      /usr/local/go/src/reflect/value.go:365 +0xb5
+  example.com/c.depconHinvoke()
+      /tmp/w/zz_depcon_harness_test.go:190 +0x1a5
+
+Previous write at 0x00c0000142b8 by goroutine 8:
+  example.com/c.(*Cache).Get()
+      /src/c/cache.go:38 +0x1d5
+  reflect.Value.Call()
+      /usr/local/go/src/reflect/value.go:365 +0xb5
+
+Goroutine 9 (running) created at:
+  example.com/c.(*depconHexecution).concurrent()
+      /tmp/w/zz_depcon_exec_test.go:66 +0x1d4`
+
+func TestRaceReport(t *testing.T) {
+	if got, want := raceSummary(raceReport),
+		"data race: read in c.(*Cache).Get() (cache.go:32), previous write in c.(*Cache).Get() (cache.go:38)"; got != want {
+		t.Errorf("raceSummary:\n%s\nwant\n%s", got, want)
+	}
+	got := trimRace(raceReport, "depconH")
+	for _, bad := range []string{"reflect", "depconH", "Goroutine 9", "runtime.call16"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("trimmed race report keeps %q:\n%s", bad, got)
+		}
+	}
+	for _, want := range []string{"WARNING: DATA RACE", "runtime.mapaccess2_faststr", "cache.go:32", "Previous write", "cache.go:38"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("trimmed race report lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestFatalGoroutines(t *testing.T) {
+	report := "fatal error: concurrent map writes\n\ngoroutine 8 [running]:\nexample.com/c.(*Cache).Get()\n\t/src/c/cache.go:38\n" +
+		"example.com/c.depconHinvoke()\n\t/tmp/h.go:1\n\ngoroutine 1 [chan receive]:\ntesting.(*T).Run()\n\t/go/testing.go:1\n"
+	got := fatalGoroutines(report, "depconH")
+	if !strings.HasPrefix(got, "fatal error: concurrent map writes") || !strings.Contains(got, "(*Cache).Get") ||
+		strings.Contains(got, "testing.(*T).Run") {
+		t.Errorf("fatalGoroutines:\n%s", got)
+	}
+}
+
+func TestReproduces(t *testing.T) {
+	res := func(status string, g int) *child.Reply {
+		return &child.Reply{Result: &harness.Message{Status: status, Goroutine: g}}
+	}
+	death := func(kind string) *child.Reply { return &child.Reply{Death: &child.Death{Kind: kind}} }
+	panic1 := &candidate{kind: KindPanic, goroutine: 1}
+	hang := &candidate{kind: KindDeadlock, goroutine: -1}
+	fatal := &candidate{kind: KindFatal, goroutine: -1, death: child.DeathFatal}
+	for _, tc := range []struct {
+		name  string
+		cand  *candidate
+		rep   *child.Reply
+		order [2]int
+		want  bool
+	}{
+		{"panic, sequential ok", panic1, res(harness.StatusOK, -1), [2]int{0, 1}, false},
+		{"panic of the same call", panic1, res(harness.StatusPanic, 1), [2]int{0, 1}, true},
+		{"panic of the same call, reversed", panic1, res(harness.StatusPanic, 0), [2]int{1, 0}, true},
+		{"panic of the other call", panic1, res(harness.StatusPanic, 0), [2]int{0, 1}, false},
+		{"panic, sequential blocks", panic1, res(harness.StatusBlocked, 0), [2]int{0, 1}, false},
+		{"panic, sequential crash", panic1, death(child.DeathPanic), [2]int{0, 1}, true},
+		{"hang, sequential ok", hang, res(harness.StatusOK, -1), [2]int{0, 1}, false},
+		{"hang, sequential blocks", hang, res(harness.StatusBlocked, 0), [2]int{0, 1}, true},
+		{"hang, sequential runs on", hang, res(harness.StatusRunning, 1), [2]int{1, 0}, true},
+		{"hang, sequential killed", hang, death(child.DeathKilled), [2]int{0, 1}, true},
+		{"fatal, sequential ok", fatal, res(harness.StatusOK, -1), [2]int{0, 1}, false},
+		{"fatal, sequential fatal", fatal, death(child.DeathFatal), [2]int{0, 1}, true},
+		{"fatal, sequential exit", fatal, death(child.DeathExit), [2]int{0, 1}, false},
+		{"inconclusive", panic1, res(harness.StatusObjectFailed, -1), [2]int{0, 1}, true},
+	} {
+		if got := reproduces(tc.cand, tc.rep, tc.order); got != tc.want {
+			t.Errorf("%s: reproduces = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestWithoutDropped(t *testing.T) {
+	test := harness.Test{Prefix: []harness.Call{{Fn: "A"}, {Fn: "B"}, {Fn: "C"}}}
+	got := withoutDropped(test, []harness.Drop{{Index: 1}})
+	if len(got.Prefix) != 2 || got.Prefix[0].Fn != "A" || got.Prefix[1].Fn != "C" || len(test.Prefix) != 3 {
+		t.Errorf("withoutDropped: %v (original %v)", got.Prefix, test.Prefix)
+	}
+	if stepIndex("prefix 12", "prefix") != 12 || stepIndex("suffix", "prefix") != -1 || stepIndex("object 1", "prefix") != -1 {
+		t.Errorf("stepIndex wrong")
+	}
+}
+
+// TestReportFormats checks the JSON field names the benchmark reads, and
+// what the text report shows.
+func TestReportFormats(t *testing.T) {
+	v := &Violation{Kind: KindDeadlock, Pair: [2]string{"Equal", "Equal"}, Objects: 2, Seed: 7, TestsBefore: 3,
+		Elapsed: 1.5, Reproducer: "/out/depcon_map_equal_equal_test.go", Message: "a.Equal ∥ b.Equal never return",
+		Evidence: []deps.Evidence{{Kind: deps.DepD, Text: "Equal locks recv.mu then o.mu"}},
+		Details:  "goroutine 1 (a.Equal):\n...", Rerun: "depcon test -seed 7 -type '^Map$' example.com/m"}
+	rep := &Report{Types: []*TypeReport{{Package: "example.com/m", Type: "Map", PairsTotal: 10, PairsDependent: 1,
+		PairsTested: 1, TestsGenerated: 4, Elapsed: 1.6, Violations: []*Violation{v}}}}
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Types []map[string]json.RawMessage `json:"types"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"package", "type", "pairs_total", "pairs_dependent", "pairs_tested", "tests_generated",
+		"elapsed_s", "violations"} {
+		if _, ok := raw.Types[0][k]; !ok {
+			t.Errorf("type report lacks %q: %s", k, b.Bytes())
+		}
+	}
+	var vs []map[string]json.RawMessage
+	if err := json.Unmarshal(raw.Types[0]["violations"], &vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"kind", "pair", "objects", "seed", "tests_before", "elapsed_s", "reproducer", "message"} {
+		if _, ok := vs[0][k]; !ok {
+			t.Errorf("violation lacks %q: %s", k, b.Bytes())
+		}
+	}
+	var pair []string
+	if err := json.Unmarshal(vs[0]["pair"], &pair); err != nil || len(pair) != 2 || pair[0] != "Equal" {
+		t.Errorf("pair %s, want [\"Equal\", \"Equal\"]", vs[0]["pair"])
+	}
+	b.Reset()
+	rep.WriteText(&b)
+	for _, want := range []string{"example.com/m.Map: 1 pairs tested (1 dependent, 10 in all), 4 tests",
+		"DEADLOCK: Equal ∥ Equal (2 objects), after 3 tests", "[d] Equal locks recv.mu then o.mu",
+		"    | goroutine 1 (a.Equal):", "rerun: depcon test -seed 7", "reproducer: /out/depcon_map_equal_equal_test.go"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if n := rep.Violations(); n != 1 {
+		t.Errorf("Violations() = %d, want 1", n)
+	}
+}
