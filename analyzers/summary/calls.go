@@ -326,14 +326,16 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 	if mode != callNormal {
 		return
 	}
-	for _, h := range sum.Exit {
-		for _, l := range m.loc(h.Lock) {
-			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, false)
-		}
-	}
+	// Net effects: the releases first (an unlock-and-relock callee
+	// releases, then holds again on return).
 	for _, r := range sum.Released {
 		for _, l := range m.loc(r) {
 			w.release(st, l)
+		}
+	}
+	for _, h := range sum.Exit {
+		for _, l := range m.loc(h.Lock) {
+			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, false)
 		}
 	}
 }

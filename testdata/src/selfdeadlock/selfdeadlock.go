@@ -173,3 +173,16 @@ func (c *Cache) Upgrade() {
 	defer c.rw.RUnlock()
 	c.upgradeRLocked()
 }
+
+// maybeWait drops the caller's lock on one path only.
+func (c *Cache) maybeWait(ch chan int) {
+	if ch != nil {
+		c.waitLocked(ch)
+	}
+}
+
+func (c *Cache) MaybeWait(ch chan int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.maybeWait(ch)
+}
