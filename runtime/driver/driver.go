@@ -44,9 +44,9 @@ type Config struct {
 	Seed     uint64
 	// TypeRE selects the types to test by name; nil selects the types
 	// that hold a synchronisation primitive.
-	TypeRE *regexp.Regexp
-	Out    string    // directory the reproducers are written to, "" for none
-	Log    io.Writer // where -v messages go, nil for none
+	TypeRE  *regexp.Regexp
+	Out     string    // directory the reproducers are written to, "" for none
+	Verbose io.Writer // where -v messages go, nil for none
 	// Progress, when set, receives a progress line rewritten in place.
 	Progress io.Writer
 }

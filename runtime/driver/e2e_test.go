@@ -220,8 +220,9 @@ func TestExternalModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	var stdout, stderr bytes.Buffer
-	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Budget: 10 * time.Second, Seed: 1, Log: &stderr}
+	var stdout, stderr, progress bytes.Buffer
+	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Budget: 10 * time.Second, Seed: 1, Verbose: &stderr,
+		Progress: &progress}
 	rep, err := Run(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.Bytes())
@@ -232,6 +233,9 @@ func TestExternalModule(t *testing.T) {
 	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace || tr.Violations[0].Pair != [2]string{"Record", "Record"} &&
 		tr.Violations[0].Pair != [2]string{"Record", "Total"} {
 		t.Errorf("violations %+v, want a race of Record", tr.Violations)
+	}
+	if !strings.Contains(progress.String(), "Stats: ") || !strings.HasSuffix(progress.String(), "\r\033[K") {
+		t.Errorf("progress line %q, want the type's progress, cleared at the end", progress.String())
 	}
 	if after := snapshot(t, dir); after != before {
 		t.Errorf("the module's tree changed:\nbefore:\n%s\nafter:\n%s", before, after)

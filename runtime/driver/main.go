@@ -75,7 +75,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if verbose {
-		cfg.Log = stderr
+		cfg.Verbose = stderr
 	}
 	if !jsonOut && isTerminal(stderr) {
 		cfg.Progress = stderr

@@ -75,6 +75,7 @@ func (r *typeRun) loop() {
 		r.note("no %s pairs to test", r.cfg.Pairs)
 		return
 	}
+	r.progress()
 	for r.ctx.Err() == nil {
 		c := r.g.Next()
 		if c == nil {
@@ -446,8 +447,8 @@ func (r *typeRun) note(format string, args ...any) {
 
 // logf logs a -v message.
 func (r *typeRun) logf(format string, args ...any) {
-	if r.cfg.Log != nil {
-		fmt.Fprintf(r.cfg.Log, "%s.%s: %s\n", r.s.Pkg.Path(), r.s.Plan.Name, fmt.Sprintf(format, args...))
+	if r.cfg.Verbose != nil {
+		fmt.Fprintf(r.cfg.Verbose, "%s.%s: %s\n", r.s.Pkg.Path(), r.s.Plan.Name, fmt.Sprintf(format, args...))
 	}
 }
 
