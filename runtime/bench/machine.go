@@ -1,0 +1,44 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+)
+
+// machine describes the machine absolute times were measured on: the
+// number of CPUs, the CPU model, and the Go toolchain that builds the
+// children.
+func machine() string {
+	return fmt.Sprintf("%d CPUs (%s), %s %s/%s", runtime.NumCPU(), cpuModel(), goVersion(), runtime.GOOS, runtime.GOARCH)
+}
+
+// cpuModel returns the first model name of /proc/cpuinfo, "unknown CPU"
+// when there is none.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// goVersion returns the version of the go command, which builds the
+// children, or the version depcon was built with when it does not answer.
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if v := strings.TrimSpace(string(out)); err == nil && v != "" {
+		return v
+	}
+	return runtime.Version()
+}
