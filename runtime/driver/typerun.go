@@ -391,10 +391,15 @@ func (r *typeRun) violation(v *Violation) {
 	v.Elapsed = seconds(time.Since(r.start))
 	v.Rerun = r.rerun()
 	if v.test.Type != "" {
+		// Stress the reproducer harder than one test: a deadlock window is
+		// narrow, and a passing iteration costs little.
 		rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
 			Iters: 10 * r.cfg.Iters, Seq: v.seq}
-		if v.seq {
+		switch {
+		case v.seq:
 			rv.Iters = 1
+		case v.Kind == KindDeadlock:
+			rv.Iters = 100 * r.cfg.Iters
 		}
 		src, err := repro.Source(r.s, rv)
 		switch {

@@ -144,13 +144,14 @@ func (w *writer) body(v *Violation) string {
 		}
 		calls = append(calls, w.join(c, sig, args))
 	}
-	b.WriteString("start := make(chan struct{})\nvar wg sync.WaitGroup\nwg.Add(2)\n")
+	// Both goroutines wait at the start barrier before it opens.
+	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
 	w.imports["sync"] = "sync"
 	for i, c := range v.Test.Suffix {
 		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
-			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\n<-start\n%s\n}()\n", obj(c.Recv), c.Fn, calls[i])
+			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\n%s\n}()\n", obj(c.Recv), c.Fn, calls[i])
 	}
-	b.WriteString("close(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
+	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
 	names := w.calls(v)
 	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n",
 		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
