@@ -95,6 +95,10 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
+			// Do reads the Once's state and may set it: a plain
+			// write of the Once (a reset) conflicts with it.
+			w.atomicAccess(st, instr, c.Args[0], false, Atomic, mode)
+			w.atomicAccess(st, instr, c.Args[0], true, Atomic, mode)
 			w.callValue(st, instr, c.Args[1], mode)
 		}
 		return true
@@ -391,8 +395,8 @@ func (m *mapper) loc(loc string) []string {
 		}
 		v = m.args[i]
 	}
-	if isCell(v) {
-		return nil
+	if _, ok := v.(*ssa.Alloc); ok {
+		return nil // a local variable of the caller
 	}
 	var out []string
 	for _, p := range m.r.paths(v) {

@@ -97,3 +97,17 @@ func (r *Reader) Store(k string) { r.sm.Store(k, 1) } // want Store:`^W \$0\.sm 
 func (r *Reader) Send(v int) { r.ch <- v } // want Send:`^R \$0\.ch; R \$0\.ch\-> \(chan\)$`
 
 func (r *Reader) Shut() { close(r.ch) } // want Shut:`^R \$0\.ch; W \$0\.ch\-> \(chan,close\)$`
+
+type Lazy struct {
+	once  sync.Once
+	parts []string
+}
+
+func (l *Lazy) compile() { l.parts = []string{"a"} }
+
+func (l *Lazy) Parts() []string { // want Parts:`^R \$0\.once \(atomic\); R \$0\.parts; W \$0\.once \(atomic\); W \$0\.parts$`
+	l.once.Do(l.compile)
+	return l.parts
+}
+
+func (l *Lazy) Reset() { l.once = sync.Once{} } // want Reset:`^W \$0\.once$`
