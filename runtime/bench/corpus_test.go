@@ -46,10 +46,10 @@ func kindsIn(out string) []string {
 
 func TestKindsIn(t *testing.T) {
 	for out, want := range map[string][]string{
-		"t.go:9: self-deadlock: Add did not return": {"self-deadlock"},
-		"t.go:9: deadlock: goroutines still blocked": {"deadlock"},
+		"t.go:9: self-deadlock: Add did not return":                   {"self-deadlock"},
+		"t.go:9: deadlock: goroutines still blocked":                  {"deadlock"},
 		"WARNING: DATA RACE\n...\nfatal error: concurrent map writes": {"race", "fatal"},
-		"t.go:9: panic: runtime error: index out of range":           {"panic"},
+		"t.go:9: panic: runtime error: index out of range":            {"panic"},
 		"ok": nil,
 	} {
 		if got := kindsIn(out); !slices.Equal(got, want) {
