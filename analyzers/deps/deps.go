@@ -234,6 +234,12 @@ func conflict(m1, m2 *method) (Evidence, bool) {
 			if a.a.Write == b.a.Write || !summary.Compatible(a.loc, b.loc) {
 				continue
 			}
+			if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
+				!m1.compound(a.loc) && !m2.compound(b.loc) {
+				// Two single synchronised operations (atomics,
+				// sync.Map, channels) are linearizable on their own.
+				continue
+			}
 			rw := func(a summary.Access) string {
 				if a.Write {
 					return "writes"
@@ -247,6 +253,18 @@ func conflict(m1, m2 *method) (Evidence, bool) {
 		}
 	}
 	return Evidence{}, false
+}
+
+// compound reports whether m makes more than one synchronised access to
+// locations compatible with loc: a check-then-act over atomics.
+func (m *method) compound(loc string) bool {
+	n := 0
+	for _, a := range m.accesses {
+		if a.a.Flags.Synchronized() && summary.Compatible(a.loc, loc) {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // parallel reports whether m1 ⇌P m2: no lock is held by both at all their

@@ -95,10 +95,9 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
-			// Do reads the Once's state and may set it: a plain
+			// Do reads the Once's state (synchronised): a plain
 			// write of the Once (a reset) conflicts with it.
 			w.atomicAccess(st, instr, c.Args[0], false, Atomic, mode)
-			w.atomicAccess(st, instr, c.Args[0], true, Atomic, mode)
 			w.callValue(st, instr, c.Args[1], mode)
 		}
 		return true
