@@ -67,9 +67,27 @@ type lockPair struct {
 func PlanType(t *summary.Type) *TypePlan {
 	tp := &TypePlan{Name: t.Obj.Name(), Concurrent: concurrent(t.Obj.Type(), 0)}
 	self := summaryTypeClass(t.Obj)
+	// Package variables that no method writes (error values, tables)
+	// are not shared mutable state: reading them does not count.
+	var globalWrites []string
+	for _, m := range t.Methods {
+		for _, a := range m.Summary.Accesses {
+			if a.Write && strings.HasPrefix(a.Loc, "@") {
+				globalWrites = append(globalWrites, a.Loc)
+			}
+		}
+	}
+	written := func(loc string) bool {
+		for _, w := range globalWrites {
+			if summary.Compatible(w, loc) {
+				return true
+			}
+		}
+		return false
+	}
 	var ms []*method
 	for _, m := range t.Methods {
-		mm := newMethod(m, self)
+		mm := newMethod(m, self, written)
 		ms = append(ms, mm)
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
 			Locks: lockList(mm.ls), Accesses: len(mm.accesses)})
@@ -101,7 +119,7 @@ func summaryTypeClass(tn *types.TypeName) string {
 	return tn.Pkg().Path() + "." + tn.Name()
 }
 
-func newMethod(m *summary.Method, self string) *method {
+func newMethod(m *summary.Method, self string, written func(global string) bool) *method {
 	mm := &method{m: m, ls: map[string]summary.Mode{}, writes: map[string]bool{}}
 	fn := m.Func
 	norm := func(loc string) (string, bool) {
@@ -127,7 +145,7 @@ func newMethod(m *summary.Method, self string) *method {
 	var common map[site]summary.Mode
 	for _, a := range m.Summary.Accesses {
 		loc, ok := norm(a.Loc)
-		if !ok {
+		if !ok || (!a.Write && strings.HasPrefix(loc, "@") && !written(loc)) {
 			continue
 		}
 		mm.accesses = append(mm.accesses, access{loc, a})
