@@ -13,6 +13,7 @@ type callMode int
 const (
 	callNormal callMode = iota
 	callGo              // the callee runs in a new goroutine
+	callOnce            // the callee is a sync.Once's initialisation
 )
 
 // call applies the effect of a call to the state.
@@ -98,6 +99,9 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 			// Do reads the Once's state (synchronised): a plain
 			// write of the Once (a reset) conflicts with it.
 			w.atomicAccess(st, instr, c.Args[0], false, Atomic, mode)
+			if mode == callNormal {
+				mode = callOnce
+			}
 			w.callValue(st, instr, c.Args[1], mode)
 		}
 		return true
@@ -290,6 +294,11 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 	pos := instrPos(instr, w.fn)
 	where := w.b.where(pos)
 	for _, a := range sum.Accesses {
+		if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
+			// Package variables initialised under a sync.Once are
+			// published by it: not shared mutable state.
+			continue
+		}
 		for _, l := range m.loc(a.Loc) {
 			st.accessed = true
 			if !w.record {
@@ -321,12 +330,12 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				}
 				w.sum.Acquires = append(w.sum.Acquires, b)
 			}
-			if mode == callNormal && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
+			if mode != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
 				st.relAfter[l] = true // acquired and released inside the callee
 			}
 		}
 	}
-	if mode != callNormal {
+	if mode == callGo {
 		return
 	}
 	// Net effects: the releases first (an unlock-and-relock callee

@@ -111,3 +111,17 @@ func (l *Lazy) Parts() []string { // want Parts:`^R \$0\.once \(atomic\); R \$0\
 }
 
 func (l *Lazy) Reset() { l.once = sync.Once{} } // want Reset:`^W \$0\.once$`
+
+var (
+	tableOnce sync.Once
+	table     map[string]int
+)
+
+func initTable() { table = map[string]int{"a": 1} }
+
+// Lookup initialises a package table under a sync.Once: the Once publishes
+// it, so the write is no shared access.
+func Lookup(k string) int { // want Lookup:`^R @sum\.table; R @sum\.table->\[\*\] \(map\); R @sum\.tableOnce \(atomic\)$`
+	tableOnce.Do(initTable)
+	return table[k]
+}
