@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// depconBin builds the command once per test binary run.
+func depconBin(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "depcon-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		bin = filepath.Join(dir, "depcon")
+		out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+		if err != nil {
+			binErr = errors.New(string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building depcon: %v", binErr)
+	}
+	return bin
+}
+
+// writeModule writes files into a new module directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.26\n"
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const lib = `package lib
+
+import "sync"
+
+// Pair is always locked First, then Second.
+type Pair struct{ First, Second sync.Mutex }
+
+func (p *Pair) Both() {
+	p.First.Lock()
+	defer p.First.Unlock()
+	p.Second.Lock()
+	defer p.Second.Unlock()
+}
+`
+
+const app = `package app
+
+import (
+	"sync"
+
+	"example.com/m/lib"
+)
+
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+func (c *Cache) Put(k string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Len() > 10 {
+		return
+	}
+	c.m[k] = 1
+}
+
+func Swap(p *lib.Pair) {
+	p.Second.Lock()
+	defer p.Second.Unlock()
+	p.First.Lock()
+	defer p.First.Unlock()
+}
+
+// Good is correctly synchronised.
+type Good struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (g *Good) Inc() { g.mu.Lock(); g.n++; g.mu.Unlock() }
+func (g *Good) Get() int { g.mu.Lock(); defer g.mu.Unlock(); return g.n }
+`
+
+// TestGoVet runs the real go vet with depcon as its vet tool on a module
+// of two packages: a self-deadlock and a lock-order inversion whose other
+// half is in the imported package (facts crossing packages), and correct
+// code that stays silent.
+func TestGoVet(t *testing.T) {
+	bin := depconBin(t)
+	dir := writeModule(t, map[string]string{"lib/lib.go": lib, "app/app.go": app})
+	cmd := exec.Command("go", "vet", "-vettool="+bin, "./...")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("go vet: want a failure exit, got %v\n%s", err, out)
+	}
+	got := string(out)
+	for _, want := range []string{
+		"app/app.go:23:10: recv.mu is locked (in Len) while already held",
+		"app/app.go:32:14: lock order inversion: Swap locks p.First while holding p.Second, but lib.Both",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("go vet output lacks %q:\n%s", want, got)
+		}
+	}
+	// Exactly the two findings (each with one related line), nothing on
+	// Good or in lib.
+	var findings []string
+	for _, line := range strings.Split(got, "\n") {
+		related := strings.Contains(line, ": \t") // go vet's related information
+		if (strings.HasPrefix(line, "app/") || strings.HasPrefix(line, "lib/")) && !related {
+			findings = append(findings, line)
+		}
+	}
+	if len(findings) != 2 {
+		t.Errorf("want 2 findings, got %d:\n%s", len(findings), got)
+	}
+}
+
+// TestPairsJSON checks depcon pairs -json on the hashtable example.
+func TestPairsJSON(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"depcon", "pairs", "-json", "../../testdata/src/hashtable"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var types []struct {
+		Package    string   `json:"package"`
+		Type       string   `json:"type"`
+		Methods    []string `json:"methods"`
+		PairsTotal int      `json:"pairs_total"`
+		PairsPC    int      `json:"pairs_pc"`
+		PairsD     int      `json:"pairs_d"`
+		Pairs      []struct {
+			M1, M2   string
+			Deps     []string `json:"deps"`
+			Evidence []struct {
+				Kind string `json:"kind"`
+				Text string `json:"text"`
+			} `json:"evidence"`
+		} `json:"pairs"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &types); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if len(types) != 1 || types[0].Type != "Table" || len(types[0].Methods) != 4 ||
+		types[0].PairsTotal != 10 || types[0].PairsPC != 0 || types[0].PairsD != 1 {
+		t.Fatalf("unexpected plan: %+v", types)
+	}
+	p := types[0].Pairs[0]
+	if p.M1 != "Equal" || p.M2 != "Equal" || len(p.Deps) != 1 || p.Deps[0] != "d" ||
+		len(p.Evidence) != 1 || !strings.Contains(p.Evidence[0].Text, "Equal locks recv.mu then o.mu") {
+		t.Errorf("unexpected pair: %+v", p)
+	}
+}
+
+// TestUsage checks the exit status of bad invocations.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"depcon"},
+		{"depcon", "frobnicate"},
+		{"depcon", "pairs"},
+		{"depcon", "pairs", "-type", "(", "."},
+		{"depcon", "pairs", "./no/such/dir"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%q: no message on stderr", args)
+		}
+	}
+}
+
+func TestIsVetProtocol(t *testing.T) {
+	for args, want := range map[string]bool{
+		"-flags":               true,
+		"-V=full":              true,
+		"-json /tmp/x/vet.cfg": true,
+		"pairs ./...":          false,
+		"":                     false,
+	} {
+		if got := isVetProtocol(strings.Fields(args)); got != want {
+			t.Errorf("isVetProtocol(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
+
+var (
+	binOnce sync.Once
+	bin     string
+	binErr  error
+)
