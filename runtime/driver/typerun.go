@@ -170,15 +170,15 @@ func (r *typeRun) probe() bool {
 	var panics []string
 	callable := 0
 	for _, m := range r.s.Names {
-		rep := r.do(harness.Request{Op: harness.OpSeq, Test: r.g.MethodProbe(m), Watchdog: probeWatchdog, HardCap: minHardCap})
+		test := r.g.MethodProbe(m)
+		rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 		if rep == nil {
 			return false
 		}
 		if d := rep.Death; d != nil {
 			if d.Kind == child.DeathRace {
-				r.violation(&Violation{Kind: KindRace, Pair: [2]string{m, m}, Objects: 1,
-					Message: fmt.Sprintf("data race while %s ran alone: %s", m, raceSummary(d.Report)),
-					Details: trimRace(d.Report, r.bin.Names.Prefix)})
+				r.violation(r.alone(m, test, KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
+					raceSummary(d.Report)), trimRace(d.Report, r.bin.Names.Prefix)))
 				return false
 			}
 			r.g.Exclude(m)
@@ -195,10 +195,9 @@ func (r *typeRun) probe() bool {
 		case harness.StatusBlocked:
 			if harness.LockWait(res.Waits[0]) {
 				r.g.Exclude(m)
-				r.violation(&Violation{Kind: KindSelfDeadlock, Pair: [2]string{m, m}, Objects: 1,
-					Message: fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
-					Details: "goroutine calling " + m + ":\n" + trimStack(res.Stacks[0], r.bin.Names.Prefix),
-					test:    r.g.MethodProbe(m), seq: true})
+				r.violation(r.alone(m, test, KindSelfDeadlock,
+					fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
+					"goroutine calling "+m+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix)))
 				continue
 			}
 			r.g.NoPrefix(m)
@@ -225,6 +224,15 @@ func (r *typeRun) probe() bool {
 		return false
 	}
 	return true
+}
+
+// alone returns a violation found by calling m alone, in test.
+func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string) *Violation {
+	v := &Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg, Details: details, test: test, seq: true}
+	if p := r.s.Plan.Pair(m, m); p != nil {
+		v.Evidence = p.Evidence
+	}
+	return v
 }
 
 // outcome describes a reply in a few words.
