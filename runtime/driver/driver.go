@@ -5,12 +5,40 @@
 // tests for its dependent method pairs and runs them in the child until a
 // violation is found or the type's budget is spent.
 //
-// The oracles are: a data race (the race detector's report), a panic that
-// neither sequential order of the two calls reproduces, a deadlock (both
-// calls blocked in lock or channel waits, confirmed by two goroutine dumps,
-// not reproduced sequentially), a fatal runtime error (concurrent map
-// writes), and, apart, a self-deadlock (a call that never returns when
-// made alone).
+// # Oracles
+//
+// Each is a kind of violation:
+//
+//   - race: the race detector's report (the child runs with
+//     GORACE=halt_on_error=1, so the report ends the child);
+//   - panic: a panic of a suffix call that neither sequential order of the
+//     two calls, with the same prefix and arguments, reproduces;
+//   - deadlock: the two calls still blocked in lock or channel waits after
+//     an adaptive watchdog (max(200ms, 50 times the call's sequential run
+//     time)), in the same states at two goroutine dumps, and not
+//     reproduced sequentially;
+//   - fatal: a fatal runtime error, or an exit, of the child during the
+//     concurrent calls that no sequential order reproduces;
+//   - self-deadlock: a call blocked in a lock wait when made alone, on a
+//     fresh object or (for the plan's self pairs) after a prefix.
+//
+// Sequential orders run in fresh children. A type's testing stops at its
+// first violation, except that a self-deadlock only keeps the method out
+// of later tests.
+//
+// # Decisions
+//
+// Before testing a type, each constructor and then each method is called
+// alone on a fresh object (a probe): constructors that fail three times
+// are dropped (the zero value is used when none is left), methods are
+// timed for the watchdog, and methods that end the process or never
+// return are kept out of the tests, those that block on a channel out of
+// prefixes. A type whose every method panics on a fresh object is
+// reported as not tested. Methods promoted from package sync (Lock,
+// Unlock) are not tested. The package's own test files are hidden from
+// the child. A child that died, or may have goroutines left blocked, is
+// replaced. Reproducers repeat the test ten times the -iters (a hundred
+// times for a deadlock, whose window is narrow).
 package driver
 
 import (
