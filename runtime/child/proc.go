@@ -36,7 +36,7 @@ func Start(b *Binary) (*Proc, error) {
 	cmd := command(context.Background(), b.Path, "-test.run=^"+b.Names.Test+"$", "-test.count=1")
 	cmd.Dir = b.Dir
 	cmd.Env = append(os.Environ(),
-		"GORACE=halt_on_error=1 exitcode=66 atexit_sleep_ms=0",
+		fmt.Sprintf("GORACE=halt_on_error=1 exitcode=%d atexit_sleep_ms=0", RaceExit),
 		"GOTRACEBACK=all")
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -114,7 +114,6 @@ type Reply struct {
 
 // A Death is how a child ended without answering.
 type Death struct {
-	Killed bool   // by the driver, at a timeout
 	Code   int    // exit status, -1 for a signal
 	Kind   string // DeathRace, DeathFatal, DeathPanic or DeathExit
 	Msg    string // "concurrent map writes", the panic value, "exit status 3"
@@ -191,7 +190,7 @@ var (
 // classify tells from the exit error and the standard error of a child
 // how it died.
 func classify(err error, stderr string, killed bool) *Death {
-	d := &Death{Killed: killed, Code: -1}
+	d := &Death{Code: -1}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		d.Code = ee.ExitCode()

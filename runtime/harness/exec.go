@@ -46,7 +46,7 @@ func (x *execution) run() Message {
 			lastTick = time.Now()
 		}
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: []time.Duration{slowest}}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops()}
 }
 
 // concurrent runs the two suffixes of p in two goroutines released by a

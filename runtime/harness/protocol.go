@@ -99,8 +99,7 @@ type Message struct {
 	// ("sync.Mutex.Lock", "chan receive", "" for a returned one).
 	Waits   [2]string `json:"waits"`
 	Dropped []Drop    `json:"dropped,omitempty"` // prefix calls dropped because they failed
-	// Durations are the run times of the suffix calls (OpSeq) or of the
-	// slowest iteration (OpRun).
+	// Durations are the run times of the suffix calls (OpSeq).
 	Durations []time.Duration `json:"durations,omitempty"`
 }
 

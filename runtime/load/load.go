@@ -16,9 +16,14 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // Mode is the packages.LoadMode the analyzers need.
@@ -118,6 +123,39 @@ func dir0(dir string) string {
 		return "."
 	}
 	return dir
+}
+
+// Call graph algorithms for PlansProgram.
+const (
+	CallGraphCHA = "cha"
+	CallGraphVTA = "vta"
+)
+
+// PlansProgram computes the plans of the root packages pkgs in
+// whole-program mode: the program is built in SSA at once and the calls
+// through interfaces and function values are resolved by a call graph
+// (algo: CallGraphCHA or CallGraphVTA) instead of being unknown code.
+func PlansProgram(pkgs []*packages.Package, algo string) (map[string]*deps.Plan, error) {
+	prog, ssapkgs := ssautil.AllPackages(pkgs, 0)
+	prog.Build()
+	var cg *callgraph.Graph
+	switch algo {
+	case CallGraphCHA:
+		cg = cha.CallGraph(prog)
+	case CallGraphVTA:
+		cg = vta.CallGraph(ssautil.AllFunctions(prog), cha.CallGraph(prog))
+	default:
+		return nil, fmt.Errorf("unknown call graph %q (want %s or %s)", algo, CallGraphCHA, CallGraphVTA)
+	}
+	wp := summary.NewProgram(prog, cg)
+	plans := make(map[string]*deps.Plan)
+	for i, p := range pkgs {
+		if ssapkgs[i] == nil {
+			return nil, fmt.Errorf("%s: no SSA package", p.PkgPath)
+		}
+		plans[p.PkgPath] = deps.NewPlan(p.PkgPath, wp.Types(ssapkgs[i]))
+	}
+	return plans, nil
 }
 
 // Plans runs the deps analyzer (and what it requires) over pkgs and
