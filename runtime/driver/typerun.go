@@ -26,6 +26,7 @@ const (
 // A typeRun is the testing of one type under test.
 type typeRun struct {
 	ctx      context.Context
+	cancel   context.CancelFunc // ends the type's testing
 	cfg      Config
 	bin      *child.Binary
 	s        *testgen.Subject
@@ -54,9 +55,8 @@ func testType(ctx context.Context, cfg Config, bin *child.Binary, s *testgen.Sub
 		seqTime: map[string]time.Duration{},
 	}
 	r.deadline = r.start.Add(cfg.Budget)
-	var cancel context.CancelFunc
-	r.ctx, cancel = context.WithDeadline(ctx, r.deadline)
-	defer cancel()
+	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
+	defer r.cancel()
 	defer r.stop()
 	if r.probe() {
 		r.loop()
@@ -103,14 +103,20 @@ func (r *typeRun) do(req harness.Request) *child.Reply {
 	if r.proc == nil {
 		p, err := child.Start(r.bin)
 		if err != nil {
-			r.note("cannot start the child: %v", err)
+			r.note("testing stopped: %v", err)
+			r.cancel()
 			return nil
 		}
 		r.proc = p
 	}
 	rep, err := r.proc.Do(r.ctx, req, req.HardCap+idleSlack)
 	if err != nil {
-		r.proc = nil // killed by Do
+		r.proc.Kill()
+		r.proc = nil
+		if r.ctx.Err() == nil {
+			r.note("testing stopped: %v", err)
+			r.cancel()
+		}
 		return nil
 	}
 	if rep.Death != nil {
