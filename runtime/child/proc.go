@@ -96,8 +96,14 @@ func (p *Proc) read(r *os.File) {
 	}
 }
 
-// Kill kills the child's process group and waits for it.
+// Kill kills the child's process group and waits for it. The group of a
+// child already waited for is left alone: its id may have been reused.
 func (p *Proc) Kill() {
+	select {
+	case <-p.exited:
+		return
+	default:
+	}
 	_ = killGroup(p.cmd)
 	<-p.exited
 }
