@@ -60,6 +60,9 @@ func Start(b *Binary) (*Proc, error) {
 	go p.read(r)
 	go func() {
 		p.err = cmd.Wait()
+		// Processes the child started die with it. The group's id cannot
+		// be reused while one of them lives.
+		_ = killGroup(cmd)
 		close(p.exited)
 	}()
 	return p, nil
@@ -96,8 +99,8 @@ func (p *Proc) read(r *os.File) {
 	}
 }
 
-// Kill kills the child's process group and waits for it. The group of a
-// child already waited for is left alone: its id may have been reused.
+// Kill kills the child's process group and waits for it. A child that
+// has exited had its group killed then.
 func (p *Proc) Kill() {
 	select {
 	case <-p.exited:
