@@ -25,15 +25,21 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	plan := &Plan{Package: pass.Pkg.Path()}
-	for _, t := range res.Types {
-		if !t.Obj.Exported() {
-			continue
-		}
-		plan.Types = append(plan.Types, PlanType(t))
-	}
+	plan := NewPlan(pass.Pkg.Path(), res.Types)
 	pass.ExportPackageFact(plan)
 	return plan, nil
+}
+
+// NewPlan returns the plan of a package from its types' summaries (the
+// exported types are the types under test).
+func NewPlan(path string, types []*summary.Type) *Plan {
+	plan := &Plan{Package: path}
+	for _, t := range types {
+		if t.Obj.Exported() {
+			plan.Types = append(plan.Types, PlanType(t))
+		}
+	}
+	return plan
 }
 
 // method is an exported method with its summaries restricted to the

@@ -48,9 +48,24 @@ func (r *Result) Of(fn *ssa.Function) *Summary { return r.Funcs[fn] }
 
 func run(pass *analysis.Pass) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	b := &builder{pass: pass, sums: map[*ssa.Function]*Summary{}, busy: map[*ssa.Function]bool{}, files: map[*token.File]bool{}}
+	files := map[*token.File]bool{}
 	for _, f := range pass.Files {
-		b.files[pass.Fset.File(f.Pos())] = true
+		files[pass.Fset.File(f.Pos())] = true
+	}
+	b := &builder{
+		fset:  pass.Fset,
+		local: func(pos token.Pos) bool { return pos.IsValid() && files[pass.Fset.File(pos)] },
+		here:  func(fn *ssa.Function) bool { return fn.Pkg == nil || fn.Pkg.Pkg == pass.Pkg },
+		fact: func(obj *types.Func) *Summary {
+			var f Fact
+			if obj.Pkg() == pass.Pkg || !pass.ImportObjectFact(obj, &f) {
+				return nil
+			}
+			stripPos(&f.Summary)
+			return &f.Summary
+		},
+		sums: map[*ssa.Function]*Summary{},
+		busy: map[*ssa.Function]bool{},
 	}
 	for _, fn := range ssainfo.SrcFuncs {
 		sum := b.summary(fn)
@@ -58,9 +73,89 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(obj, &Fact{Summary: *sum})
 		}
 	}
-	res := &Result{SSA: ssainfo, Funcs: b.sums}
-	prog := ssainfo.Pkg.Prog
-	scope := pass.Pkg.Scope()
+	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg)}, nil
+}
+
+// fromSync reports whether a method is declared in sync or sync/atomic:
+// Lock and Unlock promoted from an embedded sync.Mutex are not part of the
+// API under test.
+func fromSync(m types.Object) bool {
+	if m.Pkg() == nil {
+		return false // error.Error
+	}
+	switch m.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	return false
+}
+
+// paramNames returns the names to show for the roots $0, $1, … of fn.
+func paramNames(fn *ssa.Function) []string {
+	var names []string
+	for i, p := range fn.Params {
+		name := p.Name()
+		if i == 0 && fn.Signature.Recv() != nil {
+			name = "recv"
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// builder computes and memoizes the summaries of functions. The same
+// builder serves an analysis pass (one package, callees of other packages
+// through facts) and a whole program (every body at hand, dynamic calls
+// resolved by a call graph).
+type builder struct {
+	fset  *token.FileSet
+	local func(token.Pos) bool      // whether a position may be reported
+	here  func(*ssa.Function) bool  // whether fn's body is analysed
+	fact  func(*types.Func) *Summary // the summary of a function analysed elsewhere
+	// dynamic resolves a call through an interface or a function value
+	// to its possible callees; nil, or no callee, means unknown code.
+	dynamic func(instr ssa.CallInstruction) []*ssa.Function
+	sums    map[*ssa.Function]*Summary
+	busy    map[*ssa.Function]bool
+}
+
+// summary returns the summary of fn: computed from its body when the
+// builder analyses it, imported when it is analysed elsewhere, nil when
+// nothing is known (a function without a body, or one with no shared
+// effects). Recursive calls see the callee's summary as empty.
+func (b *builder) summary(fn *ssa.Function) *Summary {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if s, ok := b.sums[fn]; ok {
+		return s
+	}
+	if fn.Blocks == nil || !b.here(fn) {
+		var s *Summary
+		if obj, ok := fn.Object().(*types.Func); ok && b.fact != nil {
+			s = b.fact(obj)
+		}
+		b.sums[fn] = s
+		return s
+	}
+	if b.busy[fn] {
+		return nil
+	}
+	b.busy[fn] = true
+	defer delete(b.busy, fn)
+	s := new(Summary)
+	w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
+	w.run()
+	b.sums[fn] = s
+	return s
+}
+
+// types returns the named types of pkg with exported methods and their
+// methods' summaries.
+func (b *builder) types(pkg *ssa.Package) []*Type {
+	var out []*Type
+	prog := pkg.Prog
+	scope := pkg.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() {
@@ -101,81 +196,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if len(t.Methods) > 0 {
 			sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
-			res.Types = append(res.Types, t)
+			out = append(out, t)
 		}
 	}
-	return res, nil
-}
-
-// fromSync reports whether a method is declared in sync or sync/atomic:
-// Lock and Unlock promoted from an embedded sync.Mutex are not part of the
-// API under test.
-func fromSync(m types.Object) bool {
-	if m.Pkg() == nil {
-		return false // error.Error
-	}
-	switch m.Pkg().Path() {
-	case "sync", "sync/atomic":
-		return true
-	}
-	return false
-}
-
-// paramNames returns the names to show for the roots $0, $1, … of fn.
-func paramNames(fn *ssa.Function) []string {
-	var names []string
-	for i, p := range fn.Params {
-		name := p.Name()
-		if i == 0 && fn.Signature.Recv() != nil {
-			name = "recv"
-		}
-		names = append(names, name)
-	}
-	return names
-}
-
-// builder computes and memoizes the summaries of a package's functions.
-type builder struct {
-	pass  *analysis.Pass
-	sums  map[*ssa.Function]*Summary
-	busy  map[*ssa.Function]bool
-	files map[*token.File]bool
-}
-
-// summary returns the summary of fn: computed from its body when fn is
-// in this package (or is a synthesized wrapper), imported from a fact
-// when it is in another package, nil when nothing is known (a function
-// without a body, or one with no shared effects). Recursive calls see the
-// callee's summary as empty.
-func (b *builder) summary(fn *ssa.Function) *Summary {
-	if fn.Blocks == nil && fn.Origin() != nil {
-		fn = fn.Origin()
-	}
-	if s, ok := b.sums[fn]; ok {
-		return s
-	}
-	if fn.Blocks == nil || (fn.Pkg != nil && fn.Pkg.Pkg != b.pass.Pkg) {
-		var s *Summary
-		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != b.pass.Pkg {
-			var f Fact
-			if b.pass.ImportObjectFact(obj, &f) {
-				s = &f.Summary
-				stripPos(s)
-			}
-		}
-		b.sums[fn] = s
-		return s
-	}
-	if b.busy[fn] {
-		return nil
-	}
-	b.busy[fn] = true
-	defer delete(b.busy, fn)
-	s := new(Summary)
-	w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
-	w.run()
-	b.sums[fn] = s
-	return s
+	return out
 }
 
 // stripPos clears the positions of a summary imported from another
@@ -198,14 +222,9 @@ func stripPos(s *Summary) {
 	}
 }
 
-// local reports whether pos is in one of the package's files.
-func (b *builder) local(pos token.Pos) bool {
-	return pos.IsValid() && b.files[b.pass.Fset.File(pos)]
-}
-
 func (b *builder) where(pos token.Pos) string {
 	if !b.local(pos) {
 		return ""
 	}
-	return b.pass.Fset.Position(pos).String()
+	return b.fset.Position(pos).String()
 }

@@ -41,11 +41,16 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 		if w.lockCall(st, instr, c.Method.Name(), c.Value, c.Signature(), mode) {
 			return
 		}
-		w.unknown(st, instr, append([]ssa.Value{c.Value}, c.Args...))
+		args := append([]ssa.Value{c.Value}, c.Args...)
+		if !w.dynamicCall(st, instr, args, mode) {
+			w.unknown(st, instr, args)
+		}
 		return
 	}
 	if callee == nil {
-		w.unknown(st, instr, c.Args)
+		if !w.dynamicCall(st, instr, c.Args, mode) {
+			w.unknown(st, instr, c.Args)
+		}
 		return
 	}
 	if w.modelled(st, instr, callee, c, mode) {
@@ -59,7 +64,32 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings
 	}
-	w.apply(st, instr, sum, c.Args, bindings, mode, callee.Name())
+	w.apply(st, instr, sum, c.Args, bindings, mode, callee.Name(), true)
+}
+
+// maxDynamic bounds the callees of a dynamic call that are followed.
+const maxDynamic = 8
+
+// dynamicCall applies the summaries of the possible callees of a call
+// through an interface or a function value, when the builder resolves
+// dynamic calls (whole-program mode) to at most maxDynamic callees. It
+// reports false when the call stays unknown code.
+func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value, mode callMode) bool {
+	ci, ok := instr.(ssa.CallInstruction)
+	if w.b.dynamic == nil || !ok {
+		return false
+	}
+	callees := w.b.dynamic(ci)
+	if len(callees) == 0 || len(callees) > maxDynamic {
+		return false
+	}
+	for _, callee := range callees {
+		if sum := w.b.summary(callee); sum != nil {
+			// Only a sole callee's net lock effects are certain.
+			w.apply(st, instr, sum, args, nil, mode, callee.Name(), len(callees) == 1)
+		}
+	}
+	return true
 }
 
 // syncMethod returns "(*sync.Mutex).Lock" for the methods and functions of
@@ -196,7 +226,7 @@ func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, mode c
 		return
 	}
 	if sum := w.b.summary(callee); sum != nil {
-		w.apply(st, instr, sum, nil, bindings, mode, callee.Name())
+		w.apply(st, instr, sum, nil, bindings, mode, callee.Name(), true)
 	}
 }
 
@@ -254,8 +284,10 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 }
 
 // apply applies a callee's summary at a call site. args are the values of
-// the callee's parameters, bindings those of its free variables.
-func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string) {
+// the callee's parameters, bindings those of its free variables; net tells
+// whether the callee's net lock effects (locks held on return, released)
+// apply.
+func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string, net bool) {
 	m := mapper{r: w.r, args: args, bindings: bindings}
 	mapHeld := func(hs []Held) []Held {
 		var out []Held
@@ -335,7 +367,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			}
 		}
 	}
-	if mode == callGo {
+	if mode == callGo || !net {
 		return
 	}
 	// Net effects: the releases first (an unlock-and-relock callee

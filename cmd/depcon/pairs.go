@@ -20,8 +20,9 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the plans as JSON")
 	typeRE := fs.String("type", "", "only the types whose name matches this `regexp`")
+	cg := fs.String("callgraph", "", "whole-program mode: resolve dynamic calls with this call graph (`cha` or vta) instead of modelling them as unknown code")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-type REGEXP] PACKAGES\n\n")
+		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-type REGEXP] [-callgraph cha|vta] PACKAGES\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -41,7 +42,12 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
 		return 2
 	}
-	plans, _, err := load.Plans(pkgs)
+	var plans map[string]*deps.Plan
+	if *cg != "" {
+		plans, err = load.PlansProgram(pkgs, *cg)
+	} else {
+		plans, _, err = load.Plans(pkgs)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
 		return 2
