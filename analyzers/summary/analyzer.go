@@ -109,8 +109,8 @@ func paramNames(fn *ssa.Function) []string {
 // resolved by a call graph).
 type builder struct {
 	fset  *token.FileSet
-	local func(token.Pos) bool      // whether a position may be reported
-	here  func(*ssa.Function) bool  // whether fn's body is analysed
+	local func(token.Pos) bool       // whether a position may be reported
+	here  func(*ssa.Function) bool   // whether fn's body is analysed
 	fact  func(*types.Func) *Summary // the summary of a function analysed elsewhere
 	// dynamic resolves a call through an interface or a function value
 	// to its possible callees; nil, or no callee, means unknown code.
