@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -203,8 +204,19 @@ func (b *builder) types(pkg *ssa.Package) []*Type {
 }
 
 // stripPos clears the positions of a summary imported from another
-// package: only its Where strings are meaningful here.
+// package (only its Where strings are meaningful here). It copies what it
+// changes: an imported fact shares its slices with the fact store, which
+// other packages' passes read concurrently.
 func stripPos(s *Summary) {
+	s.Accesses = slices.Clone(s.Accesses)
+	for i := range s.Accesses {
+		s.Accesses[i].Held = slices.Clone(s.Accesses[i].Held)
+	}
+	s.Acquires = slices.Clone(s.Acquires)
+	for i := range s.Acquires {
+		s.Acquires[i].Held = slices.Clone(s.Acquires[i].Held)
+	}
+	s.Exit = slices.Clone(s.Exit)
 	for i := range s.Accesses {
 		s.Accesses[i].Pos = token.NoPos
 		for j := range s.Accesses[i].Held {
