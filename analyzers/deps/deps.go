@@ -95,8 +95,14 @@ func PlanType(t *summary.Type) *TypePlan {
 	for _, m := range t.Methods {
 		mm := newMethod(m, self, written)
 		ms = append(ms, mm)
+		writes := 0
+		for _, a := range mm.accesses {
+			if a.a.Write {
+				writes++
+			}
+		}
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: len(mm.accesses)})
+			Locks: lockList(mm.ls), Accesses: len(mm.accesses), Writes: writes})
 	}
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2

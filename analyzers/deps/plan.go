@@ -81,6 +81,7 @@ type Method struct {
 	Pos      string   // file:line:col of the declaration ("" for synthesized)
 	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)"
 	Accesses int      // |AS(m)| restricted to shared locations
+	Writes   int      // how many of them are writes: m changes state
 }
 
 // Dependency kinds.

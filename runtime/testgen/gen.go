@@ -265,14 +265,13 @@ func (g *Generator) valuer(others []int) *valuer {
 	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped}
 }
 
-// changers returns the methods a prefix may call: those that access
-// shared state according to the plan, or all when the plan has no access
-// counts.
+// changers returns the methods a prefix may call: those that write shared
+// state according to the plan, or all when none does.
 func (g *Generator) changers() []string {
 	var all, writers []string
 	acc := map[string]int{}
 	for _, m := range g.s.Plan.Methods {
-		acc[m.Name] = m.Accesses
+		acc[m.Name] = m.Writes
 	}
 	for _, m := range g.s.Names {
 		if g.excluded[m] || g.noPrefix[m] {

@@ -78,11 +78,11 @@ func load(t *testing.T) *types.Package {
 func mapPlan() *deps.TypePlan {
 	var ms []deps.Method
 	for _, m := range []string{"Bytes", "Each", "Equal", "Get", "Len", "Lock", "Put", "TryLock", "Unlock"} {
-		acc := 1
+		writes := 1
 		if m == "Len" || m == "Bytes" {
-			acc = 0
+			writes = 0 // read-only
 		}
-		ms = append(ms, deps.Method{Name: m, Accesses: acc})
+		ms = append(ms, deps.Method{Name: m, Accesses: 1, Writes: writes})
 	}
 	return &deps.TypePlan{Name: "Map", Concurrent: true, Methods: ms, PairsTotal: 45, Pairs: []deps.Pair{
 		{M1: "Equal", M2: "Equal", Deps: []string{deps.DepD}, TwoObjects: true},
