@@ -95,6 +95,9 @@ func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string
 		if !write {
 			continue // a field only read needs no lock
 		}
+		if guarded(u, others) {
+			continue // a lock held everywhere, this access included
+		}
 		for lock := range others[0].guards {
 			if !guardsAll(lock, others) {
 				continue
@@ -138,6 +141,16 @@ func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string
 			})
 		}
 	}
+}
+
+// guarded reports whether a lock held at u is held at all the others too.
+func guarded(u use, others []use) bool {
+	for lock, mode := range u.guards {
+		if (mode == summary.W || !u.a.Write) && guardsAll(lock, others) {
+			return true
+		}
+	}
+	return false
 }
 
 // acquires reports whether m acquires lock (in its own goroutine).

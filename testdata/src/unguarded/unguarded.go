@@ -213,3 +213,33 @@ func (t *Table) Ready() bool {
 	defer t.mu.Unlock()
 	return t.ready
 }
+
+// Common is guarded by mu everywhere; dirMu happens to be held too at two
+// of the accesses: no report.
+type Common struct {
+	mu    sync.Mutex
+	dirMu sync.Mutex
+	names []string
+}
+
+func (c *Common) Helper() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.names = nil
+}
+
+func (c *Common) Dir() int {
+	c.dirMu.Lock()
+	defer c.dirMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.names)
+}
+
+func (c *Common) TempDir() int {
+	c.dirMu.Lock()
+	defer c.dirMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return cap(c.names)
+}
