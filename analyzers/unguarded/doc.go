@@ -19,8 +19,9 @@
 // A write made while holding only the read lock of an RWMutex that guards
 // the field everywhere else is reported too.
 //
-// To keep the bar of a vet check, a field is only considered when one of
-// its accesses is a write; constructors and other functions (which run
+// To keep the bar of a vet check, only unexported fields are considered
+// (exported ones are configuration, set before the value is shared), and
+// only when one of their accesses is a write; constructors and other functions (which run
 // before the value is shared) are not entry points; atomic, sync.Map and
 // channel operations, fields that are themselves synchronisation
 // primitives, accesses by goroutines the method starts, and calls of

@@ -2,6 +2,7 @@ package unguarded
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -46,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
 				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine) != 0 ||
-					synchronized(st, f) {
+					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) {
 					continue
 				}
 				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}

@@ -243,3 +243,26 @@ func (c *Common) TempDir() int {
 	defer c.mu.Unlock()
 	return cap(c.names)
 }
+
+// Server's exported field is configuration, set before the server is
+// shared: no report.
+type Server struct {
+	mu     sync.Mutex
+	Config string
+	closed bool
+}
+
+func (s *Server) Start() string { return s.Config }
+
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Config = ""
+	s.closed = true
+}
+
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Config = "default"
+}
