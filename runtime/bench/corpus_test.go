@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"bufio"
 	"bytes"
 	"context"
@@ -84,7 +85,8 @@ func TestCorpusBugsAreReal(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Fatalf("go test did not finish: %v", ctx.Err())
 	}
-	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("go test: %v\n%s", err, stderr.Bytes())
 	}
 	results := testResults(t, out)

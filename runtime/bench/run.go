@@ -97,7 +97,7 @@ func runAll(ctx context.Context, dir string, subjects []*Subject, modes []string
 			t0 := time.Now()
 			runs, err := runMode(ctx, dir, subjects, mode, uint64(seed), budget)
 			if err != nil {
-				return nil, fmt.Errorf("mode %s, seed %d: %v", mode, seed, err)
+				return nil, fmt.Errorf("mode %s, seed %d: %w", mode, seed, err)
 			}
 			found, buggy := 0, 0
 			for _, s := range subjects {

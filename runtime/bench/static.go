@@ -39,7 +39,7 @@ func staticPhase(dir string, subjects []*Subject) (map[string]*Static, error) {
 		t1 := time.Now()
 		byPath, _, err := load.Plans(pkgs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", s.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		st := &Static{Load: t1.Sub(t0), Analysis: time.Since(t1)}
 		for p, plan := range byPath {

@@ -51,7 +51,7 @@ func LoadTruth(dir string) ([]*Subject, error) {
 	dec := json.NewDecoder(f)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&subjects); err != nil {
-		return nil, fmt.Errorf("%s: %v", f.Name(), err)
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	pkgDirs, err := packageDirs(dir)
 	if err != nil {

@@ -333,15 +333,17 @@ func TestInterrupt(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for !running("correct.test") {
 		if time.Now().After(deadline) {
-			cmd.Process.Kill()
+			_ = cmd.Process.Kill()
 			t.Fatalf("no child started\n%s", stderr.Bytes())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
 	var once sync.Once
-	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { cmd.Process.Kill() }) })
+	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { _ = cmd.Process.Kill() }) })
 	err := cmd.Wait()
 	timer.Stop()
 	if code := cmd.ProcessState.ExitCode(); code != 2 {

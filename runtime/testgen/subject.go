@@ -87,9 +87,7 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	}
 	slices.Sort(s.Names)
 	s.findFuncs()
-	for _, f := range s.byRes[tn] {
-		s.Ctors = append(s.Ctors, f)
-	}
+	s.Ctors = append(s.Ctors, s.byRes[tn]...)
 	return s, nil
 }
 
