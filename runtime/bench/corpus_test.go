@@ -1,11 +1,11 @@
 package bench
 
 import (
-	"errors"
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path"

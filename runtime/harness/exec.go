@@ -209,11 +209,11 @@ func (x *execution) suffixArgs(p *prepared) error {
 	for i, c := range x.req.Test.Suffix {
 		m, err := method(c, p.objs)
 		if err != nil {
-			return fmt.Errorf("suffix %d: %v", i, err)
+			return fmt.Errorf("suffix %d: %w", i, err)
 		}
 		in, err := x.r.args(m.Type(), c.Args, p.objs)
 		if err != nil {
-			return fmt.Errorf("suffix %d: %s: %v", i, c.Fn, err)
+			return fmt.Errorf("suffix %d: %s: %w", i, c.Fn, err)
 		}
 		p.fns = append(p.fns, m)
 		p.ins = append(p.ins, in)
@@ -243,7 +243,7 @@ func (x *execution) newObject(c Call, objs []reflect.Value) (reflect.Value, erro
 	}
 	v, err = assign(v, zero.Type())
 	if err != nil {
-		return reflect.Value{}, fmt.Errorf("%s: %v", c.Fn, err)
+		return reflect.Value{}, fmt.Errorf("%s: %w", c.Fn, err)
 	}
 	if v.IsNil() {
 		return reflect.Value{}, fmt.Errorf("%s returned nil", c.Fn)
