@@ -61,7 +61,7 @@ func LoadTruth(dir string) ([]*Subject, error) {
 	seen := map[string]bool{}
 	for i, s := range subjects {
 		if err := s.check(); err != nil {
-			errs = append(errs, fmt.Errorf("entry %d (%s): %v", i, s.Name, err))
+			errs = append(errs, fmt.Errorf("entry %d (%s): %w", i, s.Name, err))
 		}
 		if seen[s.Name] {
 			errs = append(errs, fmt.Errorf("entry %d: %s listed twice", i, s.Name))

@@ -30,7 +30,7 @@ func Build(ctx context.Context, work, dir string, subjects []*testgen.Subject) (
 	names := ChooseNames(pkg)
 	ov, err := WriteOverlay(work, dir, pkg.Name(), names, subjects)
 	if err != nil {
-		return nil, fmt.Errorf("writing the overlay for %s: %v", pkg.Path(), err)
+		return nil, fmt.Errorf("writing the overlay for %s: %w", pkg.Path(), err)
 	}
 	bin := filepath.Join(work, pkg.Name()+".test")
 	cmd := command(ctx, "go", "test", "-c", "-race", "-overlay", ov, "-o", bin, ".")
@@ -42,7 +42,7 @@ func Build(ctx context.Context, work, dir string, subjects []*testgen.Subject) (
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("building the test binary of %s: %v\n%s", pkg.Path(), err,
+		return nil, fmt.Errorf("building the test binary of %s: %w\n%s", pkg.Path(), err,
 			strings.TrimSpace(out.String()))
 	}
 	return &Binary{Path: bin, Dir: dir, Names: names}, nil

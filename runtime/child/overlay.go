@@ -68,7 +68,7 @@ func Rewrite(pkgName, prefix string) (map[string][]byte, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading the harness: %v", err)
+		return nil, fmt.Errorf("reading the harness: %w", err)
 	}
 	top := map[string]bool{}
 	for _, f := range files {
@@ -86,7 +86,7 @@ func Rewrite(pkgName, prefix string) (map[string][]byte, error) {
 		}
 		var buf bytes.Buffer
 		if err := format.Node(&buf, fset, f); err != nil {
-			return nil, fmt.Errorf("printing the harness: %v", err)
+			return nil, fmt.Errorf("printing the harness: %w", err)
 		}
 		out[path.Base(fset.File(f.Pos()).Name())] = buf.Bytes()
 	}

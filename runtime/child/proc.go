@@ -55,7 +55,7 @@ func Start(b *Binary) (*Proc, error) {
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		r.Close()
-		return nil, fmt.Errorf("starting the child: %v", err)
+		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	go p.read(r)
 	go func() {

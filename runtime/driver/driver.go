@@ -116,7 +116,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	plans, _, err := load.Plans(pkgs)
 	if err != nil {
-		return nil, fmt.Errorf("computing the plans: %v", err)
+		return nil, fmt.Errorf("computing the plans: %w", err)
 	}
 	work, err := os.MkdirTemp("", "depcon-test-")
 	if err != nil {

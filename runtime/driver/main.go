@@ -121,7 +121,7 @@ func checkFlags(cfg *Config, typeRE string) error {
 	if typeRE != "" {
 		re, err := regexp.Compile(typeRE)
 		if err != nil {
-			return fmt.Errorf("-type: %v", err)
+			return fmt.Errorf("-type: %w", err)
 		}
 		cfg.TypeRE = re
 	}

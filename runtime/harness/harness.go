@@ -78,7 +78,7 @@ func (r *Registry) Serve(in io.Reader, out io.Writer) error {
 	for sc.Scan() {
 		var req Request
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
-			return fmt.Errorf("harness: bad request: %v", err)
+			return fmt.Errorf("harness: bad request: %w", err)
 		}
 		res := r.Do(req, w.send)
 		res.Ev = EvResult
@@ -181,7 +181,7 @@ func (r *Registry) args(ft reflect.Type, args []Value, objs []reflect.Value) ([]
 	for i, a := range args {
 		x, err := r.build(a, ft.In(i), objs)
 		if err != nil {
-			return nil, fmt.Errorf("argument %d: %v", i, err)
+			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
 		in[i] = x
 	}

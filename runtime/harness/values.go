@@ -174,7 +174,7 @@ func literal(lit string, t reflect.Type) (reflect.Value, error) {
 		return reflect.Value{}, fmt.Errorf("literal %q for non-basic type %s", lit, t)
 	}
 	if err != nil {
-		return reflect.Value{}, fmt.Errorf("literal for %s: %v", t, err)
+		return reflect.Value{}, fmt.Errorf("literal for %s: %w", t, err)
 	}
 	return x, nil
 }

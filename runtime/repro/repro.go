@@ -82,7 +82,7 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	b.WriteString(w.helpers())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("formatting the reproducer: %v\n%s", err, b.Bytes())
+		return nil, fmt.Errorf("formatting the reproducer: %w\n%s", err, b.Bytes())
 	}
 	return src, nil
 }

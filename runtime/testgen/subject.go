@@ -64,11 +64,11 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	if tps := named.TypeParams(); tps.Len() > 0 {
 		args, err := typeArgs(tps)
 		if err != nil {
-			return nil, fmt.Errorf("generic type %s: %v", plan.Name, err)
+			return nil, fmt.Errorf("generic type %s: %w", plan.Name, err)
 		}
 		inst, err := types.Instantiate(nil, named, args, true)
 		if err != nil {
-			return nil, fmt.Errorf("instantiating %s: %v", plan.Name, err)
+			return nil, fmt.Errorf("instantiating %s: %w", plan.Name, err)
 		}
 		s.Type, s.TypeArgs = inst, args
 	}
