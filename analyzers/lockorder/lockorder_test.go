@@ -1,10 +1,11 @@
 package lockorder_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/depcon/depcon/analyzers/internal/testdata"
 
 	"github.com/depcon/depcon/analyzers/lockorder"
 )
@@ -13,9 +14,5 @@ import (
 // (Transfer), correct orders, and (lockorder2) an inversion whose halves
 // live in different packages, which needs the facts to flow.
 func Test(t *testing.T) {
-	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder", "lockorder2")
+	analysistest.Run(t, testdata.Dir(t), lockorder.Analyzer, "lockorder", "lockorder2")
 }

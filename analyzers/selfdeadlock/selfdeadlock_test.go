@@ -1,18 +1,15 @@
 package selfdeadlock_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/depcon/depcon/analyzers/internal/testdata"
 
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 )
 
 func Test(t *testing.T) {
-	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, selfdeadlock.Analyzer, "selfdeadlock")
+	analysistest.Run(t, testdata.Dir(t), selfdeadlock.Analyzer, "selfdeadlock")
 }

@@ -91,8 +91,9 @@ func fromSync(m types.Object) bool {
 	return false
 }
 
-// paramNames returns the names to show for the roots $0, $1, … of fn.
-func paramNames(fn *ssa.Function) []string {
+// ParamNames returns the names to show for the roots $0, $1, … of fn:
+// "recv" for a method's receiver, the parameters' names otherwise.
+func ParamNames(fn *ssa.Function) []string {
 	var names []string
 	for i, p := range fn.Params {
 		name := p.Name()
@@ -175,7 +176,7 @@ func (b *builder) types(pkg *ssa.Package) []*Type {
 			if sum == nil {
 				sum = new(Summary)
 			}
-			t.Methods = append(t.Methods, &Method{Name: name, Func: fn, Summary: sum, Params: paramNames(fn)})
+			t.Methods = append(t.Methods, &Method{Name: name, Func: fn, Summary: sum, Params: ParamNames(fn)})
 		}
 		if named.TypeParams().Len() > 0 {
 			// A generic type: its declared methods, with their generic

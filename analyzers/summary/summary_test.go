@@ -1,10 +1,11 @@
 package summary_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/depcon/depcon/analyzers/internal/testdata"
 
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -13,9 +14,5 @@ import (
 // acquisitions, defer, TryLock, closures, goroutines, helpers, atomics,
 // sync.Map, maps and channels.
 func TestFacts(t *testing.T) {
-	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, summary.Analyzer, "sum")
+	analysistest.Run(t, testdata.Dir(t), summary.Analyzer, "sum")
 }

@@ -37,15 +37,7 @@ func Funcs(pass *analysis.Pass) []Func {
 		if s == nil {
 			continue
 		}
-		var names []string
-		for i, p := range fn.Params {
-			name := p.Name()
-			if i == 0 && fn.Signature.Recv() != nil {
-				name = "recv"
-			}
-			names = append(names, name)
-		}
-		out = append(out, Func{Fn: fn, Summary: s, Names: names})
+		out = append(out, Func{Fn: fn, Summary: s, Names: summary.ParamNames(fn)})
 	}
 	return out
 }
