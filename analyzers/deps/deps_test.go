@@ -8,13 +8,13 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/analyzers/internal/testdata"
+	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 )
 
 // plan runs the analyzer on pkg and returns the plan of type name.
 func plan(t *testing.T, pkg, name string) *deps.TypePlan {
 	t.Helper()
-	results := analysistest.Run(t, testdata.Dir(t), deps.Analyzer, pkg)
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, pkg)
 	if len(results) != 1 {
 		t.Fatalf("%d results", len(results))
 	}
@@ -76,7 +76,7 @@ func TestHashtable(t *testing.T) {
 
 // TestGoCases covers a promoted mutex, a value receiver and a generic type.
 func TestGoCases(t *testing.T) {
-	results := analysistest.Run(t, testdata.Dir(t), deps.Analyzer, "gocases")
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "gocases")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Counter"), "Inc~Peek:pc")
 	checkPairs(t, p.Type("Point"), "Move~Sum:pc")

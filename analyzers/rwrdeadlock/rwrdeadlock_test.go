@@ -5,11 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testdata"
+	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 
 	"github.com/depcon/depcon/analyzers/rwrdeadlock"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testdata.Dir(t), rwrdeadlock.Analyzer, "rwrdeadlock")
+	analysistest.Run(t, testpkgs.Dir(t), rwrdeadlock.Analyzer, "rwrdeadlock")
 }

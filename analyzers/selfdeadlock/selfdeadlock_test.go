@@ -5,11 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testdata"
+	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testdata.Dir(t), selfdeadlock.Analyzer, "selfdeadlock")
+	analysistest.Run(t, testpkgs.Dir(t), selfdeadlock.Analyzer, "selfdeadlock")
 }

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testdata"
+	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -14,5 +14,5 @@ import (
 // acquisitions, defer, TryLock, closures, goroutines, helpers, atomics,
 // sync.Map, maps and channels.
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, testdata.Dir(t), summary.Analyzer, "sum")
+	analysistest.Run(t, testpkgs.Dir(t), summary.Analyzer, "sum")
 }

@@ -5,11 +5,11 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testdata"
+	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 
 	"github.com/depcon/depcon/analyzers/unguarded"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testdata.Dir(t), unguarded.Analyzer, "unguarded")
+	analysistest.Run(t, testpkgs.Dir(t), unguarded.Analyzer, "unguarded")
 }

@@ -1,6 +1,6 @@
-// Package testdata locates the analyzers' test packages, shared by all
+// Package testpkgs locates the analyzers' test packages, shared by all
 // analyzers under the repository's testdata/src.
-package testdata
+package testpkgs
 
 import (
 	"path/filepath"
