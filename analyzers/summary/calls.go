@@ -170,9 +170,7 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 	if mode == callGo {
 		flags |= Goroutine
 	}
-	for _, p := range w.r.paths(addr) {
-		w.access(st, p.location(), write, flags, instr)
-	}
+	w.accessAll(st, w.r.paths(addr), location, write, flags, instr)
 }
 
 // lockCall handles Lock/Unlock/RLock/RUnlock on the lock at v; it reports
@@ -236,9 +234,7 @@ func (w *walker) unknown(st *state, instr ssa.Instruction, args []ssa.Value) {
 		if !isReference(a.Type()) || isCell(a) {
 			continue
 		}
-		for _, p := range w.r.paths(a) {
-			w.access(st, p.location(), true, Indirect, instr)
-		}
+		w.accessAll(st, w.r.paths(a), location, true, Indirect, instr)
 	}
 }
 
@@ -253,9 +249,7 @@ func isReference(t types.Type) bool {
 
 func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []ssa.Value) {
 	elems := func(v ssa.Value, write bool, flags Flags) {
-		for _, p := range w.r.paths(v) {
-			w.access(st, p.step("[*]"), write, flags, instr)
-		}
+		w.accessAll(st, w.r.paths(v), elements, write, flags, instr)
 	}
 	switch name {
 	case "append":
@@ -277,9 +271,7 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 		}
 		elems(args[0], true, flags)
 	case "close":
-		for _, p := range w.r.paths(args[0]) {
-			w.access(st, p.location(), true, Chan|Close, instr)
-		}
+		w.accessAll(st, w.r.paths(args[0]), location, true, Chan|Close, instr)
 	}
 }
 

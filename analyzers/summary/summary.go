@@ -38,11 +38,12 @@ const (
 	Close                       // close of a channel
 	Indirect                    // modelled conservatively: a call to unknown code
 	Goroutine                   // performed by a goroutine started by the function
+	May                         // one of several possible locations (x := a or b)
 )
 
 func (f Flags) String() string {
 	var s []string
-	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine"} {
+	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine", "may"} {
 		if f&(1<<i) != 0 {
 			s = append(s, name)
 		}

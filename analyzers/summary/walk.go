@@ -200,46 +200,30 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			if isCell(in.X) {
 				return
 			}
-			for _, p := range w.r.paths(in.X) {
-				w.access(st, p.location(), false, 0, in)
-			}
+			w.accessAll(st, w.r.paths(in.X), location, false, 0, in)
 		case token.ARROW:
-			for _, p := range w.r.paths(in.X) {
-				w.access(st, p.location(), false, Chan, in)
-			}
+			w.accessAll(st, w.r.paths(in.X), location, false, Chan, in)
 		}
 	case *ssa.Store:
 		if isCell(in.Addr) {
 			return
 		}
-		for _, p := range w.r.paths(in.Addr) {
-			w.access(st, p.location(), true, 0, in)
-		}
+		w.accessAll(st, w.r.paths(in.Addr), location, true, 0, in)
 	case *ssa.MapUpdate:
-		for _, p := range w.r.paths(in.Map) {
-			w.access(st, p.step("[*]"), true, Map, in)
-		}
+		w.accessAll(st, w.r.paths(in.Map), elements, true, Map, in)
 	case *ssa.Lookup:
 		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
-			for _, p := range w.r.paths(in.X) {
-				w.access(st, p.step("[*]"), false, Map, in)
-			}
+			w.accessAll(st, w.r.paths(in.X), elements, false, Map, in)
 		}
 	case *ssa.Next:
 		if rng, ok := in.Iter.(*ssa.Range); ok && !in.IsString {
-			for _, p := range w.r.paths(rng.X) {
-				w.access(st, p.step("[*]"), false, Map, in)
-			}
+			w.accessAll(st, w.r.paths(rng.X), elements, false, Map, in)
 		}
 	case *ssa.Send:
-		for _, p := range w.r.paths(in.Chan) {
-			w.access(st, p.location(), false, Chan, in)
-		}
+		w.accessAll(st, w.r.paths(in.Chan), location, false, Chan, in)
 	case *ssa.Select:
 		for _, s := range in.States {
-			for _, p := range w.r.paths(s.Chan) {
-				w.access(st, p.location(), false, Chan, in)
-			}
+			w.accessAll(st, w.r.paths(s.Chan), location, false, Chan, in)
 		}
 	case *ssa.Call:
 		w.call(st, in, in.Common(), callNormal)
@@ -275,6 +259,24 @@ func heldNow(st *state) []Held {
 		}
 	}
 	return hs
+}
+
+// Where accessAll finds the location accessed through an address: at the
+// address (a load or store), or at its elements.
+var (
+	location = path.location
+	elements = func(p path) string { return p.step("[*]") }
+)
+
+// accessAll records an access through a value with paths ps: when there
+// are several, each is only a possible location (May).
+func (w *walker) accessAll(st *state, ps []path, at func(path) string, write bool, flags Flags, instr ssa.Instruction) {
+	if len(ps) > 1 {
+		flags |= May
+	}
+	for _, p := range ps {
+		w.access(st, at(p), write, flags, instr)
+	}
 }
 
 func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ssa.Instruction) {

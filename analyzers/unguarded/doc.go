@@ -24,8 +24,9 @@
 // only when one of their accesses is a write; constructors and other functions (which run
 // before the value is shared) are not entry points; atomic, sync.Map and
 // channel operations, fields that are themselves synchronisation
-// primitives, accesses by goroutines the method starts, and calls of
-// unknown code are ignored; so are reads in a method that takes the lock
+// primitives, accesses by goroutines the method starts, accesses through
+// a value that may be one of several objects (c = c.parent on one path),
+// and calls of unknown code are ignored; so are reads in a method that takes the lock
 // elsewhere (a value set once under the lock and read after synchronising
 // on it). The related information points at an access
 // that holds the lock.

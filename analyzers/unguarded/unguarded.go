@@ -46,7 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, m := range t.Methods {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
-				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine) != 0 ||
+				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
 					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) {
 					continue
 				}

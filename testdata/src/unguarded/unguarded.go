@@ -266,3 +266,33 @@ func (s *Server) Reset() {
 	defer s.mu.Unlock()
 	s.Config = "default"
 }
+
+// Node locks whichever node it works on: the lock and the accesses go
+// through the same value, which may be one of two nodes. No report.
+type Node struct {
+	mu     sync.Mutex
+	parent *Node
+	sync   bool
+	names  []string
+}
+
+func (n *Node) Mark() {
+	if n.sync {
+		n = n.parent
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.names = nil
+}
+
+func (n *Node) Count() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.names)
+}
+
+func (n *Node) Add(s string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.names = append(n.names, s)
+}
