@@ -36,6 +36,10 @@
 // Recursive calls see an empty summary; a function of another package
 // without a fact has no shared effects. Summaries are capped in size.
 //
+// Outside go vet, NewProgram computes the same summaries over a whole
+// program at once, resolving calls through interfaces and function values
+// with a go/callgraph call graph (depcon pairs -callgraph).
+//
 // The analyzer reports no diagnostics; its Result is the package's
 // summaries and the types with exported methods (the method set of *T,
 // promoted methods included but for those of sync and sync/atomic types,
