@@ -269,3 +269,13 @@ func eq(a, b *float64) bool {
 }
 
 func show(v *float64) string { return format(v, "%g") }
+
+func TestWriteTextWithoutControls(t *testing.T) {
+	rep := fixture()
+	rep.Subjects = rep.Subjects[:2]
+	var buf bytes.Buffer
+	rep.WriteText(&buf)
+	if strings.Contains(buf.String(), "Controls") {
+		t.Errorf("a section on controls without controls:\n%s", buf.String())
+	}
+}

@@ -52,19 +52,21 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(tw, "\nControls (every violation is a false alarm)\ncontrol\ttype")
-	for _, m := range r.Modes {
-		fmt.Fprintf(tw, "\t%s", m)
-	}
-	fmt.Fprintln(tw)
-	for _, s := range controls {
-		fmt.Fprintf(tw, "%s\t%s", s.Name, s.Type)
+	if len(controls) > 0 {
+		fmt.Fprintf(tw, "\nControls (every violation is a false alarm)\ncontrol\ttype")
 		for _, m := range r.Modes {
-			fmt.Fprintf(tw, "\t%s", alarms(s.Modes[m].FalseAlarms))
+			fmt.Fprintf(tw, "\t%s", m)
 		}
 		fmt.Fprintln(tw)
+		for _, s := range controls {
+			fmt.Fprintf(tw, "%s\t%s", s.Name, s.Type)
+			for _, m := range r.Modes {
+				fmt.Fprintf(tw, "\t%s", alarms(s.Modes[m].FalseAlarms))
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
 	}
-	tw.Flush()
 
 	r.writeRemarks(w, buggy)
 	r.writeAverages(tw, buggy)
