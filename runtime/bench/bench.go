@@ -94,8 +94,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	buggy, controls := rep.split()
 	fmt.Fprintf(stdout, "depcon bench %s: %d buggy subjects, %d controls; modes %s; seeds 1..%d; budget %v per type and run\n",
 		opt.dir, len(buggy), len(controls), strings.Join(opt.modes, ", "), opt.seeds, opt.budget)
-	fmt.Fprintf(stdout, "machine: %s; started %s, took %v\n\n",
-		machine(), start.Format(time.RFC3339), time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "machine: %s; started %s, took %v; load average (1, 5, 15 min) at the end: %s\n\n",
+		machine(), start.Format(time.RFC3339), time.Since(start).Round(time.Second), loadAverage())
 	rep.WriteText(stdout)
 	return 0
 }

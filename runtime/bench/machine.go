@@ -33,6 +33,17 @@ func cpuModel() string {
 	return "unknown CPU"
 }
 
+// loadAverage returns the load averages over 1, 5 and 15 minutes from
+// /proc/loadavg, "unknown" when it cannot be read: a load above the
+// number of CPUs means other work competed with the measurement.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
+}
+
 // goVersion returns the version of the go command, which builds the
 // children, or the version depcon was built with when it does not answer.
 func goVersion() string {
