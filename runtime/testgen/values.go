@@ -99,7 +99,24 @@ func (v *valuer) basic(b *types.Basic) harness.Value {
 	default: // unsafe.Pointer
 		return harness.Value{K: harness.KZero}
 	}
-	return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
+	return harness.Value{K: harness.KLit, Lit: v.pick(lits)}
+}
+
+// extremeOdds is the chance, one in extremeOdds, that a numeric argument is
+// an extreme ("max", "min"): boundary values find bugs, but a size or a
+// count of MaxInt makes many constructors and methods run for ever.
+const extremeOdds = 16
+
+// pick chooses a literal, the extremes (at the end of lits) rarely.
+func (v *valuer) pick(lits []string) string {
+	small := len(lits)
+	for small > 0 && (lits[small-1] == "max" || lits[small-1] == "min") {
+		small--
+	}
+	if small == len(lits) || small == 0 || v.rng.IntN(extremeOdds) == 0 {
+		return lits[v.rng.IntN(len(lits))]
+	}
+	return lits[v.rng.IntN(small)]
 }
 
 // iface generates a value for an interface: nil, a small number or string
