@@ -196,3 +196,41 @@ func TestReportFormats(t *testing.T) {
 		t.Errorf("Violations() = %d, want 1", n)
 	}
 }
+
+// TestStuckBefore checks which stuck probes say nothing about the method:
+// those stuck while building the object, not in the call itself.
+func TestStuckBefore(t *testing.T) {
+	msg := func(status, step string) *child.Reply {
+		return &child.Reply{Result: &harness.Message{Status: status, Step: step}}
+	}
+	for _, c := range []struct {
+		rep  *child.Reply
+		want bool
+	}{
+		{msg(harness.StatusRunning, "object 0"), true},
+		{msg(harness.StatusBlocked, "prefix 1"), true},
+		{msg(harness.StatusRunning, "suffix 0"), false},
+		{msg(harness.StatusBlocked, "suffix 0"), false},
+		{msg(harness.StatusOK, ""), false},
+		{msg(harness.StatusPanic, "object 0"), false},
+		{&child.Reply{Death: &child.Death{}}, false},
+	} {
+		if got := stuckBefore(c.rep, "suffix"); got != c.want {
+			t.Errorf("stuckBefore(%s in %q) = %v, want %v", status(c.rep), step(c.rep), got, c.want)
+		}
+	}
+}
+
+func status(r *child.Reply) string {
+	if r.Result == nil {
+		return "death"
+	}
+	return r.Result.Status
+}
+
+func step(r *child.Reply) string {
+	if r.Result == nil {
+		return ""
+	}
+	return r.Result.Step
+}

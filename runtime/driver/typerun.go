@@ -152,6 +152,17 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 // keeps out of the tests the methods that end the process, never return,
 // or block. It reports a self-deadlock, and returns false when the type
 // cannot be tested.
+// stuckBefore reports whether a sequential run did not return in a step
+// before the first one named step (e.g. building the objects before
+// "suffix").
+func stuckBefore(rep *child.Reply, step string) bool {
+	res := rep.Result
+	if rep.Death != nil || res == nil || (res.Status != harness.StatusBlocked && res.Status != harness.StatusRunning) {
+		return false
+	}
+	return !strings.HasPrefix(res.Step, step)
+}
+
 func (r *typeRun) probe() bool {
 	var failures []string
 	for _, f := range r.s.Ctors {
@@ -176,10 +187,25 @@ func (r *typeRun) probe() bool {
 	var panics []string
 	callable := 0
 	for _, m := range r.s.Names {
-		test := r.g.MethodProbe(m)
-		rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
-		if rep == nil {
-			return false
+		// A probe stuck before the call (building the object with
+		// unlucky arguments) says nothing about m: try other arguments.
+		var test harness.Test
+		var rep *child.Reply
+		for range 3 {
+			test = r.g.MethodProbe(m)
+			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
+			if rep == nil {
+				return false
+			}
+			if !stuckBefore(rep, "suffix") {
+				break
+			}
+			r.logf("probe of %s stuck in %s: retrying with other arguments", m, rep.Result.Step)
+		}
+		if stuckBefore(rep, "suffix") {
+			r.logf("probe of %s inconclusive: no object could be built in time", m)
+			callable++
+			continue
 		}
 		if d := rep.Death; d != nil {
 			if d.Kind == child.DeathRace {
