@@ -197,11 +197,14 @@ func TestReportFormats(t *testing.T) {
 	}
 }
 
-// TestStuckBefore checks which stuck probes say nothing about the method:
-// those stuck while building the object, not in the call itself.
-func TestStuckBefore(t *testing.T) {
+// TestBeforeCall checks which probes say nothing about the method: those
+// that hung or killed the child while building the object, not in the call.
+func TestBeforeCall(t *testing.T) {
 	msg := func(status, step string) *child.Reply {
 		return &child.Reply{Result: &harness.Message{Status: status, Step: step}}
+	}
+	death := func(kind, step string) *child.Reply {
+		return &child.Reply{Step: step, Death: &child.Death{Kind: kind}}
 	}
 	for _, c := range []struct {
 		rep  *child.Reply
@@ -213,24 +216,26 @@ func TestStuckBefore(t *testing.T) {
 		{msg(harness.StatusBlocked, "suffix 0"), false},
 		{msg(harness.StatusOK, ""), false},
 		{msg(harness.StatusPanic, "object 0"), false},
-		{&child.Reply{Death: &child.Death{}}, false},
+		{death(child.DeathExit, "object 0"), true},
+		{death(child.DeathExit, "suffix 0"), false},
+		{death(child.DeathRace, "object 0"), false},
 	} {
-		if got := stuckBefore(c.rep, "suffix"); got != c.want {
-			t.Errorf("stuckBefore(%s in %q) = %v, want %v", status(c.rep), step(c.rep), got, c.want)
+		if got := beforeCall(c.rep); got != c.want {
+			t.Errorf("beforeCall(%s in %q) = %v, want %v", status(c.rep), step(c.rep), got, c.want)
 		}
 	}
 }
 
 func status(r *child.Reply) string {
 	if r.Result == nil {
-		return "death"
+		return "death " + r.Death.Kind
 	}
 	return r.Result.Status
 }
 
 func step(r *child.Reply) string {
 	if r.Result == nil {
-		return ""
+		return r.Step
 	}
 	return r.Result.Step
 }

@@ -147,22 +147,25 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 	return harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd)}
 }
 
+// beforeCall reports whether a probe's sequential run ended without an
+// answer — it hung, or the child died — before the call under probe, while
+// building its objects: that says nothing about the method.
+func beforeCall(rep *child.Reply) bool {
+	if d := rep.Death; d != nil {
+		return d.Kind != child.DeathRace && rep.Step != "" && !strings.HasPrefix(rep.Step, "suffix")
+	}
+	res := rep.Result
+	if res == nil || (res.Status != harness.StatusBlocked && res.Status != harness.StatusRunning) {
+		return false
+	}
+	return !strings.HasPrefix(res.Step, "suffix")
+}
+
 // probe checks the constructors and then each method alone on a fresh
 // object: it drops constructors that fail, measures the methods, and
 // keeps out of the tests the methods that end the process, never return,
 // or block. It reports a self-deadlock, and returns false when the type
 // cannot be tested.
-// stuckBefore reports whether a sequential run did not return in a step
-// before the first one named step (e.g. building the objects before
-// "suffix").
-func stuckBefore(rep *child.Reply, step string) bool {
-	res := rep.Result
-	if rep.Death != nil || res == nil || (res.Status != harness.StatusBlocked && res.Status != harness.StatusRunning) {
-		return false
-	}
-	return !strings.HasPrefix(res.Step, step)
-}
-
 func (r *typeRun) probe() bool {
 	var failures []string
 	for _, f := range r.s.Ctors {
@@ -187,7 +190,7 @@ func (r *typeRun) probe() bool {
 	var panics []string
 	callable := 0
 	for _, m := range r.s.Names {
-		// A probe stuck before the call (building the object with
+		// A probe that ends before the call (building the object with
 		// unlucky arguments) says nothing about m: try other arguments.
 		var test harness.Test
 		var rep *child.Reply
@@ -197,12 +200,12 @@ func (r *typeRun) probe() bool {
 			if rep == nil {
 				return false
 			}
-			if !stuckBefore(rep, "suffix") {
+			if !beforeCall(rep) {
 				break
 			}
-			r.logf("probe of %s stuck in %s: retrying with other arguments", m, rep.Result.Step)
+			r.logf("probe of %s ended in %s, before the call: retrying with other arguments", m, outcome(rep))
 		}
-		if stuckBefore(rep, "suffix") {
+		if beforeCall(rep) {
 			r.logf("probe of %s inconclusive: no object could be built in time", m)
 			callable++
 			continue
