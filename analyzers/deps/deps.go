@@ -72,7 +72,7 @@ type lockPair struct {
 // exported methods.
 func PlanType(t *summary.Type) *TypePlan {
 	tp := &TypePlan{Name: t.Obj.Name(), Concurrent: concurrent(t.Obj.Type(), 0)}
-	self := summaryTypeClass(t.Obj)
+	self := summary.TypeClass(t.Obj.Type())
 	// Package variables that no method writes (error values, tables)
 	// are not shared mutable state: reading them does not count.
 	var globalWrites []string
@@ -124,13 +124,6 @@ func PlanType(t *summary.Type) *TypePlan {
 	return tp
 }
 
-func summaryTypeClass(tn *types.TypeName) string {
-	if tn.Pkg() == nil {
-		return tn.Name()
-	}
-	return tn.Pkg().Path() + "." + tn.Name()
-}
-
 func newMethod(m *summary.Method, self string, written func(global string) bool) *method {
 	mm := &method{m: m, ls: map[string]summary.Mode{}, writes: map[string]bool{}}
 	fn := m.Func
@@ -143,7 +136,7 @@ func newMethod(m *summary.Method, self string, written func(global string) bool)
 		if i < 0 || i >= len(fn.Params) {
 			return "", false
 		}
-		if i > 0 && typeName(fn.Params[i].Type()) != self {
+		if i > 0 && summary.TypeClass(fn.Params[i].Type()) != self {
 			return "", false
 		}
 		return "T" + loc[len(root):], true
@@ -200,17 +193,6 @@ func newMethod(m *summary.Method, self string, written func(global string) bool)
 		}
 	}
 	return mm
-}
-
-// typeName returns the qualified name of t's named type, pointers removed.
-func typeName(t types.Type) string {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return summaryTypeClass(n.Origin().Obj())
-	}
-	return ""
 }
 
 func lockList(ls map[string]summary.Mode) []string {

@@ -118,7 +118,7 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 	obj := callee.Object().(*types.Func)
 	recv := ""
 	if sig := obj.Signature(); sig.Recv() != nil {
-		recv = typeClass(sig.Recv().Type())
+		recv = TypeClass(sig.Recv().Type())
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":

@@ -169,9 +169,9 @@ func (r *resolver) paths(v ssa.Value) []path {
 func (r *resolver) compute(v ssa.Value) []path {
 	switch v := v.(type) {
 	case *ssa.Parameter:
-		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: typeClass(v.Type())}}
+		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: TypeClass(v.Type())}}
 	case *ssa.FreeVar:
-		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: typeClass(v.Type())}}
+		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: TypeClass(v.Type())}}
 	case *ssa.Global:
 		if v.Pkg == nil {
 			return nil
@@ -299,12 +299,12 @@ func fieldOf(t types.Type, i int) (name, class string) {
 		return "?", ""
 	}
 	name = st.Field(i).Name()
-	return name, typeClass(t) + "." + name
+	return name, TypeClass(t) + "." + name
 }
 
-// typeClass names a type for lock compatibility: its origin's qualified
-// name, pointers removed.
-func typeClass(t types.Type) string {
+// TypeClass names a type for lock compatibility and for comparing types
+// under test: its origin's qualified name ("pkg/path.T"), pointers removed.
+func TypeClass(t types.Type) string {
 	for {
 		p, ok := t.(*types.Pointer)
 		if !ok {

@@ -353,5 +353,5 @@ func lockClass(p path, v ssa.Value) string {
 	if p.class != "" {
 		return p.class
 	}
-	return typeClass(v.Type())
+	return TypeClass(v.Type())
 }
