@@ -3,7 +3,6 @@ package harness
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"sync"
 	"time"
 )
@@ -26,21 +25,25 @@ func (x *execution) run() Message {
 	x.progress("suffix")
 	var slowest time.Duration
 	lastTick := time.Now()
-	for it := range max(x.req.Test.Iters, 1) {
+	iters := x.req.Test.Iters
+	if iters < 1 {
+		iters = 1
+	}
+	for it := 0; it < iters; it++ {
 		if it > 0 {
 			if p, res = x.prepareNext(); res != nil {
 				res.Iter = it
 				return *res
 			}
 		}
-		watchdog := max(x.watchdog, 50*slowest)
+		watchdog := longer(x.watchdog, 50*slowest)
 		elapsed, res := x.concurrent(p, watchdog)
 		if res != nil {
 			res.Iter = it
 			res.Dropped = x.drops()
 			return *res
 		}
-		slowest = max(slowest, elapsed)
+		slowest = longer(slowest, elapsed)
 		if time.Since(lastTick) > time.Second {
 			_ = x.send(Message{Ev: EvTick, Goroutine: -1})
 			lastTick = time.Now()
@@ -57,27 +60,28 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration) (time.Durati
 		outs  [2]outcome
 		ids   = make([]int, 2)
 		ready sync.WaitGroup
-		start = make(chan struct{})
+		gate  sync.WaitGroup // the start barrier: Done releases both
 		done  = make(chan int, 2)
 	)
 	ready.Add(2)
-	for i := range 2 {
-		go func() {
-			ids[i] = currentGoroutine()
+	gate.Add(1)
+	for i := 0; i < 2; i++ {
+		go func(g int) {
+			ids[g] = currentGoroutine()
 			ready.Done()
-			<-start
-			outs[i] = invoke(p.fns[i], p.ins[i])
-			done <- i
-		}()
+			gate.Wait()
+			outs[g] = invoke(p.fns[g], p.ins[g])
+			done <- g
+		}(i)
 	}
 	ready.Wait()
 	began := time.Now()
-	close(start)
+	gate.Done()
 	w := x.wait(ids, done, watchdog)
 	elapsed := time.Since(began)
 	// Only the outcomes of finished goroutines may be read: the others
 	// may still write theirs.
-	for i := range 2 {
+	for i := 0; i < 2; i++ {
 		if w.finished[i] && outs[i].panic != "" {
 			res := &Message{Status: StatusPanic, Goroutine: i, Step: fmt.Sprintf("suffix %d", i), Msg: outs[i].panic}
 			res.Stacks[i] = outs[i].stack
@@ -89,8 +93,9 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration) (time.Durati
 	}
 	if w.hung {
 		res := &Message{Status: StatusHang, Goroutine: -1, Step: "suffix"}
-		copy(res.Waits[:], w.states)
-		copy(res.Stacks[:], w.stacks)
+		for i := range w.states {
+			res.Waits[i], res.Stacks[i] = w.states[i], w.stacks[i]
+		}
 		return elapsed, res
 	}
 	return elapsed, nil
@@ -107,7 +112,8 @@ func (x *execution) seq() Message {
 	for i := range p.fns {
 		step := fmt.Sprintf("suffix %d", i)
 		x.progress(step)
-		o, res := x.step(step, func() outcome { return invoke(p.fns[i], p.ins[i]) })
+		fn, in := p.fns[i], p.ins[i]
+		o, res := x.step(step, func() outcome { return invoke(fn, in) })
 		if res != nil {
 			res.Goroutine = i
 			res.Dropped = x.drops()
@@ -135,8 +141,9 @@ func (x *execution) prepareFirst() (*prepared, *Message) {
 		x.progress(step)
 		var obj reflect.Value
 		var err error
+		ctor, objs := c, p.objs
 		_, res := x.step(step, func() outcome {
-			obj, err = x.newObject(c, p.objs)
+			obj, err = x.newObject(ctor, objs)
 			return outcome{}
 		})
 		if res != nil {
@@ -150,7 +157,8 @@ func (x *execution) prepareFirst() (*prepared, *Message) {
 	for i, c := range t.Prefix {
 		step := fmt.Sprintf("prefix %d", i)
 		x.progress(step)
-		o, res := x.step(step, func() outcome { return x.callMethod(c, p.objs) })
+		call, objs := c, p.objs
+		o, res := x.step(step, func() outcome { return x.callMethod(call, objs) })
 		if res != nil {
 			res.Dropped = x.drops()
 			return nil, res
@@ -257,7 +265,7 @@ func (x *execution) progress(step string) {
 	_ = x.send(Message{Ev: EvStep, Step: step, Goroutine: -1})
 }
 
-func (x *execution) drops() []Drop { return slices.Clone(x.dropReasons) }
+func (x *execution) drops() []Drop { return append([]Drop(nil), x.dropReasons...) }
 
 // step runs f in a goroutine of its own and waits for it as for a
 // sequential call. It returns f's outcome, or a StatusBlocked or
@@ -265,11 +273,11 @@ func (x *execution) drops() []Drop { return slices.Clone(x.dropReasons) }
 func (x *execution) step(name string, f func() outcome) (outcome, *Message) {
 	var o outcome
 	ids := make([]int, 1)
-	ready := make(chan struct{})
+	ready := make(chan struct{}, 1)
 	done := make(chan int, 1)
 	go func() {
 		ids[0] = currentGoroutine()
-		close(ready)
+		ready <- struct{}{}
 		o = f()
 		done <- 0
 	}()
@@ -320,7 +328,7 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) wai
 				blocked = false
 			}
 		}
-		if blocked && slices.Equal(w.states, prev) || !blocked && time.Since(start) >= x.req.HardCap {
+		if blocked && sameStrings(w.states, prev) || !blocked && time.Since(start) >= x.req.HardCap {
 			// Drain what finished meanwhile, so that finished is exact.
 		drain:
 			for {
@@ -332,14 +340,19 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) wai
 					break drain
 				}
 			}
-			w.hung = slices.Contains(w.finished, false)
+			w.hung = false
+			for _, f := range w.finished {
+				if !f {
+					w.hung = true
+				}
+			}
 			return w
 		}
 		prev = nil
 		if blocked {
 			prev = w.states
 		}
-		timer.Reset(max(watchdog/2, time.Millisecond))
+		timer.Reset(longer(watchdog/2, time.Millisecond))
 	}
 	w.states, w.stacks = make([]string, len(ids)), make([]string, len(ids))
 	return w
@@ -362,4 +375,26 @@ func states(dump []Goroutine, ids []int, finished []bool) (states, stacks []stri
 		}
 	}
 	return states, stacks
+}
+
+// longer returns the longer of a and b.
+func longer(a, b time.Duration) time.Duration {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// sameStrings reports whether a and b hold the same strings in the same
+// order.
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -7,9 +7,20 @@
 // through go test -overlay, with the package clause rewritten and every
 // package-level identifier prefixed, so it must import nothing but the
 // standard library, and composite literal keys must never be names
-// declared at package level. A generated registration file registers the
-// types under test and the constructors by name and calls Serve from a
-// test function.
+// declared at package level.
+//
+// The files are compiled at the language version of the package under
+// test, which may be as old as go1.13: they use no generics (not even
+// calls of generic functions of the standard library), no any, min, max
+// or clear, no range over integers, and no function literal refers to a
+// variable declared by a for or range clause (shared by all iterations
+// before go1.22). Builtins cannot be prefixed, so the files also avoid the
+// predeclared names a package may declare for itself: any, min, max,
+// clear, new, copy, close, delete, cap, print, println, complex, real and
+// imag. The tests of this package check all of this.
+//
+// A generated registration file registers the types under test and the
+// constructors by name and calls Serve from a test function.
 //
 // The child reads one Request per line of standard input and answers on
 // file descriptor 3 with Messages: EvStep before each sequential step of
@@ -33,7 +44,7 @@ import (
 // A Registry holds the types under test and the functions a test may call
 // by name.
 type Registry struct {
-	types map[string]func() any // name -> zero value factory returning *T
+	types map[string]func() interface{} // name -> zero value factory returning *T
 	funcs map[string]reflect.Value
 }
 
@@ -42,22 +53,22 @@ var registry = NewRegistry()
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{types: map[string]func() any{}, funcs: map[string]reflect.Value{}}
+	return &Registry{types: map[string]func() interface{}{}, funcs: map[string]reflect.Value{}}
 }
 
 // RegisterType registers the type under test name; zero returns a pointer
 // to a new zero value of it.
-func RegisterType(name string, zero func() any) { registry.RegisterType(name, zero) }
+func RegisterType(name string, zero func() interface{}) { registry.RegisterType(name, zero) }
 
 // RegisterFunc registers a constructor by name.
-func RegisterFunc(name string, fn any) { registry.RegisterFunc(name, fn) }
+func RegisterFunc(name string, fn interface{}) { registry.RegisterFunc(name, fn) }
 
 // RegisterType registers the type under test name; zero returns a pointer
 // to a new zero value of it.
-func (r *Registry) RegisterType(name string, zero func() any) { r.types[name] = zero }
+func (r *Registry) RegisterType(name string, zero func() interface{}) { r.types[name] = zero }
 
 // RegisterFunc registers a constructor by name.
-func (r *Registry) RegisterFunc(name string, fn any) { r.funcs[name] = reflect.ValueOf(fn) }
+func (r *Registry) RegisterFunc(name string, fn interface{}) { r.funcs[name] = reflect.ValueOf(fn) }
 
 // Serve answers requests on standard input until it is closed. Messages
 // go to file descriptor 3.
@@ -213,7 +224,7 @@ func invoke(fn reflect.Value, in []reflect.Value) (o outcome) {
 	return o
 }
 
-var errorType = reflect.TypeFor[error]()
+var errorType = reflect.TypeOf((*error)(nil)).Elem()
 
 // construct runs a constructor call and returns its first result.
 func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error) {

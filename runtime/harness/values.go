@@ -10,12 +10,12 @@ import (
 
 // basicTypes are the types of KLit values passed to interface parameters.
 var basicTypes = map[string]reflect.Type{
-	"bool":    reflect.TypeFor[bool](),
-	"int":     reflect.TypeFor[int](),
-	"int64":   reflect.TypeFor[int64](),
-	"uint":    reflect.TypeFor[uint](),
-	"float64": reflect.TypeFor[float64](),
-	"string":  reflect.TypeFor[string](),
+	"bool":    reflect.TypeOf(false),
+	"int":     reflect.TypeOf(0),
+	"int64":   reflect.TypeOf(int64(0)),
+	"uint":    reflect.TypeOf(uint(0)),
+	"float64": reflect.TypeOf(float64(0)),
+	"string":  reflect.TypeOf(""),
 }
 
 // build returns the value v describes, for a parameter of type t. objs are
