@@ -73,24 +73,7 @@ type lockPair struct {
 func PlanType(t *summary.Type) *TypePlan {
 	tp := &TypePlan{Name: t.Obj.Name(), Concurrent: concurrent(t.Obj.Type(), 0)}
 	self := summary.TypeClass(t.Obj.Type())
-	// Package variables that no method writes (error values, tables)
-	// are not shared mutable state: reading them does not count.
-	var globalWrites []string
-	for _, m := range t.Methods {
-		for _, a := range m.Summary.Accesses {
-			if a.Write && strings.HasPrefix(a.Loc, "@") {
-				globalWrites = append(globalWrites, a.Loc)
-			}
-		}
-	}
-	written := func(loc string) bool {
-		for _, w := range globalWrites {
-			if summary.Compatible(w, loc) {
-				return true
-			}
-		}
-		return false
-	}
+	written := writtenBy(t.Methods, self)
 	var ms []*method
 	for _, m := range t.Methods {
 		mm := newMethod(m, self, written)
@@ -124,23 +107,9 @@ func PlanType(t *summary.Type) *TypePlan {
 	return tp
 }
 
-func newMethod(m *summary.Method, self string, written func(global string) bool) *method {
+func newMethod(m *summary.Method, self string, written func(loc string) bool) *method {
 	mm := &method{m: m, ls: map[string]summary.Mode{}, writes: map[string]bool{}}
-	fn := m.Func
-	norm := func(loc string) (string, bool) {
-		root := summary.Root(loc)
-		if strings.HasPrefix(root, "@") {
-			return loc, true
-		}
-		i := summary.ParamIndex(loc)
-		if i < 0 || i >= len(fn.Params) {
-			return "", false
-		}
-		if i > 0 && summary.TypeClass(fn.Params[i].Type()) != self {
-			return "", false
-		}
-		return "T" + loc[len(root):], true
-	}
+	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
 	// between, at every shared access.
 	type site struct {
@@ -150,7 +119,7 @@ func newMethod(m *summary.Method, self string, written func(global string) bool)
 	var common map[site]summary.Mode
 	for _, a := range m.Summary.Accesses {
 		loc, ok := norm(a.Loc)
-		if !ok || (!a.Write && strings.HasPrefix(loc, "@") && !written(loc)) {
+		if !ok || (!a.Write && !written(loc)) {
 			continue
 		}
 		mm.accesses = append(mm.accesses, access{loc, a})

@@ -1,6 +1,7 @@
 package deps_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -81,4 +82,21 @@ func TestGoCases(t *testing.T) {
 	checkPairs(t, p.Type("Counter"), "Inc~Peek:pc")
 	checkPairs(t, p.Type("Point"), "Move~Sum:pc")
 	checkPairs(t, p.Type("Cache"), "Get~Put:pc")
+}
+
+// TestEmbeddedPointer checks methods promoted through an embedded pointer
+// (go-cache's layout): the locks of the promoted bodies guard the
+// embedded struct's fields, recv.cache.mu guarding recv.cache.items.
+func TestEmbeddedPointer(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "embedptr")
+	p := results[0].Result.(*deps.Plan)
+	c := p.Type("Cache")
+	checkPairs(t, c)
+	for _, m := range c.Methods {
+		want := map[string]string{"Get": "[recv.cache.mu(R)]", "Set": "[recv.cache.mu(W)]"}[m.Name]
+		if got := fmt.Sprint(m.Locks); got != want {
+			t.Errorf("LS(Cache.%s) = %s, want %s", m.Name, got, want)
+		}
+	}
+	checkPairs(t, p.Type("Leaky"), "Get~Set:pc")
 }

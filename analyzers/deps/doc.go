@@ -11,9 +11,11 @@
 // methods (see package summary) deps derives, as DepCon+ does:
 //
 //   - AS(m), the accesses of m to shared locations: the receiver's, those of
-//     parameters of the type itself, and package variables (reads of a
-//     package variable count only if some method of the type writes it:
-//     error values and lookup tables are not shared mutable state);
+//     parameters of the type itself, and package variables (a read counts
+//     only if some method of the type writes a compatible location: error
+//     values, lookup tables and fields set once by the constructor, such
+//     as the pointer to an embedded struct that promoted methods go
+//     through, are not shared mutable state);
 //   - LS(m), the locks held under one acquisition at every such access;
 //   - DS(m), the pairs ⟨l1,l2⟩ such that m may acquire l2 while holding l1.
 //
