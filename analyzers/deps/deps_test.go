@@ -45,13 +45,15 @@ func checkPairs(t *testing.T, tp *deps.TypePlan, want ...string) {
 
 // TestBufReader is DepCon+'s running example: Close is not synchronised,
 // so Close–Read are dependent; Read–Mark both hold the lock (not
-// parallel); Available–Available only read (no conflict).
+// parallel); Available–Available only read (no conflict). Unlike the
+// paper (Java), Close–Close is dependent: two unsynchronised writes of
+// recv.buf are a data race in Go.
 func TestBufReader(t *testing.T) {
 	tp := plan(t, "bufreader", "Reader")
-	if tp.PairsTotal != 15 || tp.PairsPC != 2 || tp.PairsD != 0 {
-		t.Errorf("|M|=%d |M_pc|=%d |M_d|=%d, want 15 2 0", tp.PairsTotal, tp.PairsPC, tp.PairsD)
+	if tp.PairsTotal != 15 || tp.PairsPC != 3 || tp.PairsD != 0 {
+		t.Errorf("|M|=%d |M_pc|=%d |M_d|=%d, want 15 3 0", tp.PairsTotal, tp.PairsPC, tp.PairsD)
 	}
-	checkPairs(t, tp, "Available~Close:pc", "Close~Read:pc")
+	checkPairs(t, tp, "Available~Close:pc", "Close~Close:pc", "Close~Read:pc")
 	if !tp.Concurrent {
 		t.Error("Reader holds a mutex: want Concurrent")
 	}
@@ -99,4 +101,17 @@ func TestEmbeddedPointer(t *testing.T) {
 		}
 	}
 	checkPairs(t, p.Type("Leaky"), "Get~Set:pc")
+}
+
+// TestWriteWrite checks that two writes conflict (a data race in Go, a
+// fatal error for a map), unless a common lock orders them, both are
+// single atomic operations, or both are only conservative writes by
+// unknown code.
+func TestWriteWrite(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "writewrite")
+	p := results[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Racy"), "Reset~Reset:pc", "Set~Set:pc")
+	checkPairs(t, p.Type("Locked"))
+	checkPairs(t, p.Type("Atomic"))
+	checkPairs(t, p.Type("Callbacks"))
 }

@@ -24,11 +24,13 @@
 //
 //   - M_pc: m1 and m2 are parallel dependent (no lock held by both with one
 //     of them in W mode: two RLock holders do interleave) and conflict
-//     dependent (a write in one and a read in the other of compatible
-//     locations; two writes alone do not conflict, DepCon Definition 7;
-//     nor do two single synchronised operations — atomics, sync.Map,
-//     channel sends and receives — unless one of the methods makes several
-//     of them on the location, a check-then-act);
+//     dependent (accesses to compatible locations, at least one of them a
+//     write: unlike Java, DepCon's Definition 7, two writes conflict, for
+//     an unsynchronised write–write pair is a data race in Go and
+//     concurrent map writes are fatal; two single synchronised operations —
+//     atomics, sync.Map, channel sends and receives — do not conflict
+//     unless one of the methods makes several of them on the location, a
+//     check-then-act; nor do two conservative writes by unknown code);
 //   - M_d: m1 and m2 are double-lock dependent (⟨la,lb⟩ ∈ DS(m1) and
 //     ⟨lc,ld⟩ ∈ DS(m2) with la ≐ ld and lb ≐ lc, where ≐ is the same field of
 //     the same type whatever the object, so recv.mu ≐ other.mu: the
