@@ -2,18 +2,9 @@ package harness
 
 import (
 	"fmt"
-	"reflect"
 	"sync"
 	"time"
 )
-
-// A prepared test is ready for its suffixes: the shared objects after the
-// prefix, and the suffix methods with their arguments.
-type prepared struct {
-	objs []reflect.Value
-	fns  []reflect.Value
-	ins  [][]reflect.Value
-}
 
 // run stress-tests the two suffixes: Iters times, it builds fresh objects,
 // runs the prefix, and releases the two suffix goroutines together.
@@ -128,144 +119,6 @@ func (x *execution) seq() Message {
 	}
 	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: durs}
 }
-
-// prepareFirst builds the objects, runs the prefix and builds the suffix
-// arguments, each step watched on its own and announced to the driver.
-// Prefix calls that fail are dropped from this and later iterations.
-func (x *execution) prepareFirst() (*prepared, *Message) {
-	t := x.req.Test
-	x.dropped = map[int]bool{}
-	p := &prepared{}
-	for i, c := range t.Objects {
-		step := fmt.Sprintf("object %d", i)
-		x.progress(step)
-		var obj reflect.Value
-		var err error
-		ctor, objs := c, p.objs
-		_, res := x.step(step, func() outcome {
-			obj, err = x.newObject(ctor, objs)
-			return outcome{}
-		})
-		if res != nil {
-			return nil, res
-		}
-		if err != nil {
-			return nil, &Message{Status: StatusObjectFailed, Step: step, Goroutine: -1, Msg: err.Error()}
-		}
-		p.objs = append(p.objs, obj)
-	}
-	for i, c := range t.Prefix {
-		step := fmt.Sprintf("prefix %d", i)
-		x.progress(step)
-		call, objs := c, p.objs
-		o, res := x.step(step, func() outcome { return x.callMethod(call, objs) })
-		if res != nil {
-			res.Dropped = x.drops()
-			return nil, res
-		}
-		if o.failed() {
-			x.dropped[i] = true
-			x.dropReasons = append(x.dropReasons, Drop{Index: i, Reason: fmt.Sprintf("%s: %s", c.Fn, o.String())})
-		}
-	}
-	x.progress("args")
-	var err error
-	_, res := x.step("args", func() outcome {
-		err = x.suffixArgs(p)
-		return outcome{}
-	})
-	if res != nil {
-		return nil, res
-	}
-	if err != nil {
-		return nil, &Message{Status: StatusArgsFailed, Step: "args", Goroutine: -1, Msg: err.Error(), Dropped: x.drops()}
-	}
-	return p, nil
-}
-
-// prepareNext prepares a later iteration, as one watched step.
-func (x *execution) prepareNext() (*prepared, *Message) {
-	var p prepared
-	var err error
-	_, res := x.step("prepare", func() outcome {
-		for _, c := range x.req.Test.Objects {
-			var obj reflect.Value
-			if obj, err = x.newObject(c, p.objs); err != nil {
-				return outcome{}
-			}
-			p.objs = append(p.objs, obj)
-		}
-		for i, c := range x.req.Test.Prefix {
-			if !x.dropped[i] {
-				x.callMethod(c, p.objs)
-			}
-		}
-		err = x.suffixArgs(&p)
-		return outcome{}
-	})
-	if res != nil {
-		return nil, res
-	}
-	if err != nil {
-		return nil, &Message{Status: StatusObjectFailed, Step: "prepare", Goroutine: -1, Msg: err.Error()}
-	}
-	return &p, nil
-}
-
-// suffixArgs finds the suffix methods and builds their arguments.
-func (x *execution) suffixArgs(p *prepared) error {
-	for i, c := range x.req.Test.Suffix {
-		m, err := method(c, p.objs)
-		if err != nil {
-			return fmt.Errorf("suffix %d: %w", i, err)
-		}
-		in, err := x.r.args(m.Type(), c.Args, p.objs)
-		if err != nil {
-			return fmt.Errorf("suffix %d: %s: %w", i, c.Fn, err)
-		}
-		p.fns = append(p.fns, m)
-		p.ins = append(p.ins, in)
-	}
-	return nil
-}
-
-// callMethod makes the method call c.
-func (x *execution) callMethod(c Call, objs []reflect.Value) outcome {
-	m, err := method(c, objs)
-	if err != nil {
-		return outcome{err: err}
-	}
-	return x.r.call(m, c.Args, objs)
-}
-
-// newObject makes a shared object: a pointer to a value of the type under
-// test, built by constructor c or, when c.Fn is "", the zero value.
-func (x *execution) newObject(c Call, objs []reflect.Value) (reflect.Value, error) {
-	zero := reflect.ValueOf(x.r.types[x.req.Test.Type]())
-	if c.Fn == "" {
-		return zero, nil
-	}
-	v, err := x.r.construct(c, objs)
-	if err != nil {
-		return reflect.Value{}, err
-	}
-	v, err = assign(v, zero.Type())
-	if err != nil {
-		return reflect.Value{}, fmt.Errorf("%s: %w", c.Fn, err)
-	}
-	if v.IsNil() {
-		return reflect.Value{}, fmt.Errorf("%s returned nil", c.Fn)
-	}
-	return v, nil
-}
-
-// progress tells the driver that step is about to run. An error is left
-// to the sending of the result.
-func (x *execution) progress(step string) {
-	_ = x.send(Message{Ev: EvStep, Step: step, Goroutine: -1})
-}
-
-func (x *execution) drops() []Drop { return append([]Drop(nil), x.dropReasons...) }
 
 // step runs f in a goroutine of its own and waits for it as for a
 // sequential call. It returns f's outcome, or a StatusBlocked or

@@ -26,6 +26,19 @@
 // file descriptor 3 with Messages: EvStep before each sequential step of
 // the first iteration (so that the driver can tell which call a crash
 // happened in), EvTick while iterations run, and one EvResult.
+//
+// Each iteration sets up fresh shared objects before the suffixes run,
+// every step watched for blocking: the constructors, the prefix calls and
+// the building of the suffix arguments. A constructor may return *T, T or
+// an interface holding either, with an optional second result, an error
+// or a bool, that says whether it succeeded. In the first iteration, a
+// prefix call that returns an error is dropped and the objects are kept;
+// one that panics is dropped too, but the objects are discarded, since
+// the panic may have left one of them locked, and the setup is made again
+// from fresh objects (see Drop). Setup that fails where it succeeded
+// before (a prefix call panicking again, a constructor failing in a later
+// iteration) ends the request with StatusSetupFailed: a half-built object
+// never reaches the suffixes.
 package harness
 
 import (
@@ -148,7 +161,8 @@ type execution struct {
 	req      Request
 	send     func(Message) error
 	watchdog time.Duration
-	// dropped are the prefix calls dropped in the first iteration.
+	// dropped are the prefix calls dropped in the first iteration, and
+	// dropReasons why, in the order they were dropped.
 	dropped     map[int]bool
 	dropReasons []Drop
 }
@@ -226,7 +240,9 @@ func invoke(fn reflect.Value, in []reflect.Value) (o outcome) {
 
 var errorType = reflect.TypeOf((*error)(nil)).Elem()
 
-// construct runs a constructor call and returns its first result.
+// construct runs a constructor call and returns its first result. The
+// constructor fails when it panics or when it has a second result that is
+// a non-nil error or false.
 func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error) {
 	fn, ok := r.funcs[c.Fn]
 	if !ok {
@@ -238,6 +254,9 @@ func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error
 	o := r.call(fn, c.Args, objs)
 	if o.failed() {
 		return reflect.Value{}, fmt.Errorf("%s: %s", c.Fn, o.String())
+	}
+	if n := len(o.results); n > 1 && o.results[n-1].Kind() == reflect.Bool && !o.results[n-1].Bool() {
+		return reflect.Value{}, fmt.Errorf("%s returned false", c.Fn)
 	}
 	return o.results[0], nil
 }

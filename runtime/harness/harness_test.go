@@ -167,12 +167,16 @@ func TestSeq(t *testing.T) {
 		{[]Call{{Fn: "Add", Args: []Value{lit("2")}}, {Fn: "Get"}}, StatusOK, -1, "", ""},
 		{[]Call{{Fn: "Get"}, {Fn: "Boom"}}, StatusPanic, 1, "", "boom"},
 		{[]Call{{Fn: "Twice"}}, StatusBlocked, 0, "sync.Mutex.Lock", "sync.Mutex.Lock"},
-		{[]Call{{Fn: "Spin"}}, StatusRunning, 0, "sleep", "sleep"},
+		// A busy call is caught sleeping, runnable or running.
+		{[]Call{{Fn: "Spin"}}, StatusRunning, 0, "busy", "busy"},
 	} {
 		req := Request{Op: OpSeq, HardCap: 500 * time.Millisecond, Test: Test{
 			Type: "Counter", Objects: []Call{{Fn: "NewCounter", Args: []Value{lit("1")}}}, Suffix: tc.suffix,
 		}}
 		res, _ := do(t, r, req)
+		if w := res.Waits[0]; tc.wait == "busy" && w != "" && !Blocked(w) && res.Msg == w {
+			res.Waits[0], res.Msg = "busy", "busy"
+		}
 		if res.Status != tc.status || res.Goroutine != tc.goroutine || res.Waits[0] != tc.wait || res.Msg != tc.want {
 			t.Errorf("%v: got %s goroutine %d wait %q msg %q, want %s %d %q %q", tc.suffix,
 				res.Status, res.Goroutine, res.Waits[0], res.Msg, tc.status, tc.goroutine, tc.wait, tc.want)

@@ -52,7 +52,9 @@ type Call struct {
 type Value struct {
 	K string `json:"k"`
 	// Lit is the literal of a basic value (KLit): a number, a string,
-	// "true"/"false", or "max" and "min" for the bounds of the kind.
+	// "true"/"false", or "max" and "min" for the bounds of the kind. For
+	// KReader it holds the bytes to read; for KCtx and KFunc it names a
+	// variant (see the kinds).
 	Lit string `json:"lit,omitempty"`
 	// Basic names the basic type of a KLit value passed to an interface
 	// parameter ("int", "string", ...).
@@ -66,16 +68,38 @@ type Value struct {
 
 // Value kinds.
 const (
-	KLit   = "lit"   // a basic value
-	KObj   = "obj"   // a shared object
-	KCall  = "call"  // the result of a registered constructor
-	KCtx   = "ctx"   // context.Background()
-	KFunc  = "func"  // a function that returns zero values
+	KLit = "lit" // a basic value
+	KObj = "obj" // a shared object
+	// KCall is the first result of a registered constructor (Call), or
+	// its dynamic value when it is an interface that does not fit the
+	// parameter.
+	KCall = "call"
+	// KCtx is a context: context.Background() for Lit "", an already
+	// cancelled context for "cancelled", and a context whose deadline
+	// is 1ms away for "timeout".
+	KCtx = "ctx"
+	// KFunc is a function of the parameter's type. For Lit "" it returns
+	// zero values; for "true" it returns true for bool results, 1 for
+	// numeric ones and zero values for the others, so that a Range or
+	// ForEach style callback goes on iterating.
+	KFunc  = "func"
 	KZero  = "zero"  // the zero value: nil for pointers, slices, maps, interfaces
 	KNew   = "new"   // a pointer to a new zero value
 	KSlice = "slice" // a slice of Elems
 	KMap   = "map"   // an empty map
 	KChan  = "chan"  // a channel with a buffer of one
+	// KReader is a new reader of the bytes of Lit: a *strings.Reader or
+	// *bufio.Reader for a parameter of that type, else a *bytes.Reader,
+	// or, for an interface that also needs Close (io.ReadCloser,
+	// io.ReadSeekCloser...), a *bytes.Reader with a no-op Close. Any other
+	// parameter type fails.
+	KReader = "reader"
+	// KWriter is a new, empty writer: a *strings.Builder or
+	// *bufio.Writer for a parameter of that type, else a *bytes.Buffer,
+	// or, for an interface that also needs Close, Flush or Sync
+	// (io.WriteCloser...), a *bytes.Buffer with no-op ones. Lit is
+	// unused. Any other parameter type fails.
+	KWriter = "writer"
 )
 
 // A Message is one line of JSON the child writes to the driver on file
@@ -113,8 +137,11 @@ const (
 // Result statuses.
 const (
 	StatusOK = "ok"
-	// StatusObjectFailed: a constructor returned an error or panicked;
-	// StatusArgsFailed: building an argument of a suffix call failed.
+	// StatusObjectFailed: a constructor failed in the first iteration:
+	// it panicked, returned a non-nil error or false as its second
+	// result, or returned nil or a value of another type than the type
+	// under test. StatusArgsFailed: building an argument of a suffix
+	// call failed in the first iteration.
 	StatusObjectFailed = "object-failed"
 	StatusArgsFailed   = "args-failed"
 	// StatusPanic: a suffix call panicked (Step and Goroutine say which).
@@ -126,12 +153,28 @@ const (
 	// StatusHang: the concurrent suffixes did not all return; Waits say
 	// how they wait ("" for a returned one, "running" for a busy one).
 	StatusHang = "hang"
+	// StatusSetupFailed: building the objects, running the prefix or
+	// building the suffix arguments failed where it had succeeded before,
+	// so the suffixes were not run: a constructor or the argument
+	// building failed in a later iteration, or a prefix call panicked
+	// in a later iteration or again after its objects were rebuilt (see
+	// Drop). Step names the failing step ("object 0", "prefix 2",
+	// "args"), Iter the iteration, Msg the error or panic, and Stacks[0]
+	// the stack of a panic.
+	StatusSetupFailed = "setup-failed"
 	// StatusError: the request itself is wrong (unknown type, method...).
 	StatusError = "error"
 )
 
-// A Drop records a prefix call that was dropped because it failed when
-// run sequentially.
+// A Drop records a prefix call of the first iteration that was dropped
+// from the test because it failed when run sequentially. A call that
+// returned an error is dropped and the objects are kept: an error return
+// leaves no lock held. A call that panicked is dropped and the objects
+// are discarded, since the panic may have left one locked: fresh objects
+// are built and the prefix is run again without the dropped calls. A
+// prefix call that panics in that second run fails the test with
+// StatusSetupFailed. Later iterations run the prefix without the dropped
+// calls.
 type Drop struct {
 	Index  int    `json:"index"`
 	Reason string `json:"reason"`

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"time"
 )
 
 // basicTypes are the types of KLit values passed to interface parameters.
@@ -41,24 +42,29 @@ func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect
 		}
 		return assign(objs[v.Obj], t)
 	case KCall:
+		if v.Call == nil {
+			return reflect.Value{}, fmt.Errorf("call value without a call")
+		}
 		x, err := r.construct(*v.Call, objs)
 		if err != nil {
 			return reflect.Value{}, err
 		}
+		if x.Kind() == reflect.Interface && !x.IsNil() && !x.Type().AssignableTo(t) {
+			x = x.Elem() // the dynamic value may fit where the interface does not
+		}
 		return assign(x, t)
 	case KCtx:
-		return assign(reflect.ValueOf(context.Background()), t)
-	case KFunc:
-		if t.Kind() != reflect.Func {
-			return reflect.Value{}, fmt.Errorf("func value for parameter of type %s", t)
+		ctx, err := newContext(v.Lit)
+		if err != nil {
+			return reflect.Value{}, err
 		}
-		return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
-			out := make([]reflect.Value, t.NumOut())
-			for i := range out {
-				out[i] = reflect.Zero(t.Out(i))
-			}
-			return out
-		}), nil
+		return assign(reflect.ValueOf(&ctx).Elem(), t)
+	case KFunc:
+		return newFunc(v.Lit, t)
+	case KReader:
+		return newReader(v.Lit, t)
+	case KWriter:
+		return newWriter(t)
 	case KZero:
 		return reflect.Zero(t), nil
 	case KNew:
@@ -91,6 +97,68 @@ func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect
 		return reflect.MakeChan(t, 1), nil
 	}
 	return reflect.Value{}, fmt.Errorf("unknown value kind %q", v.K)
+}
+
+// newContext returns the context lit names: "" for context.Background(),
+// "cancelled" for a context that is already cancelled, "timeout" for one
+// whose deadline is a millisecond away.
+func newContext(lit string) (context.Context, error) {
+	switch lit {
+	case "":
+		return context.Background(), nil
+	case "cancelled":
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx, nil
+	case "timeout":
+		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+		// The deadline ends ctx; cancel then releases its resources.
+		context.AfterFunc(ctx, cancel)
+		return ctx, nil
+	}
+	return nil, fmt.Errorf("unknown context %q", lit)
+}
+
+// newFunc returns a function of type t that returns zero values (lit "")
+// or, for lit "true", true for results of kind bool, 1 for numeric ones
+// and zero values for the others, so that a callback asked whether to go
+// on says yes.
+func newFunc(lit string, t reflect.Type) (reflect.Value, error) {
+	if t.Kind() != reflect.Func {
+		return reflect.Value{}, fmt.Errorf("func value for parameter of type %s", t)
+	}
+	if lit != "" && lit != "true" {
+		return reflect.Value{}, fmt.Errorf("unknown func %q", lit)
+	}
+	return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+		out := make([]reflect.Value, t.NumOut())
+		for i := range out {
+			out[i] = reflect.Zero(t.Out(i))
+			if lit == "true" {
+				out[i] = oneOf(t.Out(i))
+			}
+		}
+		return out
+	}), nil
+}
+
+// oneOf returns true, or 1, as a value of type t, or the zero value when t
+// is neither boolean nor numeric.
+func oneOf(t reflect.Type) reflect.Value {
+	x := reflect.New(t).Elem()
+	switch t.Kind() {
+	case reflect.Bool:
+		x.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x.SetInt(1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x.SetUint(1)
+	case reflect.Float32, reflect.Float64:
+		x.SetFloat(1)
+	case reflect.Complex64, reflect.Complex128:
+		x.SetComplex(1)
+	}
+	return x
 }
 
 // assign converts x for a parameter of type t: it dereferences or takes

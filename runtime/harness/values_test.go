@@ -1,0 +1,271 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// typeOf returns the type *p points to: typeOf((*io.Reader)(nil)) is
+// io.Reader.
+func typeOf(p interface{}) reflect.Type { return reflect.TypeOf(p).Elem() }
+
+// TestBuildReader checks KReader values for the parameter types a reader
+// fits.
+func TestBuildReader(t *testing.T) {
+	r := testRegistry()
+	for _, tc := range []struct {
+		t    reflect.Type
+		want reflect.Type // the type of the reader built
+	}{
+		{typeOf((**bytes.Reader)(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*io.Reader)(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*io.ReadSeeker)(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*io.ReaderAt)(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*io.WriterTo)(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*interface{})(nil)), reflect.TypeOf(&bytes.Reader{})},
+		{typeOf((*io.ReadCloser)(nil)), reflect.TypeOf(&readCloser{})},
+		{typeOf((*io.ReadSeekCloser)(nil)), reflect.TypeOf(&readCloser{})},
+		{typeOf((**strings.Reader)(nil)), reflect.TypeOf(&strings.Reader{})},
+		{typeOf((**bufio.Reader)(nil)), reflect.TypeOf(&bufio.Reader{})},
+	} {
+		v := Value{K: KReader, Lit: "hello"}
+		x, err := r.build(v, tc.t, nil)
+		if err != nil {
+			t.Errorf("reader as %s: %v", tc.t, err)
+			continue
+		}
+		if x.Type() != tc.want {
+			t.Errorf("reader as %s: built a %s, want %s", tc.t, x.Type(), tc.want)
+		}
+		rd := x.Interface().(io.Reader)
+		if b, err := io.ReadAll(rd); err != nil || string(b) != "hello" {
+			t.Errorf("reader as %s: read %q, %v, want hello", tc.t, b, err)
+		}
+		if c, ok := rd.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				t.Errorf("reader as %s: Close: %v", tc.t, err)
+			}
+		}
+		// Each value is a new reader.
+		y, _ := r.build(v, tc.t, nil)
+		if b, _ := io.ReadAll(y.Interface().(io.Reader)); string(b) != "hello" {
+			t.Errorf("reader as %s: a second reader read %q, want hello", tc.t, b)
+		}
+	}
+	for _, bad := range []reflect.Type{typeOf((*string)(nil)), typeOf((*io.ReadWriter)(nil)), typeOf((*bytes.Reader)(nil))} {
+		if _, err := r.build(Value{K: KReader}, bad, nil); err == nil || !strings.Contains(err.Error(), bad.String()) {
+			t.Errorf("reader as %s: error %v, want one naming the type", bad, err)
+		}
+	}
+}
+
+// TestBuildWriter checks KWriter values for the parameter types a writer
+// fits.
+func TestBuildWriter(t *testing.T) {
+	r := testRegistry()
+	type flushWriter interface {
+		io.Writer
+		Flush() error
+	}
+	for _, tc := range []struct {
+		t    reflect.Type
+		want reflect.Type
+	}{
+		{typeOf((**bytes.Buffer)(nil)), reflect.TypeOf(&bytes.Buffer{})},
+		{typeOf((*io.Writer)(nil)), reflect.TypeOf(&bytes.Buffer{})},
+		{typeOf((*io.ReadWriter)(nil)), reflect.TypeOf(&bytes.Buffer{})},
+		{typeOf((*io.StringWriter)(nil)), reflect.TypeOf(&bytes.Buffer{})},
+		{typeOf((*io.WriteCloser)(nil)), reflect.TypeOf(&writeCloser{})},
+		{typeOf((*flushWriter)(nil)), reflect.TypeOf(&writeCloser{})},
+		{typeOf((**strings.Builder)(nil)), reflect.TypeOf(&strings.Builder{})},
+		{typeOf((**bufio.Writer)(nil)), reflect.TypeOf(&bufio.Writer{})},
+	} {
+		x, err := r.build(Value{K: KWriter}, tc.t, nil)
+		if err != nil {
+			t.Errorf("writer as %s: %v", tc.t, err)
+			continue
+		}
+		if x.Type() != tc.want {
+			t.Errorf("writer as %s: built a %s, want %s", tc.t, x.Type(), tc.want)
+		}
+		w := x.Interface().(io.Writer)
+		if n, err := w.Write([]byte("abc")); n != 3 || err != nil {
+			t.Errorf("writer as %s: Write: %d, %v", tc.t, n, err)
+		}
+		if c, ok := w.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				t.Errorf("writer as %s: Close: %v", tc.t, err)
+			}
+		}
+		// Each value is a new writer.
+		y, _ := r.build(Value{K: KWriter}, tc.t, nil)
+		if y.Pointer() == x.Pointer() {
+			t.Errorf("writer as %s: the same writer twice", tc.t)
+		}
+	}
+	wc := &writeCloser{Buffer: &bytes.Buffer{}}
+	if wc.Close() != nil || wc.Flush() != nil || wc.Sync() != nil {
+		t.Error("the no-op Close, Flush or Sync of writeCloser failed")
+	}
+	for _, bad := range []reflect.Type{typeOf((*int)(nil)), typeOf((*io.WriteSeeker)(nil))} {
+		if _, err := r.build(Value{K: KWriter}, bad, nil); err == nil || !strings.Contains(err.Error(), bad.String()) {
+			t.Errorf("writer as %s: error %v, want one naming the type", bad, err)
+		}
+	}
+}
+
+// TestBuildContext checks the KCtx variants.
+func TestBuildContext(t *testing.T) {
+	r := testRegistry()
+	ctxType := typeOf((*context.Context)(nil))
+	build := func(lit string) context.Context {
+		t.Helper()
+		x, err := r.build(Value{K: KCtx, Lit: lit}, ctxType, nil)
+		if err != nil {
+			t.Fatalf("context %q: %v", lit, err)
+		}
+		return x.Interface().(context.Context)
+	}
+	if ctx := build(""); ctx != context.Background() {
+		t.Errorf("context \"\": got %v, want context.Background()", ctx)
+	}
+	if ctx := build("cancelled"); !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("context cancelled: Err() = %v, want context.Canceled", ctx.Err())
+	}
+	ctx := build("timeout")
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > time.Millisecond {
+		t.Errorf("context timeout: deadline %v, %v, want one at most 1ms away", d, ok)
+	}
+	select {
+	case <-ctx.Done():
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Errorf("context timeout: Err() = %v, want context.DeadlineExceeded", ctx.Err())
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("context timeout: not done after 5s")
+	}
+	if x, err := r.build(Value{K: KCtx}, typeOf((*interface{})(nil)), nil); err != nil || x.Interface() != context.Background() {
+		t.Errorf("context as interface{}: %v, %v", x, err)
+	}
+	for _, bad := range []struct {
+		lit string
+		t   reflect.Type
+	}{{"later", ctxType}, {"", typeOf((*int)(nil))}} {
+		if _, err := r.build(Value{K: KCtx, Lit: bad.lit}, bad.t, nil); err == nil {
+			t.Errorf("context %q as %s: no error", bad.lit, bad.t)
+		}
+	}
+}
+
+type count uint16
+
+// TestBuildFunc checks the KFunc variants.
+func TestBuildFunc(t *testing.T) {
+	r := testRegistry()
+	type results func(string, int) (bool, int, count, float32, complex64, string, error, []int)
+	for _, tc := range []struct {
+		lit  string
+		want []interface{}
+	}{
+		{"", []interface{}{false, 0, count(0), float32(0), complex64(0), "", error(nil), []int(nil)}},
+		{"true", []interface{}{true, 1, count(1), float32(1), complex64(1), "", error(nil), []int(nil)}},
+	} {
+		x, err := r.build(Value{K: KFunc, Lit: tc.lit}, reflect.TypeOf(results(nil)), nil)
+		if err != nil {
+			t.Errorf("func %q: %v", tc.lit, err)
+			continue
+		}
+		out := x.Call([]reflect.Value{reflect.ValueOf("k"), reflect.ValueOf(2)})
+		for i, o := range out {
+			if !reflect.DeepEqual(o.Interface(), tc.want[i]) {
+				t.Errorf("func %q: result %d is %#v, want %#v", tc.lit, i, o.Interface(), tc.want[i])
+			}
+		}
+	}
+	// A Range-style callback built with "true" goes on iterating.
+	x, err := r.build(Value{K: KFunc, Lit: "true"}, reflect.TypeOf(func(k, v interface{}) bool { return false }), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.Interface().(func(k, v interface{}) bool)(1, 2) {
+		t.Error("a func \"true\" callback returned false")
+	}
+	for _, bad := range []struct {
+		lit string
+		t   reflect.Type
+	}{{"panic", reflect.TypeOf(func() {})}, {"", typeOf((*int)(nil))}} {
+		if _, err := r.build(Value{K: KFunc, Lit: bad.lit}, bad.t, nil); err == nil {
+			t.Errorf("func %q as %s: no error", bad.lit, bad.t)
+		}
+	}
+}
+
+// TestNewKindsInRequests passes the new kinds of values through a
+// request, to methods that use them.
+func TestNewKindsInRequests(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterType("Store", func() interface{} { return &Store{} })
+	res, _ := do(t, r, Request{Op: OpSeq, Test: Test{
+		Type:    "Store",
+		Objects: []Call{{}},
+		Prefix: []Call{
+			{Fn: "Load", Args: []Value{{K: KReader, Lit: "a b c"}}},
+			{Fn: "Dump", Args: []Value{{K: KWriter}}},
+		},
+		Suffix: []Call{
+			{Fn: "Wait", Args: []Value{{K: KCtx, Lit: "cancelled"}}},
+			{Fn: "Range", Args: []Value{{K: KFunc, Lit: "true"}}},
+		},
+	}})
+	if res.Status != StatusOK || len(res.Dropped) != 0 {
+		t.Fatalf("got %s at %q (%s), dropped %+v, want ok with nothing dropped", res.Status, res.Step, res.Msg, res.Dropped)
+	}
+}
+
+// Store uses readers, writers, contexts and callbacks.
+type Store struct{ words []string }
+
+// Load reads words from rc, which it closes.
+func (s *Store) Load(rc io.ReadCloser) error {
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	s.words = strings.Fields(string(b))
+	if len(s.words) != 3 {
+		return errors.New("want 3 words")
+	}
+	return err
+}
+
+// Dump writes the words to w.
+func (s *Store) Dump(w io.WriteCloser) error {
+	_, err := io.WriteString(w, strings.Join(s.words, " "))
+	if err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// Wait waits for ctx to be done.
+func (s *Store) Wait(ctx context.Context) { <-ctx.Done() }
+
+// Range calls f on each word while it returns true; it panics unless f
+// saw every word.
+func (s *Store) Range(f func(i int, w string) bool) {
+	n := 0
+	for i, w := range s.words {
+		if !f(i, w) {
+			break
+		}
+		n++
+	}
+	if n != len(s.words) {
+		panic("stopped early")
+	}
+}
