@@ -58,8 +58,9 @@ type method struct {
 }
 
 type access struct {
-	loc string // normalized
-	a   summary.Access
+	loc  string // normalized
+	a    summary.Access
+	held []guard // the locks held at the access that may protect it
 }
 
 type lockPair struct {
@@ -122,7 +123,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 		if !ok || (!a.Write && !written(loc)) {
 			continue
 		}
-		mm.accesses = append(mm.accesses, access{loc, a})
+		mm.accesses = append(mm.accesses, access{loc: loc, a: a})
 		here := map[site]summary.Mode{}
 		for _, h := range a.Held {
 			if l, ok := norm(h.Lock); ok && !h.Broken {
@@ -139,6 +140,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 			}
 		}
 	}
+	mm.guards(self)
 	for k, mode := range common {
 		if old, ok := mm.ls[k.lock]; !ok || (old == summary.R && mode == summary.W) {
 			mm.ls[k.lock] = mode
@@ -179,7 +181,7 @@ func lockList(ls map[string]summary.Mode) []string {
 // pairOf returns the dependent pair {m1, m2}, or nil.
 func pairOf(m1, m2 *method) *Pair {
 	p := &Pair{M1: m1.m.Name, M2: m2.m.Name}
-	if ev, ok := conflict(m1, m2); ok && parallel(m1, m2) {
+	if ev, ok := conflict(m1, m2); ok {
 		p.Deps = append(p.Deps, DepPC)
 		p.Evidence = append(p.Evidence, ev)
 	}
@@ -205,65 +207,6 @@ func pairOf(m1, m2 *method) *Pair {
 		return nil
 	}
 	return p
-}
-
-// conflict reports whether m1 ⇌C m2: accesses of m1 and m2 to compatible
-// locations, at least one of them a write. DepCon's Definition 7 (Java)
-// asks for a write and a read; in Go an unsynchronised write–write pair is
-// a data race, and concurrent map writes are a fatal error, so two writes
-// conflict too. Two conservative writes by unknown code (a callback both
-// methods call) do not: neither is known to happen.
-func conflict(m1, m2 *method) (Evidence, bool) {
-	for _, a := range m1.accesses {
-		for _, b := range m2.accesses {
-			if !a.a.Write && !b.a.Write || !summary.Compatible(a.loc, b.loc) {
-				continue
-			}
-			if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
-				!m1.compound(a.loc) && !m2.compound(b.loc) {
-				// Two single synchronised operations (atomics,
-				// sync.Map, channels) are linearizable on their own.
-				continue
-			}
-			if a.a.Flags&b.a.Flags&summary.Indirect != 0 {
-				continue // both only may write
-			}
-			rw := func(a summary.Access) string {
-				if a.Write {
-					return "writes"
-				}
-				return "reads"
-			}
-			return Evidence{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
-				Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
-					m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
-					m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}, true
-		}
-	}
-	return Evidence{}, false
-}
-
-// compound reports whether m makes more than one synchronised access to
-// locations compatible with loc: a check-then-act over atomics.
-func (m *method) compound(loc string) bool {
-	n := 0
-	for _, a := range m.accesses {
-		if a.a.Flags.Synchronized() && summary.Compatible(a.loc, loc) {
-			n++
-		}
-	}
-	return n > 1
-}
-
-// parallel reports whether m1 ⇌P m2: no lock is held by both at all their
-// shared accesses with at least one of them in W mode.
-func parallel(m1, m2 *method) bool {
-	for l, mode1 := range m1.ls {
-		if mode2, ok := m2.ls[l]; ok && (mode1 == summary.W || mode2 == summary.W) {
-			return false
-		}
-	}
-	return true
 }
 
 // doubleLock reports whether m1 ⇒D m2: ⟨la,lb⟩ ∈ DS(m1), ⟨lc,ld⟩ ∈ DS(m2)

@@ -115,3 +115,18 @@ func TestWriteWrite(t *testing.T) {
 	checkPairs(t, p.Type("Atomic"))
 	checkPairs(t, p.Type("Callbacks"))
 }
+
+// TestPerPair checks that parallelism is decided per pair of conflicting
+// accesses (Put counts outside the lock but stores under it: independent
+// of Get), and that a check and an act in two critical sections of one
+// lock keep the method dependent with the writers of what it checks.
+func TestPerPair(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "perpair")
+	p := results[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Cache"), "Put~Put:pc", "Put~Puts:pc")
+	pool := p.Type("Pool")
+	checkPairs(t, pool, "Put~Take:pc", "Take~Take:pc", "Take~TakeLocked:pc")
+	if ev := pool.Pair("Put", "Take").Evidence[0]; !strings.Contains(ev.Text, "in separate critical sections of recv.mu") {
+		t.Errorf("Put~Take evidence: %s", ev.Text)
+	}
+}

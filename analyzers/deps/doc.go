@@ -16,15 +16,20 @@
 //     values, lookup tables and fields set once by the constructor, such
 //     as the pointer to an embedded struct that promoted methods go
 //     through, are not shared mutable state);
-//   - LS(m), the locks held under one acquisition at every such access;
+//   - LS(m), the locks held under one acquisition at every such access
+//     (shown in the plan; the pairs are decided on the locks held at each
+//     access);
 //   - DS(m), the pairs ⟨l1,l2⟩ such that m may acquire l2 while holding l1.
 //
 // Over all unordered pairs M of exported methods (self-pairs included,
 // |M| = n(n+1)/2) it computes:
 //
-//   - M_pc: m1 and m2 are parallel dependent (no lock held by both with one
-//     of them in W mode: two RLock holders do interleave) and conflict
-//     dependent (accesses to compatible locations, at least one of them a
+//   - M_pc: m1 and m2 are parallel and conflict dependent, decided per
+//     pair of accesses: an access of m1 and one of m2 are under no common
+//     lock held in W mode by one of them (two RLock holders do interleave;
+//     a lock that m1 released between two accesses of the location and
+//     acquired again protects neither, the check-then-act of DepCon's
+//     atomicity rule) and conflict (compatible locations, at least one a
 //     write: unlike Java, DepCon's Definition 7, two writes conflict, for
 //     an unsynchronised write–write pair is a data race in Go and
 //     concurrent map writes are fatal; two single synchronised operations —

@@ -1,0 +1,84 @@
+// want package:"Cache: \\|M\\|=6 pc=2 d=0; Pool: \\|M\\|=6 pc=3 d=0"
+
+// Package perpair decides parallelism per pair of conflicting accesses:
+// one access outside the lock makes a method parallel to the others only
+// where that access conflicts; and a method that releases the lock between
+// a check and an act stays dependent with the writers of what it checks.
+package perpair
+
+import "sync"
+
+// Cache counts its puts outside the lock.
+type Cache struct {
+	mu    sync.Mutex
+	items map[string]int
+	puts  int
+}
+
+// Put stores k under the lock, then counts the put without it.
+func (c *Cache) Put(k string) {
+	c.mu.Lock()
+	c.items[k] = 1
+	c.mu.Unlock()
+	c.puts++
+}
+
+// Get reads the map under the lock: independent of Put, whose map access
+// holds the lock too.
+func (c *Cache) Get(k string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.items[k]
+}
+
+// Puts reads the counter under the lock, which Put does not hold when it
+// writes it.
+func (c *Cache) Puts() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.puts
+}
+
+// Pool hands out its items.
+type Pool struct {
+	mu    sync.Mutex
+	items []int
+}
+
+// Take checks that the pool is not empty, releases the lock, and takes the
+// last item under the lock again: a check-then-act.
+func (p *Pool) Take() int {
+	p.mu.Lock()
+	n := len(p.items)
+	p.mu.Unlock()
+	if n == 0 {
+		return -1
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	x := p.items[n-1]
+	p.items = p.items[:n-1]
+	return x
+}
+
+// Put appends an item under the lock.
+func (p *Pool) Put(x int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.items = append(p.items, x)
+}
+
+// TakeLocked is the negative twin of Take: one critical section, so it is
+// independent of Put (but not of Take, which it may empty between Take's
+// check and act).
+func (p *Pool) TakeLocked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.items)
+	if n == 0 {
+		return -1
+	}
+	x := p.items[n-1]
+	p.items = p.items[:n-1]
+	return x
+}
