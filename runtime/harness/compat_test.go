@@ -235,8 +235,11 @@ func f(xs []int) {
 }
 
 // userDecls redeclares, at package level, the predeclared names a package
-// under test may redeclare.
+// under test may redeclare, and names of standard packages a package
+// plausibly uses for its own variables.
 const userDecls = `package harness
+
+const debug = false
 
 type any struct{}
 
@@ -282,7 +285,7 @@ func (p *pair) Swap(o *pair) {
 
 func TestOld(t *testing.T) {
 	r := NewRegistry()
-	r.RegisterType("pair", func() interface{} { return &pair{} })
+	r.RegisterTypeOf("pair", (*pair)(nil))
 	send := func(Message) error { return nil }
 	ok := r.Do(Request{Op: OpRun, Watchdog: time.Second, Test: Test{Type: "pair", Objects: []Call{{}},
 		Suffix: []Call{{Fn: "Add", Args: []Value{{K: KLit, Lit: "1"}}}, {Fn: "Add", Args: []Value{{K: KLit, Lit: "2"}}}},

@@ -20,7 +20,9 @@
 // imag. The tests of this package check all of this.
 //
 // A generated registration file registers the types under test and the
-// constructors by name and calls Serve from a test function.
+// constructors by name and calls Serve from a test function. It is
+// compiled under the same constraints: RegisterTypeOf("T", (*T)(nil))
+// registers a type without any or new.
 //
 // The child reads one Request per line of standard input and answers on
 // file descriptor 3 with Messages: EvStep before each sequential step of
@@ -49,7 +51,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -59,6 +60,8 @@ import (
 type Registry struct {
 	types map[string]func() interface{} // name -> zero value factory returning *T
 	funcs map[string]reflect.Value
+	// badTypes explains why a type was not registered.
+	badTypes map[string]string
 }
 
 // registry is the registry the generated registration file fills.
@@ -66,12 +69,17 @@ var registry = NewRegistry()
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{types: map[string]func() interface{}{}, funcs: map[string]reflect.Value{}}
+	return &Registry{types: map[string]func() interface{}{}, funcs: map[string]reflect.Value{}, badTypes: map[string]string{}}
 }
 
 // RegisterType registers the type under test name; zero returns a pointer
 // to a new zero value of it.
 func RegisterType(name string, zero func() interface{}) { registry.RegisterType(name, zero) }
+
+// RegisterTypeOf registers the type under test name, given a *T: its
+// zero values are made by reflection. Unlike RegisterType it needs no
+// any or new, which a package may redeclare: RegisterTypeOf("T", (*T)(nil)).
+func RegisterTypeOf(name string, ptr interface{}) { registry.RegisterTypeOf(name, ptr) }
 
 // RegisterFunc registers a constructor by name.
 func RegisterFunc(name string, fn interface{}) { registry.RegisterFunc(name, fn) }
@@ -79,6 +87,18 @@ func RegisterFunc(name string, fn interface{}) { registry.RegisterFunc(name, fn)
 // RegisterType registers the type under test name; zero returns a pointer
 // to a new zero value of it.
 func (r *Registry) RegisterType(name string, zero func() interface{}) { r.types[name] = zero }
+
+// RegisterTypeOf registers the type under test name, given a *T (nil or
+// not): its zero values are made by reflection. When ptr is not a
+// pointer, requests about name fail with StatusError.
+func (r *Registry) RegisterTypeOf(name string, ptr interface{}) {
+	pt := reflect.TypeOf(ptr)
+	if pt == nil || pt.Kind() != reflect.Ptr {
+		r.badTypes[name] = fmt.Sprintf("type %q registered with a %T, not a pointer to it", name, ptr)
+		return
+	}
+	r.types[name] = func() interface{} { return reflect.New(pt.Elem()).Interface() }
+}
 
 // RegisterFunc registers a constructor by name.
 func (r *Registry) RegisterFunc(name string, fn interface{}) { r.funcs[name] = reflect.ValueOf(fn) }
@@ -139,6 +159,9 @@ func (r *Registry) Do(req Request, send func(Message) error) Message {
 	}
 	if req.HardCap < x.watchdog {
 		x.req.HardCap = 10 * x.watchdog
+	}
+	if msg, ok := r.badTypes[req.Test.Type]; ok {
+		return Message{Status: StatusError, Goroutine: -1, Msg: msg}
 	}
 	if _, ok := r.types[req.Test.Type]; !ok {
 		return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown type %q", req.Test.Type)}
@@ -221,7 +244,7 @@ func invoke(fn reflect.Value, in []reflect.Value) (o outcome) {
 		o.elapsed = time.Since(start)
 		if p := recover(); p != nil {
 			o.panic = fmt.Sprint(p)
-			o.stack = string(debug.Stack())
+			o.stack = ownStack()
 		}
 	}()
 	if fn.Type().IsVariadic() {

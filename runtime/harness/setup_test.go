@@ -271,3 +271,25 @@ func TestConstructorResults(t *testing.T) {
 		t.Errorf("IfacePtr as *Cell argument: %v, %v", v, err)
 	}
 }
+
+// TestRegisterTypeOf checks the registration of a type by a pointer.
+func TestRegisterTypeOf(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterTypeOf("Cell", (*Cell)(nil))
+	r.RegisterTypeOf("Bad", Cell{})
+	x := &execution{r: r, req: Request{Test: Test{Type: "Cell"}}}
+	a, errA := x.newObject(Call{}, nil)
+	b, errB := x.newObject(Call{}, nil)
+	if errA != nil || errB != nil || a.Type() != reflect.TypeOf(&Cell{}) || a.Pointer() == b.Pointer() {
+		t.Fatalf("zero objects %v (%v), %v (%v), want two distinct *Cell", a, errA, b, errB)
+	}
+	res, _ := do(t, r, Request{Op: OpRun, Test: Test{Type: "Cell", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Add", Args: []Value{lit("1")}}, {Fn: "Get"}}, Iters: 3}})
+	if res.Status != StatusOK {
+		t.Errorf("Cell: got %s (%s), want ok", res.Status, res.Msg)
+	}
+	res, _ = do(t, r, Request{Op: OpSeq, Test: Test{Type: "Bad", Objects: []Call{{}}, Suffix: []Call{{Fn: "Get"}}}})
+	if res.Status != StatusError || !strings.Contains(res.Msg, "not a pointer") {
+		t.Errorf("Bad: got %s (%s), want error saying it is not a pointer", res.Status, res.Msg)
+	}
+}

@@ -92,3 +92,17 @@ func dumpAll() []Goroutine {
 		buf = make([]byte, 2*len(buf))
 	}
 }
+
+// ownStack returns the stack of the calling goroutine, as
+// runtime/debug.Stack does (a package under test may well declare its
+// own debug at package level, which the import would collide with).
+func ownStack() string {
+	buf := make([]byte, 4<<10)
+	for {
+		n := runtime.Stack(buf, false)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
