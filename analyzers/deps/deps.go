@@ -120,7 +120,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 	var common map[site]summary.Mode
 	for _, a := range m.Summary.Accesses {
 		loc, ok := norm(a.Loc)
-		if !ok || (!a.Write && !written(loc)) {
+		if !ok || !own(self, loc) || (!a.Write && !written(loc)) {
 			continue
 		}
 		mm.accesses = append(mm.accesses, access{loc: loc, a: a})

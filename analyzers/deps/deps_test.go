@@ -130,3 +130,15 @@ func TestPerPair(t *testing.T) {
 		t.Errorf("Put~Take evidence: %s", ev.Text)
 	}
 }
+
+// TestForeignGlobals checks that the package variables of other packages
+// (their private state) do not make a pair dependent, while the type's
+// own fields written through calls into other packages and the package
+// variables of the type's own package do.
+func TestForeignGlobals(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "foreign")
+	p := results[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Private"))
+	checkPairs(t, p.Type("Own"), "Get~Inc:pc", "Inc~Inc:pc")
+	checkPairs(t, p.Type("Local"), "A~A:pc", "A~B:pc", "B~B:pc")
+}

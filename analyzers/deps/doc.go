@@ -11,7 +11,11 @@
 // methods (see package summary) deps derives, as DepCon+ does:
 //
 //   - AS(m), the accesses of m to shared locations: the receiver's, those of
-//     parameters of the type itself, and package variables (a read counts
+//     parameters of the type itself, and the package variables of the
+//     type's own package (those of other packages, reached through calls
+//     into them — reflect's or encoding/json's caches, fmt's or time's
+//     internals — are their private state and do not count; the type's own
+//     fields written by other packages' code do) (a read counts
 //     only if some method of the type writes a compatible location: error
 //     values, lookup tables and fields set once by the constructor, such
 //     as the pointer to an embedded struct that promoted methods go

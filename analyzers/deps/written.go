@@ -42,7 +42,7 @@ func writtenBy(ms []*summary.Method, self string) func(loc string) bool {
 			if !a.Write {
 				continue
 			}
-			if loc, ok := normalize(m, self, a.Loc); ok {
+			if loc, ok := normalize(m, self, a.Loc); ok && own(self, loc) {
 				writes = append(writes, loc)
 			}
 		}
