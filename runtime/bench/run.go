@@ -42,6 +42,10 @@ func runOf(s *Subject, tr *driver.TypeReport) Run {
 		r.Notes = append(r.Notes, "not tested: "+tr.Skipped)
 	}
 	for _, v := range tr.Violations {
+		if v.Reproduced == driver.ReproNo {
+			r.Notes = append(r.Notes, fmt.Sprintf("unconfirmed %s %s∥%s: its reproducer passed", v.Kind, v.Pair[0], v.Pair[1]))
+			continue
+		}
 		if !s.Allowed(v.Kind) {
 			r.FalseAlarms = append(r.FalseAlarms, fmt.Sprintf("%s %s∥%s", v.Kind, v.Pair[0], v.Pair[1]))
 			continue
@@ -67,6 +71,7 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, mode string, 
 		Budget:   budget,
 		Pairs:    mode,
 		Seed:     seed,
+		First:    true, // the time to the first violation is measured
 		TypeRE:   regexp.MustCompile("^(?:" + strings.Join(names, "|") + ")$"),
 	}
 	rep, err := driver.Run(ctx, cfg)

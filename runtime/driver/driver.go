@@ -50,6 +50,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -77,6 +78,15 @@ type Config struct {
 	Verbose io.Writer // where -v messages go, nil for none
 	// Progress, when set, receives a progress line rewritten in place.
 	Progress io.Writer
+	// First stops a type's testing at its first violation (other than a
+	// self-deadlock); by default the pairs not yet found faulty are
+	// tested until the budget ends.
+	First bool
+	// Parallel is how many types are tested at once (at least 1).
+	Parallel int
+	// NoReproduce skips running the reproducers: violations are then
+	// reported with Reproduced == ReproNotRun.
+	NoReproduce bool
 }
 
 // Defaults of the flags.
@@ -102,14 +112,20 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Pairs == "" {
 		cfg.Pairs = testgen.PairsDependent
 	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = 1
+	}
 	return cfg
 }
 
-// Run tests the types of the packages cfg names. It fails when the
-// packages do not load or a child does not build; a report is returned
-// with the types tested so far.
+// Run tests the types of the packages cfg names, cfg.Parallel types at
+// a time. It fails when the packages do not load or a child does not
+// build; a report is returned with the types tested so far.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg = cfg.withDefaults()
+	if cfg.Verbose != nil {
+		cfg.Verbose = &lockedWriter{w: cfg.Verbose} // types log concurrently
+	}
 	pkgs, err := load.Packages(cfg.Dir, cfg.Patterns)
 	if err != nil {
 		return nil, err
@@ -125,40 +141,95 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	defer os.RemoveAll(work)
 	rep := &Report{Types: []*TypeReport{}}
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return strings.Compare(a.PkgPath, b.PkgPath) })
+	pool := newPool(cfg.Parallel)
+	var firstErr error
 	for i, pkg := range pkgs {
 		plan := plans[pkg.PkgPath]
 		if plan == nil || len(pkg.GoFiles) == 0 {
 			continue
 		}
-		subjects, skipped := selectTypes(pkg, plan, cfg.TypeRE)
+		subjects, skipped := selectTypes(pkg, plan, cfg)
 		rep.Types = append(rep.Types, skipped...)
 		if len(subjects) == 0 {
 			continue
 		}
-		dir := filepath.Dir(pkg.GoFiles[0])
-		pwork := filepath.Join(work, fmt.Sprint(i))
-		if err := os.Mkdir(pwork, 0o755); err != nil {
-			return rep, err
+		p := &pkgRun{work: filepath.Join(work, fmt.Sprint(i)), target: child.Target{
+			Dir: filepath.Dir(pkg.GoFiles[0]), Path: pkg.PkgPath, Module: child.ModuleOf(pkg.Module), From: cfg.Dir}}
+		if err := os.Mkdir(p.work, 0o755); err != nil {
+			firstErr = err
+			break
 		}
-		bin, err := child.Build(ctx, pwork, dir, subjects)
-		if err != nil {
-			return rep, err
+		if p.bin, err = child.Build(ctx, p.work, p.target, subjects); err != nil {
+			firstErr = err
+			break
 		}
 		for _, s := range subjects {
-			if ctx.Err() != nil {
-				return rep, ctx.Err()
-			}
-			rep.Types = append(rep.Types, testType(ctx, cfg, bin, s))
+			slot := &TypeReport{}
+			rep.Types = append(rep.Types, slot)
+			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, p, s) })
 		}
+	}
+	pool.Wait()
+	// Types a failed build or an interruption kept from running have
+	// empty slots.
+	rep.Types = slices.DeleteFunc(rep.Types, func(t *TypeReport) bool { return t.Type == "" })
+	if firstErr != nil {
+		return rep, firstErr
 	}
 	return rep, ctx.Err()
 }
 
+// A pkgRun is what the types of one package share: the child binary,
+// the package it was built from, and a work directory.
+type pkgRun struct {
+	bin    *child.Binary
+	target child.Target
+	work   string
+}
+
+// A pool runs functions, at most n at a time.
+type pool struct {
+	sem chan struct{}
+	wg  sync.WaitGroup
+}
+
+func newPool(n int) *pool { return &pool{sem: make(chan struct{}, max(n, 1))} }
+
+// Go runs f when a slot is free, unless ctx is done first.
+func (p *pool) Go(ctx context.Context, f func()) {
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer func() { <-p.sem; p.wg.Done() }()
+		f()
+	}()
+}
+
+// Wait waits for the functions started.
+func (p *pool) Wait() { p.wg.Wait() }
+
+// A lockedWriter serialises the writes of concurrent types.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
 // selectTypes returns the subjects of the types of plan that cfg selects,
 // and reports for the selected types that cannot be tested.
-func selectTypes(pkg *packages.Package, plan *deps.Plan, re *regexp.Regexp) ([]*testgen.Subject, []*TypeReport) {
+func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen.Subject, []*TypeReport) {
 	var subjects []*testgen.Subject
 	var skipped []*TypeReport
+	re := cfg.TypeRE
 	for _, tp := range plan.Types {
 		if re != nil && !re.MatchString(tp.Name) || re == nil && !tp.Concurrent {
 			continue

@@ -75,7 +75,7 @@ func TestFindsViolations(t *testing.T) {
 		pair     [2]string
 		objects  int
 	}{
-		{"buffered", "Reader", []string{KindRace, KindPanic}, [2]string{"Close", "Read"}, 1},
+		{"buffered", "Reader", []string{KindRace, KindPanic}, [2]string{"Close", ""}, 1},
 		{"mapeq", "Map", []string{KindDeadlock}, [2]string{"Equal", "Equal"}, 2},
 		{"lazycache", "Cache", []string{KindFatal, KindRace}, [2]string{"Get", ""}, 1},
 		{"queue", "Queue", []string{KindPanic}, [2]string{"Close", "Put"}, 1},
@@ -83,13 +83,13 @@ func TestFindsViolations(t *testing.T) {
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			t.Parallel()
-			rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+tc.pkg)
+			rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+tc.pkg)
 			if code != 1 {
 				t.Fatalf("exit status %d, want 1\n%s", code, stderr)
 			}
 			tr := typeReport(t, rep, tc.typ)
 			if len(tr.Violations) != 1 {
-				t.Fatalf("%d violations, want 1 (the first stops the type): %+v", len(tr.Violations), tr.Violations)
+				t.Fatalf("%d violations, want 1 (-first stops the type): %+v", len(tr.Violations), tr.Violations)
 			}
 			v := tr.Violations[0]
 			t.Logf("%s %v after %d tests, %.2fs: %s", v.Kind, v.Pair, v.TestsBefore, v.Elapsed, v.Message)
@@ -104,6 +104,9 @@ func TestFindsViolations(t *testing.T) {
 			}
 			if v.Seed != 1 || v.Message == "" || len(v.Evidence) == 0 {
 				t.Errorf("seed %d, message %q, evidence %v: want seed 1, a message and evidence", v.Seed, v.Message, v.Evidence)
+			}
+			if v.Reproduced != ReproYes || v.Count < 1 {
+				t.Errorf("reproduced %q (%s), count %d: want a reproducer that failed", v.Reproduced, v.ReproOutput, v.Count)
 			}
 			if !strings.Contains(v.Reproducer, "func TestDepcon") || !strings.Contains(v.Reproducer, "package "+tc.pkg) {
 				t.Errorf("reproducer is not a test of package %s:\n%s", tc.pkg, v.Reproducer)
@@ -230,9 +233,17 @@ func TestExternalModule(t *testing.T) {
 	rep.WriteText(&stdout)
 	t.Logf("%s", stdout.Bytes())
 	tr := typeReport(t, rep, "Stats")
-	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace || tr.Violations[0].Pair != [2]string{"Record", "Record"} &&
-		tr.Violations[0].Pair != [2]string{"Record", "Total"} {
-		t.Errorf("violations %+v, want a race of Record", tr.Violations)
+	if len(tr.Violations) == 0 {
+		t.Errorf("no violation, want races of Record")
+	}
+	// Testing goes on after a violation, with the pairs not found yet:
+	// each pair is reported once.
+	seen := map[[2]string]bool{}
+	for _, v := range tr.Violations {
+		if v.Kind != KindRace || v.Pair[0] != "Record" || v.Reproduced != ReproYes || seen[v.Pair] {
+			t.Errorf("violation %s %v (reproduced %s), want one reproduced race per pair with Record", v.Kind, v.Pair, v.Reproduced)
+		}
+		seen[v.Pair] = true
 	}
 	if !strings.Contains(progress.String(), "Stats: ") || !strings.HasSuffix(progress.String(), "\r\033[K") {
 		t.Errorf("progress line %q, want the type's progress, cleared at the end", progress.String())
@@ -363,4 +374,63 @@ func running(bin string) bool {
 		}
 	}
 	return false
+}
+
+// TestConstructors checks that types are built the way their package
+// builds them — through a constructor returning an interface, behind an
+// exported constructor of an unexported type, with a builder — and that
+// the race each has is found and reproduced. On the zero value, their
+// methods panic.
+func TestConstructors(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-type", "^(StandardRegistry|threadSafeSet|Cache)$",
+		testdataDir+"ctors")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	for _, typ := range []string{"StandardRegistry", "threadSafeSet", "Cache"} {
+		tr := typeReport(t, rep, typ)
+		for _, n := range tr.Notes {
+			if strings.Contains(n, "zero value") {
+				t.Errorf("%s: tested on the zero value: %s", typ, n)
+			}
+		}
+		if tr.Confirmed() == 0 {
+			t.Errorf("%s: no reproduced violation: %+v, notes %q", typ, tr.Violations, tr.Notes)
+			continue
+		}
+		v := tr.Violations[0]
+		if v.Kind != KindRace || v.Reproduced != ReproYes {
+			t.Errorf("%s: %s (reproduced %s: %s), want a reproduced race", typ, v.Kind, v.Reproduced, v.ReproOutput)
+		}
+	}
+}
+
+// TestSetupMisbehaves checks correct types whose set-up panics holding a
+// lock, writes files, or allocates in proportion to its arguments:
+// nothing is reported, and the package directory stays as it was.
+func TestSetupMisbehaves(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(testdataDir + "setup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	rep, code, stderr := depconTest(t, "-budget", "5s", "-seed", "3", "-pairs", "all", dir)
+	if code != 0 {
+		t.Errorf("exit status %d, want 0\n%s", code, stderr)
+	}
+	if rep != nil {
+		for _, tr := range rep.Types {
+			for _, v := range tr.Violations {
+				t.Errorf("%s: %s on %v (reproduced %s): %s", tr.Type, v.Kind, v.Pair, v.Reproduced, v.Message)
+			}
+			if tr.TestsGenerated == 0 {
+				t.Errorf("%s: no test ran (skipped %q, notes %q)", tr.Type, tr.Skipped, tr.Notes)
+			}
+		}
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("the package directory changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime"
 	"syscall"
 
 	"github.com/depcon/depcon/runtime/testgen"
@@ -57,6 +58,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
 	fs.StringVar(&typeRE, "type", "", "test the types whose names match this regular expression")
 	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
+	fs.BoolVar(&cfg.First, "first", false, "stop testing a type at its first violation")
+	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
+	reproduce := fs.Bool("reproduce", true, "run each violation's reproducer in the package before reporting it")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -65,6 +69,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	cfg.NoReproduce = !*reproduce
 	cfg.Patterns = fs.Args()
 	if len(cfg.Patterns) == 0 {
 		fs.Usage()
@@ -77,7 +82,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if verbose {
 		cfg.Verbose = stderr
 	}
-	if !jsonOut && isTerminal(stderr) {
+	if !jsonOut && cfg.Parallel == 1 && isTerminal(stderr) {
 		cfg.Progress = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -115,8 +120,8 @@ func checkFlags(cfg *Config, typeRE string) error {
 	default:
 		return fmt.Errorf("-pairs %q: want dependent, all or random", cfg.Pairs)
 	}
-	if cfg.Budget <= 0 || cfg.Iters <= 0 || cfg.MaxLen <= 0 {
-		return fmt.Errorf("-budget, -iters and -maxlen must be positive")
+	if cfg.Budget <= 0 || cfg.Iters <= 0 || cfg.MaxLen <= 0 || cfg.Parallel <= 0 {
+		return fmt.Errorf("-budget, -iters, -maxlen and -p must be positive")
 	}
 	if typeRE != "" {
 		re, err := regexp.Compile(typeRE)

@@ -24,14 +24,34 @@ type Report struct {
 	Types []*TypeReport `json:"types"`
 }
 
-// Violations returns the number of violations found.
+// Violations returns the number of violations found whose reproducer
+// failed (or could not be run): those that decide the exit status.
 func (r *Report) Violations() int {
 	n := 0
 	for _, t := range r.Types {
-		n += len(t.Violations)
+		n += t.Confirmed()
 	}
 	return n
 }
+
+// Confirmed returns the number of the type's violations that count: all
+// but those whose reproducer ran and passed.
+func (t *TypeReport) Confirmed() int {
+	n := 0
+	for _, v := range t.Violations {
+		if v.Reproduced != ReproNo {
+			n++
+		}
+	}
+	return n
+}
+
+// Whether a violation's reproducer failed when depcon ran it.
+const (
+	ReproYes    = "yes"     // it ran and failed: the violation is real
+	ReproNo     = "no"      // it ran and passed, every time: unconfirmed
+	ReproNotRun = "not run" // it could not be written or run
+)
 
 // A TypeReport is the result of testing one type.
 type TypeReport struct {
@@ -67,13 +87,23 @@ type Violation struct {
 	Elapsed     float64 `json:"elapsed_s"`
 	// Reproducer is the path of the reproducer when -o is given, its
 	// source otherwise.
-	Reproducer string          `json:"reproducer"`
-	Message    string          `json:"message"`
-	Evidence   []deps.Evidence `json:"evidence,omitempty"`
-	Details    string          `json:"details,omitempty"` // stacks or race report
-	Rerun      string          `json:"rerun,omitempty"`
-	test       harness.Test    // the failing test
-	seq        bool            // a single sequential call
+	Reproducer string `json:"reproducer"`
+	// Reproduced says whether the reproducer failed when run in the
+	// package (ReproYes, ReproNo, ReproNotRun); ReproOutput is the end of
+	// its output, or why it could not run.
+	Reproduced  string `json:"reproduced"`
+	ReproOutput string `json:"repro_output,omitempty"`
+	// Count is how many times the violation was seen.
+	Count int `json:"count"`
+	// SelfArg is set when a call passes its own receiver (a.M(a)).
+	SelfArg  bool            `json:"self_arg,omitempty"`
+	Message  string          `json:"message"`
+	Evidence []deps.Evidence `json:"evidence,omitempty"`
+	Details  string          `json:"details,omitempty"` // stacks or race report
+	Rerun    string          `json:"rerun,omitempty"`
+	test     harness.Test    // the failing test
+	seq      bool            // a single sequential call
+	key      string          // what makes it distinct
 }
 
 // WriteJSON writes the report as JSON.
@@ -119,7 +149,22 @@ func (v *Violation) writeText(w io.Writer) {
 	if v.seq || v.Kind == KindSelfDeadlock {
 		what = v.Pair[0] + " (called alone)"
 	}
-	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs\n", strings.ToUpper(v.Kind), what, v.TestsBefore, v.Elapsed)
+	if v.SelfArg {
+		what += ", an object passed to its own method"
+	}
+	status := ""
+	switch v.Reproduced {
+	case ReproYes:
+		status = ", reproduced"
+	case ReproNo:
+		status = ", UNCONFIRMED: its reproducer passed"
+	}
+	count := ""
+	if v.Count > 1 {
+		count = fmt.Sprintf(" (seen %d times)", v.Count)
+	}
+	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs%s%s\n", strings.ToUpper(v.Kind), what, v.TestsBefore, v.Elapsed,
+		count, status)
 	fmt.Fprintf(w, "    %s\n", v.Message)
 	if len(v.Evidence) > 0 {
 		fmt.Fprintln(w, "    static evidence:")

@@ -60,6 +60,9 @@ import (
 type Registry struct {
 	types map[string]func() interface{} // name -> zero value factory returning *T
 	funcs map[string]reflect.Value
+	// methods holds, by type and method name, the method expressions of
+	// the unexported methods (reflection cannot call those by name).
+	methods map[string]map[string]reflect.Value
 	// badTypes explains why a type was not registered.
 	badTypes map[string]string
 }
@@ -69,7 +72,8 @@ var registry = NewRegistry()
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{types: map[string]func() interface{}{}, funcs: map[string]reflect.Value{}, badTypes: map[string]string{}}
+	return &Registry{types: map[string]func() interface{}{}, funcs: map[string]reflect.Value{},
+		methods: map[string]map[string]reflect.Value{}, badTypes: map[string]string{}}
 }
 
 // RegisterType registers the type under test name; zero returns a pointer
@@ -102,6 +106,19 @@ func (r *Registry) RegisterTypeOf(name string, ptr interface{}) {
 
 // RegisterFunc registers a constructor by name.
 func (r *Registry) RegisterFunc(name string, fn interface{}) { r.funcs[name] = reflect.ValueOf(fn) }
+
+// RegisterMethod registers the method expression fn ((*T).m, taking
+// the receiver first) of method m of the type under test typ, for a
+// method reflection cannot call by name: an unexported one.
+func RegisterMethod(typ, m string, fn interface{}) { registry.RegisterMethod(typ, m, fn) }
+
+// RegisterMethod registers the method expression fn of method m of typ.
+func (r *Registry) RegisterMethod(typ, m string, fn interface{}) {
+	if r.methods[typ] == nil {
+		r.methods[typ] = map[string]reflect.Value{}
+	}
+	r.methods[typ][m] = reflect.ValueOf(fn)
+}
 
 // Serve answers requests on standard input until it is closed. Messages
 // go to file descriptor 3.
@@ -285,13 +302,39 @@ func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error
 }
 
 // method returns the method named by c of its receiver.
-func method(c Call, objs []reflect.Value) (reflect.Value, error) {
+func (r *Registry) method(typ string, c Call, objs []reflect.Value) (reflect.Value, error) {
 	if c.Recv < 0 || c.Recv >= len(objs) {
 		return reflect.Value{}, fmt.Errorf("no shared object %d", c.Recv)
 	}
-	m := objs[c.Recv].MethodByName(c.Fn)
-	if !m.IsValid() {
+	recv := objs[c.Recv]
+	if m := recv.MethodByName(c.Fn); m.IsValid() {
+		return m, nil
+	}
+	fn, ok := r.methods[typ][c.Fn]
+	if !ok {
 		return reflect.Value{}, fmt.Errorf("no method %s", c.Fn)
 	}
-	return m, nil
+	return bind(fn, recv), nil
+}
+
+// bind returns the method expression fn bound to receiver recv: a
+// function of the method's own type.
+func bind(fn, recv reflect.Value) reflect.Value {
+	ft := fn.Type()
+	in := make([]reflect.Type, 0, ft.NumIn()-1)
+	for i := 1; i < ft.NumIn(); i++ {
+		in = append(in, ft.In(i))
+	}
+	out := make([]reflect.Type, 0, ft.NumOut())
+	for i := 0; i < ft.NumOut(); i++ {
+		out = append(out, ft.Out(i))
+	}
+	mt := reflect.FuncOf(in, out, ft.IsVariadic())
+	return reflect.MakeFunc(mt, func(args []reflect.Value) []reflect.Value {
+		all := append([]reflect.Value{recv.Convert(ft.In(0))}, args...)
+		if ft.IsVariadic() {
+			return fn.CallSlice(all)
+		}
+		return fn.Call(all)
+	})
 }

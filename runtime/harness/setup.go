@@ -154,7 +154,7 @@ func (x *execution) setupFailed(step, msg, stack string) *Message {
 // suffixArgs finds the suffix methods and builds their arguments.
 func (x *execution) suffixArgs(p *prepared) error {
 	for i, c := range x.req.Test.Suffix {
-		m, err := method(c, p.objs)
+		m, err := x.r.method(x.req.Test.Type, c, p.objs)
 		if err != nil {
 			return fmt.Errorf("suffix %d: %w", i, err)
 		}
@@ -170,7 +170,7 @@ func (x *execution) suffixArgs(p *prepared) error {
 
 // callMethod makes the method call c.
 func (x *execution) callMethod(c Call, objs []reflect.Value) outcome {
-	m, err := method(c, objs)
+	m, err := x.r.method(x.req.Test.Type, c, objs)
 	if err != nil {
 		return outcome{err: err}
 	}

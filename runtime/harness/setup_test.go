@@ -293,3 +293,42 @@ func TestRegisterTypeOf(t *testing.T) {
 		t.Errorf("Bad: got %s (%s), want error saying it is not a pointer", res.Status, res.Msg)
 	}
 }
+
+// add is an unexported method: reflection cannot call it by name.
+func (c *Cell) add(d int, more ...int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += d
+	for _, m := range more {
+		c.n += m
+	}
+	return c.n
+}
+
+// TestUnexportedMethod checks that a registered method expression stands
+// for a method reflection cannot call, in sequential and concurrent
+// requests, variadic parameters included.
+func TestUnexportedMethod(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterType("Cell", func() interface{} { return &Cell{} })
+	test := Test{Type: "Cell", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "add", Args: []Value{{K: KLit, Lit: "2"}, {K: KSlice, Elems: []Value{{K: KLit, Lit: "3"}}}}}}}
+	if res, _ := do(t, r, Request{Op: OpSeq, Test: test}); res.Status != StatusError && res.Status != StatusArgsFailed &&
+		!strings.Contains(res.Msg, "no method add") {
+		t.Errorf("unregistered add: %s %q, want no method add", res.Status, res.Msg)
+	}
+	r.RegisterMethod("Cell", "add", (*Cell).add)
+	if res, _ := do(t, r, Request{Op: OpSeq, Test: test}); res.Status != StatusOK {
+		t.Fatalf("add: %s at %s: %s", res.Status, res.Step, res.Msg)
+	}
+	x := &execution{r: r, req: Request{Test: test}}
+	c := &Cell{n: 1}
+	if o := x.callMethod(test.Suffix[0], []reflect.Value{reflect.ValueOf(c)}); o.failed() || c.n != 6 {
+		t.Errorf("add(2, 3) on 1: %v, n = %d, want 6", o.String(), c.n)
+	}
+	test.Suffix = append(test.Suffix, Call{Fn: "Get"})
+	test.Iters = 5
+	if res, _ := do(t, r, Request{Op: OpRun, Test: test}); res.Status != StatusOK {
+		t.Errorf("add ∥ Get: %s: %s", res.Status, res.Msg)
+	}
+}

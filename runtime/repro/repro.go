@@ -60,7 +60,9 @@ func title(s string) string {
 	return string(r)
 }
 
-// Source returns the reproducer of v for subject s, formatted.
+// Source returns the reproducer of v for subject s, formatted. It
+// compiles at any language version from go1.13 on: no generics, no
+// range over an integer, no min or max.
 func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}}
 	body := w.body(v)
@@ -94,9 +96,30 @@ func oneLine(s string) string {
 
 // A writer writes the Go source of a test.
 type writer struct {
-	s          *testgen.Subject
-	imports    map[string]string // path -> name
-	must, addr bool              // whether the helpers are needed
+	s       *testgen.Subject
+	imports map[string]string // path -> name
+	// pre holds the statements the next expression needs (temporaries
+	// for results checked for an error, addresses, contexts).
+	pre   []string
+	temps int
+	// readCloser and writeCloser are set when a helper type is needed.
+	readCloser, writeCloser bool
+}
+
+// temp returns a new temporary name.
+func (w *writer) temp(base string) string {
+	w.temps++
+	return fmt.Sprintf("%s%d", base, w.temps)
+}
+
+// flush returns the pending statements, one per line, and forgets them.
+func (w *writer) flush() string {
+	if len(w.pre) == 0 {
+		return ""
+	}
+	out := strings.Join(w.pre, "\n") + "\n"
+	w.pre = nil
+	return out
 }
 
 // calls returns the suffix calls as text, "a.Equal(b)".
@@ -113,16 +136,19 @@ func obj(i int) string { return string(rune('a' + i)) }
 // body writes the body of the test function.
 func (w *writer) body(v *Violation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "for range %d {\n", max(v.Iters, 1))
+	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\n", max(v.Iters, 1))
 	for i, c := range v.Test.Objects {
-		fmt.Fprintf(&b, "%s := %s\n", obj(i), w.object(c))
+		e := w.object(c)
+		fmt.Fprintf(&b, "%s%s := %s\n", w.flush(), obj(i), e)
 	}
 	for _, c := range v.Test.Prefix {
-		fmt.Fprintf(&b, "%s\n", w.methodCall(c))
+		e := w.methodCall(c)
+		fmt.Fprintf(&b, "%s%s\n", w.flush(), e)
 	}
 	if v.Seq {
 		c := v.Test.Suffix[0]
-		fmt.Fprintf(&b, "done := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.methodCall(c))
+		e := w.methodCall(c)
+		fmt.Fprintf(&b, "%sdone := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.flush(), e)
 		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\n"+
 			"t.Fatal(%q)\n}\n}\n", fmt.Sprintf("self-deadlock: %s.%s did not return within 5s", obj(c.Recv), c.Fn))
 		return b.String()
@@ -135,6 +161,7 @@ func (w *writer) body(v *Violation) string {
 		for j, a := range c.Args {
 			t := param(sig, j)
 			e := w.expr(a, t)
+			b.WriteString(w.flush())
 			if !simple(a) {
 				name := fmt.Sprintf("g%darg%d", i+1, j)
 				fmt.Fprintf(&b, "%s := %s\n", name, e)
@@ -171,12 +198,14 @@ func simple(v harness.Value) bool {
 // object returns the expression that builds a shared object.
 func (w *writer) object(c harness.Call) string {
 	if c.Fn == "" {
-		return "new(" + w.s.TypeExpr() + ")"
+		return "&" + w.s.TypeExpr() + "{}"
 	}
 	return w.adapt(w.funcCall(c), w.s.Funcs[c.Fn], types.NewPointer(w.s.Type))
 }
 
-// funcCall returns the call of a constructor, without adaptation.
+// funcCall returns the call of a function, without adaptation. A
+// method expression is called with its receiver first, as in
+// (*Builder).Build(b).
 func (w *writer) funcCall(c harness.Call) string {
 	f := w.s.Funcs[c.Fn]
 	var args []string
@@ -186,25 +215,53 @@ func (w *writer) funcCall(c harness.Call) string {
 	return w.join(harness.Call{Fn: f.Expr, Recv: -1}, f.Sig, args)
 }
 
-// adapt adapts the result of constructor f, e, to type want: it drops
-// the error (which was nil when depcon ran the test) and takes the
+// adapt adapts e, the result of function f, to type want: it checks the
+// error or bool second result (as depcon did: it was nil, or true, when
+// the test ran), asserts the dynamic type of an interface, and takes the
 // address of, or dereferences, the value.
 func (w *writer) adapt(e string, f *testgen.Func, want types.Type) string {
-	if f.Sig.Results().Len() == 2 {
-		w.must = true
-		e = "depconMust(" + e + ")"
+	switch f.Check() {
+	case "error":
+		x, err := w.temp("v"), w.temp("err")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := %s\nif %s != nil {\nt.Fatal(%s)\n}", x, err, e, err, err))
+		e = x
+	case "bool":
+		x, ok := w.temp("v"), w.temp("ok")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := %s\nif !%s {\nt.Fatal(%q)\n}", x, ok, e, ok, f.Name+" failed"))
+		e = x
 	}
 	res := f.Sig.Results().At(0).Type()
-	_, resPtr := res.(*types.Pointer)
-	_, wantPtr := want.Underlying().(*types.Pointer)
-	switch {
-	case types.IsInterface(want):
+	wantPtr, _ := want.Underlying().(*types.Pointer)
+	if types.IsInterface(want) {
 		return e
-	case resPtr && !wantPtr:
+	}
+	if f.Iface() {
+		// The dynamic value is the type under test or a pointer to it.
+		elem := want
+		if wantPtr != nil {
+			elem = wantPtr.Elem()
+		}
+		x, p := w.temp("v"), w.temp("p")
+		value := "" // a case for a value of the type, when it can be one
+		if iface, ok := f.Res.Underlying().(*types.Interface); ok && types.Implements(elem, iface) {
+			value = fmt.Sprintf("case %s:\n%s = &%s\n", w.typ(elem), p, x)
+		}
+		w.pre = append(w.pre, fmt.Sprintf("var %s *%s\nswitch %s := %s.(type) {\ncase *%s:\n%s = %s\n%s"+
+			"default:\nt.Fatalf(\"%s returned %%T\", %s)\n}", p, w.typ(elem), x, e, w.typ(elem), p, x, value,
+			f.Name, x))
+		if wantPtr == nil {
+			return "*" + p
+		}
+		return p
+	}
+	_, resPtr := res.(*types.Pointer)
+	switch {
+	case resPtr && wantPtr == nil:
 		return "*" + e
-	case !resPtr && wantPtr:
-		w.addr = true
-		return "depconAddr(" + e + ")"
+	case !resPtr && wantPtr != nil:
+		x := w.temp("v")
+		w.pre = append(w.pre, fmt.Sprintf("%s := %s", x, e))
+		return "&" + x
 	}
 	return e
 }
@@ -249,10 +306,13 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 	case harness.KCall:
 		return w.adapt(w.funcCall(*v.Call), w.s.Funcs[v.Call.Fn], t)
 	case harness.KCtx:
-		w.imports["context"] = "context"
-		return "context.Background()"
+		return w.context(v.Lit)
 	case harness.KFunc:
-		return w.funcLit(t)
+		return w.funcLit(t, v.Lit == funcTrue)
+	case harness.KReader:
+		return w.reader(v.Lit, t)
+	case harness.KWriter:
+		return w.writerValue(t)
 	case harness.KZero:
 		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
@@ -260,9 +320,9 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		case *types.Struct, *types.Array:
 			return w.typ(t) + "{}"
 		}
-		return "*new(" + w.typ(t) + ")"
+		return w.typ(t) + "(" + zeroBasic(t) + ")"
 	case harness.KNew:
-		return "new(" + w.typ(t.Underlying().(*types.Pointer).Elem()) + ")"
+		return "&" + w.typ(t.Underlying().(*types.Pointer).Elem()) + "{}"
 	case harness.KSlice:
 		elem := t.Underlying().(*types.Slice).Elem()
 		var es []string
@@ -318,10 +378,11 @@ func (w *writer) bound(b *types.Basic, which string) string {
 	return "math." + title(which) + name
 }
 
-// funcLit returns a function literal of type t that returns zero values.
-func (w *writer) funcLit(t types.Type) string {
+// funcLit returns a function literal of type t that returns zero
+// values or, when truthy, true and 1 for its boolean and numeric results.
+func (w *writer) funcLit(t types.Type, truthy bool) string {
 	sig := t.Underlying().(*types.Signature)
-	var ps, rs []string
+	var ps, rs, vals []string
 	for i := range sig.Params().Len() {
 		p := w.typ(sig.Params().At(i).Type())
 		if sig.Variadic() && i == sig.Params().Len()-1 {
@@ -330,17 +391,127 @@ func (w *writer) funcLit(t types.Type) string {
 		ps = append(ps, p)
 	}
 	for i := range sig.Results().Len() {
-		rs = append(rs, "_ "+w.typ(sig.Results().At(i).Type()))
+		rt := sig.Results().At(i).Type()
+		rs = append(rs, fmt.Sprintf("r%d %s", i, w.typ(rt)))
+		if b, ok := rt.Underlying().(*types.Basic); ok && truthy {
+			switch {
+			case b.Info()&types.IsBoolean != 0:
+				vals = append(vals, fmt.Sprintf("r%d = true", i))
+			case b.Info()&types.IsNumeric != 0:
+				vals = append(vals, fmt.Sprintf("r%d = 1", i))
+			}
+		}
 	}
 	lit := "func(" + strings.Join(ps, ", ") + ")"
 	if len(rs) > 0 {
 		lit += " (" + strings.Join(rs, ", ") + ")"
 	}
-	body := " {}"
-	if len(rs) > 0 {
-		body = " { return }"
+	switch {
+	case len(rs) == 0:
+		return lit + " {}"
+	case len(vals) == 0:
+		return lit + " { return }"
 	}
-	return lit + body
+	return lit + " {\n" + strings.Join(vals, "\n") + "\nreturn\n}"
+}
+
+// context returns a context as the harness builds it for lit: a
+// background one, one already cancelled, or one that times out after a
+// millisecond.
+func (w *writer) context(lit string) string {
+	w.imports["context"] = "context"
+	switch lit {
+	case ctxCancelled:
+		ctx, cancel := w.temp("ctx"), w.temp("cancel")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithCancel(context.Background())\n%s()", ctx, cancel, cancel))
+		return ctx
+	case ctxTimeout:
+		ctx, cancel := w.temp("ctx"), w.temp("cancel")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), time.Millisecond)\ndefer %s()",
+			ctx, cancel, cancel))
+		return ctx
+	}
+	return "context.Background()"
+}
+
+// The literals of KCtx and KFunc values the harness gives a meaning.
+const (
+	ctxCancelled = "cancelled"
+	ctxTimeout   = "timeout"
+	funcTrue     = "true"
+)
+
+// reader returns a reader over data for a parameter of type t.
+func (w *writer) reader(data string, t types.Type) string {
+	w.imports["strings"] = "strings"
+	r := "strings.NewReader(" + strconv.Quote(data) + ")"
+	switch {
+	case isNamedPtr(t, "bufio", "Reader"):
+		w.imports["bufio"] = "bufio"
+		return "bufio.NewReader(" + r + ")"
+	case isNamedPtr(t, "bytes", "Reader"):
+		w.imports["bytes"] = "bytes"
+		return "bytes.NewReader([]byte(" + strconv.Quote(data) + "))"
+	case needs(t, "Close"):
+		w.readCloser = true
+		return "depconReadCloser{" + r + "}"
+	}
+	return r
+}
+
+// writerValue returns a fresh writer for a parameter of type t.
+func (w *writer) writerValue(t types.Type) string {
+	w.imports["bytes"] = "bytes"
+	switch {
+	case isNamedPtr(t, "strings", "Builder"):
+		w.imports["strings"] = "strings"
+		return "new(strings.Builder)"
+	case isNamedPtr(t, "bufio", "Writer"):
+		w.imports["bufio"] = "bufio"
+		return "bufio.NewWriter(new(bytes.Buffer))"
+	case needs(t, "Close") || needs(t, "Flush") || needs(t, "Sync"):
+		w.writeCloser = true
+		return "&depconWriteCloser{}"
+	}
+	return "new(bytes.Buffer)"
+}
+
+// isNamedPtr reports whether t is *path.name.
+func isNamedPtr(t types.Type, path, name string) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+// needs reports whether interface t has method name.
+func needs(t types.Type, name string) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := range iface.NumMethods() {
+		if iface.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroBasic returns the zero literal of a basic type.
+func zeroBasic(t types.Type) string {
+	b, ok := t.Underlying().(*types.Basic)
+	switch {
+	case !ok:
+		return "0"
+	case b.Info()&types.IsString != 0:
+		return `""`
+	case b.Info()&types.IsBoolean != 0:
+		return "false"
+	}
+	return "0"
 }
 
 // typ returns the Go expression of type t in the package under test,
@@ -355,14 +526,15 @@ func (w *writer) typ(t types.Type) string {
 	})
 }
 
-// helpers returns the helper functions the test uses.
+// helpers returns the helper types the test uses.
 func (w *writer) helpers() string {
 	var b strings.Builder
-	if w.must {
-		b.WriteString("\nfunc depconMust[T any](v T, err error) T {\nif err != nil {\npanic(err)\n}\nreturn v\n}\n")
+	if w.readCloser {
+		b.WriteString("\ntype depconReadCloser struct{ *strings.Reader }\n\nfunc (depconReadCloser) Close() error { return nil }\n")
 	}
-	if w.addr {
-		b.WriteString("\nfunc depconAddr[T any](v T) *T { return &v }\n")
+	if w.writeCloser {
+		b.WriteString("\ntype depconWriteCloser struct{ bytes.Buffer }\n\nfunc (*depconWriteCloser) Close() error { return nil }\n" +
+			"\nfunc (*depconWriteCloser) Flush() error { return nil }\n\nfunc (*depconWriteCloser) Sync() error { return nil }\n")
 	}
 	return b.String()
 }

@@ -71,8 +71,9 @@ type Generator struct {
 	cover   map[*Target]int
 	pending *Target // the target of the next test, with state changers
 
-	excluded map[string]bool // methods no test may call
-	noPrefix map[string]bool // methods no prefix may call
+	retired  map[*Target]bool // targets no longer tested
+	excluded map[string]bool  // methods no test may call
+	noPrefix map[string]bool  // methods no prefix may call
 	ctorOK   map[string]int
 	ctorFail map[string]int
 }
@@ -88,6 +89,7 @@ func New(s *Subject, cfg Config) *Generator {
 		cfg:      cfg,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, h.Sum64())),
 		cover:    map[*Target]int{},
+		retired:  map[*Target]bool{},
 		excluded: map[string]bool{},
 		noPrefix: map[string]bool{},
 		ctorOK:   map[string]int{},
@@ -196,7 +198,15 @@ func (g *Generator) Next() *Case {
 	return g.build(t, false)
 }
 
-func (g *Generator) usable(t *Target) bool { return !g.excluded[t.M1] && !g.excluded[t.M2] }
+func (g *Generator) usable(t *Target) bool {
+	return !g.retired[t] && !g.excluded[t.M1] && !g.excluded[t.M2]
+}
+
+// Retire stops testing target t: it exposed a violation already.
+func (g *Generator) Retire(t *Target) { g.retired[t] = true }
+
+// Left returns the number of targets not retired.
+func (g *Generator) Left() int { return len(g.targets) - len(g.retired) }
 
 // pick returns a random target (PairsRandom) or a random one among the
 // least covered.

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
 )
@@ -31,20 +30,14 @@ type Subject struct {
 	// Methods promoted from package sync (Lock, Unlock, ...) are left out.
 	Methods map[string]*types.Signature
 	Names   []string // the names of Methods, sorted
-	Ctors   []*Func  // functions returning Type or *Type
-	// Funcs are the constructors of named types of the package, the
-	// type under test's included, by name.
+	// Ctors are the functions that may build the type under test: those
+	// returning Type or *Type, then those returning an interface it
+	// implements.
+	Ctors []*Func
+	// Funcs are the functions that build values of named types of the
+	// package, the type under test's included, by name.
 	Funcs map[string]*Func
 	byRes map[*types.TypeName][]*Func
-}
-
-// A Func is a constructor: a package-level function returning a named
-// type of the package or a pointer to it, and optionally an error.
-type Func struct {
-	Name string
-	Expr string // how the registration file names it ("NewCache[int]")
-	Sig  *types.Signature
-	Res  *types.Named // the named type it returns
 }
 
 // NewSubject returns the subject for the type plan of package pkg. It
@@ -87,7 +80,7 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	}
 	slices.Sort(s.Names)
 	s.findFuncs()
-	s.Ctors = append(s.Ctors, s.byRes[tn]...)
+	s.Ctors = s.ctorsOf()
 	return s, nil
 }
 
@@ -115,89 +108,6 @@ func typeArgs(tps *types.TypeParamList) ([]types.Type, error) {
 	}
 	return args, nil
 }
-
-// findFuncs finds the constructors of the named types of the package.
-// Generic ones are instantiated when their type parameters are exactly
-// the type arguments of the result, as in func New[K, V any]() *Map[K, V],
-// and the result is the type under test.
-func (s *Subject) findFuncs() {
-	scope := s.Pkg.Scope()
-	for _, name := range scope.Names() {
-		fn, ok := scope.Lookup(name).(*types.Func)
-		if !ok || !fn.Exported() {
-			continue
-		}
-		sig := fn.Type().(*types.Signature)
-		res := resultNamed(sig)
-		if res == nil || res.Obj().Pkg() != s.Pkg {
-			continue
-		}
-		f := &Func{Name: name, Expr: name, Sig: sig, Res: res}
-		if tps := sig.TypeParams(); tps.Len() > 0 {
-			if f = s.instantiate(fn, res); f == nil {
-				continue
-			}
-		} else if res.TypeArgs().Len() > 0 {
-			continue
-		}
-		s.Funcs[name] = f
-		s.byRes[f.Res.Obj()] = append(s.byRes[f.Res.Obj()], f)
-	}
-}
-
-// instantiate instantiates the generic constructor fn of the type under
-// test, or returns nil.
-func (s *Subject) instantiate(fn *types.Func, res *types.Named) *Func {
-	if res.Origin() != s.Type.(*types.Named).Origin() || len(s.TypeArgs) == 0 {
-		return nil
-	}
-	sig := fn.Type().(*types.Signature)
-	tps := sig.TypeParams()
-	args := make([]types.Type, tps.Len())
-	for i := range res.TypeArgs().Len() {
-		tp, ok := res.TypeArgs().At(i).(*types.TypeParam)
-		if !ok || tp.Index() >= len(args) || args[tp.Index()] != nil {
-			return nil
-		}
-		args[tp.Index()] = s.TypeArgs[i]
-	}
-	if slices.Contains(args, nil) {
-		return nil
-	}
-	inst, err := types.Instantiate(nil, sig, args, true)
-	if err != nil {
-		return nil
-	}
-	isig := inst.(*types.Signature)
-	var names []string
-	for _, a := range args {
-		names = append(names, types.TypeString(a, s.Qualifier))
-	}
-	return &Func{Name: fn.Name(), Expr: fn.Name() + "[" + strings.Join(names, ", ") + "]", Sig: isig,
-		Res: resultNamed(isig)}
-}
-
-// resultNamed returns N when sig returns N, *N, (N, error) or (*N, error)
-// for a named type N, and nil otherwise.
-func resultNamed(sig *types.Signature) *types.Named {
-	res := sig.Results()
-	switch {
-	case res.Len() == 2 && types.Identical(res.At(1).Type(), errorType):
-	case res.Len() != 1:
-		return nil
-	}
-	t := res.At(0).Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, _ := t.(*types.Named)
-	if n == nil || types.IsInterface(n) {
-		return nil
-	}
-	return n
-}
-
-var errorType = types.Universe.Lookup("error").Type()
 
 // Qualifier names packages other than the subject's by their name.
 func (s *Subject) Qualifier(p *types.Package) string {

@@ -2,7 +2,10 @@ package testgen
 
 import (
 	"go/types"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -16,10 +19,15 @@ var (
 	stringLits   = []string{"", "a", "b", "ab"}
 	boolLits     = []string{"false", "true"}
 	byteLens     = []int{0, 1, 4, 16}
+	// durationLits span a nanosecond to a second: a TTL of 1ns expires
+	// while a concurrent call still reads the entry.
+	durationLits = []string{"0", "1", "1000", "1000000", "10000000", "1000000000"}
+	readerData   = []string{"", "a", "hello\nworld\n", "\x00\xff"}
 )
 
-// maxDepth bounds the nesting of constructor calls in arguments.
-const maxDepth = 2
+// maxDepth bounds the nesting of constructor calls in arguments; a
+// builder chain (Build(WithSize(New(), 4))) needs three levels.
+const maxDepth = 4
 
 // A valuer generates arguments. others are the shared objects a
 // parameter of the type under test may receive.
@@ -50,7 +58,10 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 		return harness.Value{K: harness.KZero}
 	}
 	if isContext(t) {
-		return harness.Value{K: harness.KCtx}
+		return v.context()
+	}
+	if isNamed(t, "time", "Duration") {
+		return harness.Value{K: harness.KLit, Lit: durationLits[v.rng.IntN(len(durationLits))]}
 	}
 	if c := v.ctor(t, depth); c != nil {
 		return harness.Value{K: harness.KCall, Call: c}
@@ -59,7 +70,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	case *types.Basic:
 		return v.basic(u)
 	case *types.Interface:
-		return v.iface(t, u)
+		return v.iface(t, u, depth)
 	case *types.Slice:
 		return v.slice(u, depth)
 	case *types.Map:
@@ -70,7 +81,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	case *types.Chan:
 		return harness.Value{K: harness.KChan}
 	case *types.Signature:
-		return harness.Value{K: harness.KFunc}
+		return v.callback(u)
 	case *types.Pointer:
 		if v.rng.IntN(4) == 0 {
 			return harness.Value{K: harness.KZero}
@@ -121,8 +132,14 @@ func (v *valuer) pick(lits []string) string {
 
 // iface generates a value for an interface: nil, a small number or string
 // for an empty interface, or, more likely, a shared object when one fits.
-func (v *valuer) iface(t types.Type, u *types.Interface) harness.Value {
+func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Value {
+	if st := v.stream(u); st != nil && v.rng.IntN(4) != 0 {
+		return *st
+	}
 	choices := []harness.Value{{K: harness.KZero}}
+	if impl := v.impls(u, depth); impl != nil {
+		choices = append(choices, *impl, *impl)
+	}
 	if u.Empty() {
 		choices = append(choices,
 			harness.Value{K: harness.KLit, Lit: signedLits[v.rng.IntN(4)], Basic: "int"},
@@ -167,7 +184,9 @@ func (v *valuer) ctor(t types.Type, depth int) *harness.Call {
 	}
 	var fs []*Func
 	for _, f := range v.s.byRes[n.Obj()] {
-		if types.Identical(f.Res, n) && !v.dropped(f.Name) {
+		// Near the bound, a builder's chain must end: only functions.
+		chained := f.Sig.Params().Len() > 0 && strings.Contains(f.Name, ".")
+		if types.Identical(f.Res, n) && !v.dropped(f.Name) && !(chained && depth+1 >= maxDepth) {
 			fs = append(fs, f)
 		}
 	}
@@ -178,7 +197,98 @@ func (v *valuer) ctor(t types.Type, depth int) *harness.Call {
 	return &harness.Call{Fn: f.Name, Args: v.args(f.Sig, depth+1)}
 }
 
-func isContext(t types.Type) bool {
+func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+
+// isNamed reports whether t is the named type path.name.
+func isNamed(t types.Type, path, name string) bool {
 	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+// context returns a context: usually a background one, sometimes one
+// already cancelled or about to time out, so that the paths that watch
+// it run too.
+func (v *valuer) context() harness.Value {
+	switch v.rng.IntN(6) {
+	case 0:
+		return harness.Value{K: harness.KCtx, Lit: "cancelled"}
+	case 1:
+		return harness.Value{K: harness.KCtx, Lit: "timeout"}
+	}
+	return harness.Value{K: harness.KCtx}
+}
+
+// callback returns a function value: half of those with a result return
+// true or 1, so that the callbacks of Range- and ForEach-like methods
+// let the iteration go on.
+func (v *valuer) callback(sig *types.Signature) harness.Value {
+	for i := range sig.Results().Len() {
+		b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic)
+		if ok && b.Info()&(types.IsBoolean|types.IsNumeric) != 0 && v.rng.IntN(2) == 0 {
+			return harness.Value{K: harness.KFunc, Lit: "true"}
+		}
+	}
+	return harness.Value{K: harness.KFunc}
+}
+
+// Method sets of the readers and writers the harness provides.
+var (
+	readerMethods = []string{"Read", "Close", "Seek", "ReadAt", "WriteTo", "ReadByte", "UnreadByte",
+		"ReadRune", "UnreadRune", "Len", "Size"}
+	writerMethods = []string{"Write", "Close", "WriteString", "WriteByte", "WriteRune", "Flush", "Sync"}
+)
+
+// stream returns a reader over generated bytes for an interface that a
+// reader satisfies (io.Reader, io.ReadCloser, io.ReadSeeker...), a
+// writer for one a writer satisfies (io.Writer, io.WriteCloser...), or
+// nil.
+func (v *valuer) stream(u *types.Interface) *harness.Value {
+	if u.NumMethods() == 0 {
+		return nil
+	}
+	within := func(names []string) bool {
+		for i := range u.NumMethods() {
+			if !slices.Contains(names, u.Method(i).Name()) {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case within(readerMethods) && u.NumMethods() > 0:
+		return &harness.Value{K: harness.KReader, Lit: readerData[v.rng.IntN(len(readerData))]}
+	case within(writerMethods):
+		return &harness.Value{K: harness.KWriter}
+	}
+	return nil
+}
+
+// impls returns a call of a function of the package whose result
+// implements the non-empty interface u, other than the type under test
+// (shared objects stand for it), or nil.
+func (v *valuer) impls(u *types.Interface, depth int) *harness.Value {
+	if u.Empty() || depth >= maxDepth {
+		return nil
+	}
+	var fs []*Func
+	for _, name := range slices.Sorted(maps.Keys(v.s.Funcs)) {
+		f := v.s.Funcs[name]
+		if v.dropped(f.Name) || f.Iface() || v.s.isSubject(f.Res) {
+			continue
+		}
+		if types.Implements(f.Res, u) || types.Implements(types.NewPointer(f.Res), u) && isPtrResult(f) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	f := fs[v.rng.IntN(len(fs))]
+	return &harness.Value{K: harness.KCall, Call: &harness.Call{Fn: f.Name, Args: v.args(f.Sig, depth+1)}}
+}
+
+// isPtrResult reports whether f returns a pointer.
+func isPtrResult(f *Func) bool {
+	_, ok := f.Sig.Results().At(0).Type().(*types.Pointer)
+	return ok
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs depcon test on popular modules with types meant for concurrent use,
+# as a user would: from a scratch module that requires pinned versions, by
+# import path (the packages are in the module cache, read-only).
+#
+#   docs/realworld.sh [OUTDIR]
+#
+# BUDGET (default 20s) is the budget per type, SEED (default 1) the seed.
+# It needs the Go module proxy. The report of each package goes to
+# OUTDIR/<n>.txt, its reproducers to OUTDIR/<n>-repro/; a summary line per
+# package is printed. docs/REALWORLD.md records a run and judges each
+# violation. The test suite runs this script when DEPCON_REALWORLD=1.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$(mktemp -d)}
+budget=${BUDGET:-20s}
+seed=${SEED:-1}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+modules=(
+	github.com/hashicorp/golang-lru/v2@v2.0.7
+	github.com/patrickmn/go-cache@v2.1.0+incompatible
+	github.com/orcaman/concurrent-map/v2@v2.0.1
+	github.com/deckarep/golang-set/v2@v2.8.0
+	github.com/bluele/gcache@v0.0.2
+	github.com/allegro/bigcache/v3@v3.1.0
+	golang.org/x/time@v0.16.0
+	golang.org/x/sync@v0.24.0
+	github.com/jellydator/ttlcache/v3@v3.4.1
+	github.com/rcrowley/go-metrics@v0.0.0-20250401214520-65e299d6c5c9
+)
+packages=(
+	github.com/hashicorp/golang-lru/v2
+	github.com/hashicorp/golang-lru/v2/expirable
+	github.com/patrickmn/go-cache
+	github.com/orcaman/concurrent-map/v2
+	github.com/deckarep/golang-set/v2
+	github.com/bluele/gcache
+	github.com/allegro/bigcache/v3
+	golang.org/x/time/rate
+	golang.org/x/sync/singleflight
+	golang.org/x/sync/semaphore
+	golang.org/x/sync/errgroup
+	github.com/jellydator/ttlcache/v3
+	github.com/rcrowley/go-metrics
+)
+
+go build -o "$work/depcon" "$root/cmd/depcon"
+mkdir "$work/scratch"
+cd "$work/scratch"
+go mod init example.com/scratch >/dev/null 2>&1
+go get "${modules[@]}" >/dev/null 2>&1
+# Every package must be importable from the scratch module.
+{
+	echo "package scratch"
+	echo
+	echo "import ("
+	for p in "${packages[@]}"; do echo "	_ \"$p\""; done
+	echo ")"
+} >scratch.go
+go mod tidy >/dev/null 2>&1
+
+echo "depcon test -budget $budget -seed $seed, at $(git -C "$root" rev-parse --short HEAD), $(go version)"
+i=0
+for p in "${packages[@]}"; do
+	i=$((i + 1))
+	name=$(printf '%02d-%s' "$i" "$(echo "$p" | tr '/.' '__')")
+	start=$(date +%s)
+	set +e
+	"$work/depcon" test -budget "$budget" -seed "$seed" -o "$out/$name-repro" "$p" >"$out/$name.txt" 2>"$out/$name.stderr"
+	code=$?
+	set -e
+	types=$(grep -c '^[^ ].*: ' "$out/$name.txt" || true)
+	viol=$(grep -cE '^  (RACE|PANIC|DEADLOCK|FATAL|SELF-DEADLOCK):' "$out/$name.txt" || true)
+	unconf=$(grep -c 'UNCONFIRMED' "$out/$name.txt" || true)
+	printf '%-45s exit %d  types %2d  violations %d (unconfirmed %d)  %ds\n' "$p" "$code" "$types" "$viol" "$unconf" $(($(date +%s) - start))
+done
+echo "reports in $out"

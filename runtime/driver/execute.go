@@ -1,0 +1,159 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+// execute runs one generated test and returns the violation it exposes.
+func (r *typeRun) execute(c *testgen.Case) *Violation {
+	r.tests++
+	t := c.Target
+	op := harness.OpRun
+	if t.Seq {
+		op = harness.OpSeq
+	}
+	rep := r.do(r.request(op, c.Test, t.M1, t.M2))
+	if rep == nil {
+		r.tests-- // cut short by the end of the budget
+		return nil
+	}
+	test := c.Test
+	if rep.Result != nil {
+		test = withoutDropped(test, rep.Result.Dropped)
+		for _, d := range rep.Result.Dropped {
+			r.logf("test %d: prefix call %d dropped: %s", r.tests, d.Index, d.Reason)
+		}
+	}
+	inSuffix := rep.Step == "suffix" || t.Seq && rep.Step == "suffix 0"
+	if d := rep.Death; d != nil {
+		if inSuffix {
+			r.tested[[2]string{t.M1, t.M2}] = true
+		}
+		switch {
+		case d.Kind == child.DeathRace:
+			return r.newViolation(c, test, KindRace, raceSummary(d.Report), trimRace(d.Report, r.bin.Names.Prefix))
+		case !inSuffix || t.Seq:
+			r.sequentialDeath(c, rep)
+			return nil
+		case d.Kind == child.DeathKilled:
+			r.logf("test %d: the child stopped answering during %s; not reported", r.tests, t)
+			return nil
+		}
+		cand := &candidate{kind: KindFatal, goroutine: -1, death: d.Kind,
+			msg: d.Msg, details: fatalGoroutines(d.Report, r.bin.Names.Prefix)}
+		if d.Kind == child.DeathPanic {
+			cand.kind, cand.msg = KindPanic, "panic in a goroutine of the type: "+d.Msg
+		}
+		if d.Kind == child.DeathExit {
+			cand.msg = "the process exited during the concurrent calls (" + d.Msg + ")"
+		}
+		return r.confirm(c, test, cand)
+	}
+	res := rep.Result
+	switch res.Status {
+	case harness.StatusOK:
+		r.tested[[2]string{t.M1, t.M2}] = true
+		for _, o := range test.Objects {
+			r.g.CtorResult(o.Fn, true)
+		}
+	case harness.StatusSetupFailed:
+		// Building the objects or the prefix failed in a later iteration:
+		// the objects may be half-built or locked, so nothing is judged.
+		r.logf("test %d skipped: set-up failed at %s, iteration %d: %s", r.tests, res.Step, res.Iter+1, res.Msg)
+	case harness.StatusObjectFailed:
+		if i := stepIndex(res.Step, "object"); i >= 0 {
+			r.g.CtorResult(test.Objects[i].Fn, false)
+		}
+		r.logf("test %d skipped: %s", r.tests, outcome(rep))
+	case harness.StatusBlocked, harness.StatusRunning:
+		if t.Seq && res.Step == "suffix 0" && harness.LockWait(res.Waits[0]) {
+			r.tested[[2]string{t.M1, t.M2}] = true
+			return r.newViolation(c, test, KindSelfDeadlock,
+				fmt.Sprintf("%s never returns when called alone after the prefix: blocked in %s", t.M1, res.Waits[0]),
+				"goroutine calling "+t.M1+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix))
+		}
+		if i := stepIndex(res.Step, "prefix"); i >= 0 {
+			r.g.NoPrefix(c.Test.Prefix[i].Fn)
+		}
+		r.logf("test %d skipped: a sequential call does not return: %s", r.tests, outcome(rep))
+	case harness.StatusPanic:
+		r.tested[[2]string{t.M1, t.M2}] = true
+		if t.Seq {
+			return nil
+		}
+		cand := &candidate{kind: KindPanic, goroutine: res.Goroutine, msg: res.Msg, details: r.stacks(test, res)}
+		return r.confirm(c, test, cand)
+	case harness.StatusHang:
+		r.tested[[2]string{t.M1, t.M2}] = true
+		for _, w := range res.Waits {
+			if w != "" && !harness.Blocked(w) {
+				r.logf("test %d: %s still running after %v; not reported", r.tests, t, r.request(op, test, t.M1, t.M2).HardCap)
+				return nil
+			}
+		}
+		cand := &candidate{kind: KindDeadlock, goroutine: -1, msg: r.hangMessage(test, res), details: r.stacks(test, res)}
+		return r.confirm(c, test, cand)
+	default:
+		r.logf("test %d skipped: %s", r.tests, outcome(rep))
+	}
+	return nil
+}
+
+// sequentialDeath handles a child that died in a sequential step: the
+// method or constructor called there is kept out of later tests.
+func (r *typeRun) sequentialDeath(c *testgen.Case, rep *child.Reply) {
+	switch {
+	case stepIndex(rep.Step, "prefix") >= 0:
+		m := c.Test.Prefix[stepIndex(rep.Step, "prefix")].Fn
+		r.g.NoPrefix(m)
+		r.note("%s ended the process in a prefix (%s): kept out of prefixes", m, rep.Death.Msg)
+	case stepIndex(rep.Step, "object") >= 0:
+		fn := c.Test.Objects[stepIndex(rep.Step, "object")].Fn
+		r.g.CtorResult(fn, false)
+		r.logf("test %d skipped: constructor %s ended the process (%s)", r.tests, fn, rep.Death.Msg)
+	case c.Target.Seq:
+		r.g.Exclude(c.Target.M1)
+		r.note("%s is not tested: called alone, it ends the process (%s)", c.Target.M1, rep.Death.Msg)
+	default:
+		r.logf("test %d skipped: the child died at %s (%s)", r.tests, rep.Step, rep.Death.Msg)
+	}
+}
+
+// stepIndex returns i for step "kind i", or -1.
+func stepIndex(step, kind string) int {
+	var i int
+	if _, err := fmt.Sscanf(step, kind+" %d", &i); err != nil {
+		return -1
+	}
+	return i
+}
+
+// withoutDropped returns test without the prefix calls that were dropped.
+func withoutDropped(test harness.Test, dropped []harness.Drop) harness.Test {
+	if len(dropped) == 0 {
+		return test
+	}
+	var prefix []harness.Call
+	for i, c := range test.Prefix {
+		if !slices.ContainsFunc(dropped, func(d harness.Drop) bool { return d.Index == i }) {
+			prefix = append(prefix, c)
+		}
+	}
+	test.Prefix = prefix
+	return test
+}
+
+// newViolation returns the violation exposed by test of case c.
+func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string) *Violation {
+	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
+		Message: msg, Details: details, test: test, seq: c.Target.Seq}
+	if c.Target.Pair != nil {
+		v.Evidence = c.Target.Pair.Evidence
+	}
+	return v
+}

@@ -1,0 +1,171 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// beforeCall reports whether a probe's sequential run ended without an
+// answer — it hung, or the child died — before the call under probe, while
+// building its objects: that says nothing about the method.
+func beforeCall(rep *child.Reply) bool {
+	if d := rep.Death; d != nil {
+		return d.Kind != child.DeathRace && rep.Step != "" && !strings.HasPrefix(rep.Step, "suffix")
+	}
+	res := rep.Result
+	if res != nil && res.Status == harness.StatusSetupFailed {
+		return true
+	}
+	if res == nil || (res.Status != harness.StatusBlocked && res.Status != harness.StatusRunning) {
+		return false
+	}
+	return !strings.HasPrefix(res.Step, "suffix")
+}
+
+// probe checks the constructors and then each method alone on a fresh
+// object: it drops constructors that fail, measures the methods, and
+// keeps out of the tests the methods that end the process, never return,
+// or block. It reports a self-deadlock, and returns false when the type
+// cannot be tested.
+func (r *typeRun) probe() bool {
+	var failures []string
+	for _, f := range r.s.Ctors {
+		for range 3 {
+			rep := r.do(harness.Request{Op: harness.OpSeq, Test: r.g.CtorProbe(f), Watchdog: probeWatchdog, HardCap: minHardCap})
+			if rep == nil {
+				return false
+			}
+			ok := rep.Result != nil && rep.Result.Status == harness.StatusOK
+			r.g.CtorResult(f.Name, ok)
+			if ok {
+				break
+			}
+			failures = append(failures, outcome(rep))
+			r.logf("constructor %s skipped: %s", f.Name, outcome(rep))
+		}
+	}
+	zero := len(r.g.Ctors()) == 0
+	switch {
+	case zero && len(r.s.Ctors) > 0:
+		r.note("no usable constructor (%s): testing the zero value", strings.Join(failures, "; "))
+	case zero:
+		r.note("no constructor found (a function of the package returning %s, *%s or an interface they implement): testing the zero value",
+			r.s.Plan.Name, r.s.Plan.Name)
+	}
+	var panics []string
+	callable := 0
+	for _, m := range r.s.Names {
+		// A probe that ends before the call (building the object with
+		// unlucky arguments) says nothing about m: try other arguments.
+		var test harness.Test
+		var rep *child.Reply
+		// One that panics may have been given unlucky arguments too.
+		for range 3 {
+			test = r.g.MethodProbe(m)
+			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
+			if rep == nil {
+				return false
+			}
+			if !beforeCall(rep) && !panicked(rep) {
+				break
+			}
+			r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
+		}
+		if beforeCall(rep) {
+			r.logf("probe of %s inconclusive: no object could be built in time", m)
+			callable++
+			continue
+		}
+		if d := rep.Death; d != nil {
+			if d.Kind == child.DeathRace {
+				r.g.Exclude(m)
+				r.violation(r.alone(m, test, KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
+					raceSummary(d.Report)), trimRace(d.Report, r.bin.Names.Prefix)))
+				continue
+			}
+			r.g.Exclude(m)
+			r.note("%s is not tested: called alone, it ends the process (%s)", m, d.Msg)
+			continue
+		}
+		switch res := rep.Result; res.Status {
+		case harness.StatusOK:
+			callable++
+			r.seqTime[m] = max(r.seqTime[m], slices.Max(append(res.Durations, 0)))
+		case harness.StatusPanic:
+			panics = append(panics, fmt.Sprintf("%s: %s", m, res.Msg))
+			r.logf("%s panics when called alone on a fresh object, with 3 argument sets: %s", m, res.Msg)
+			callable++ // a prefix may put the object in a state it accepts
+		case harness.StatusBlocked:
+			if harness.LockWait(res.Waits[0]) {
+				r.g.Exclude(m)
+				r.violation(r.alone(m, test, KindSelfDeadlock,
+					fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
+					"goroutine calling "+m+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix)))
+				continue
+			}
+			r.g.NoPrefix(m)
+			r.note("%s blocks when called alone on a fresh object (%s): kept out of prefixes", m, res.Waits[0])
+			callable++
+		case harness.StatusRunning:
+			r.g.Exclude(m)
+			r.note("%s is not tested: called alone, it does not return (still running after %v)", m, minHardCap)
+		default:
+			r.logf("probe of %s inconclusive: %s", m, outcome(rep))
+			callable++
+		}
+	}
+	if len(panics) > 0 && len(panics)*2 >= len(r.s.Names) {
+		what := "a fresh object"
+		if zero {
+			what = "the zero value"
+		}
+		r.note("%d of %d methods panic when called alone on %s (%s); if the type needs set-up, a constructor of the package "+
+			"returning it lets depcon build it", len(panics), len(r.s.Names), what, strings.Join(panics, "; "))
+	}
+	if callable == len(panics) && len(panics) > 0 {
+		callable = 0
+	}
+	if callable == 0 {
+		what := "a fresh object"
+		if zero {
+			what = "the zero value (there is no usable constructor)"
+		}
+		if len(panics) > 0 {
+			r.rep.Skipped = fmt.Sprintf("every method panics when called alone on %s: %s", what, strings.Join(panics, "; "))
+		} else {
+			r.rep.Skipped = "no method can be called"
+		}
+		return false
+	}
+	return true
+}
+
+// alone returns a violation found by calling m alone, in test.
+func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string) *Violation {
+	v := &Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg, Details: details, test: test, seq: true}
+	if p := r.s.Plan.Pair(m, m); p != nil {
+		v.Evidence = p.Evidence
+	}
+	return v
+}
+
+// panicked reports whether the call under probe panicked.
+func panicked(rep *child.Reply) bool {
+	return rep.Death == nil && rep.Result != nil && rep.Result.Status == harness.StatusPanic
+}
+
+// outcome describes a reply in a few words.
+func outcome(rep *child.Reply) string {
+	if d := rep.Death; d != nil {
+		return fmt.Sprintf("the child died at %s (%s)", rep.Step, d.Msg)
+	}
+	res := rep.Result
+	if res.Msg != "" {
+		return fmt.Sprintf("%s at %s: %s", res.Status, res.Step, res.Msg)
+	}
+	return fmt.Sprintf("%s at %s", res.Status, res.Step)
+}

@@ -1,0 +1,176 @@
+package driver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/repro"
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+// violation records v, once per distinct (kind, pair, location): a
+// violation seen again only counts.
+func (r *typeRun) violation(v *Violation) {
+	v.key = violationKey(v)
+	for _, u := range r.rep.Violations {
+		if u.key == v.key {
+			u.Count++
+			r.logf("%s again: %s", v.Kind, v.Message)
+			return
+		}
+	}
+	v.Count = 1
+	v.Seed = r.cfg.Seed
+	v.TestsBefore = max(r.tests-1, 0)
+	v.Elapsed = seconds(time.Since(r.start))
+	v.Rerun = r.rerun()
+	v.SelfArg = passesItself(v.test)
+	v.Reproduced = ReproNotRun
+	r.rep.Violations = append(r.rep.Violations, v)
+	r.logf("%s: %s", v.Kind, v.Message)
+}
+
+// reproduceAll writes and runs the reproducers of the type's violations,
+// after its testing: their builds do not eat its budget.
+func (r *typeRun) reproduceAll() {
+	for _, v := range r.rep.Violations {
+		if v.test.Type != "" {
+			r.reproducer(v)
+			r.logf("%s %s ∥ %s: reproducer failed: %s", v.Kind, v.Pair[0], v.Pair[1], v.Reproduced)
+		}
+	}
+}
+
+// reproducer writes the reproducer of v, runs it in the package, and
+// records whether it failed.
+func (r *typeRun) reproducer(v *Violation) {
+	// Stress the reproducer harder than one test: a deadlock window is
+	// narrow, and a passing iteration costs little.
+	rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
+		Iters: 10 * r.cfg.Iters, Seq: v.seq}
+	switch {
+	case v.seq:
+		rv.Iters = 1
+	case v.Kind == KindDeadlock:
+		rv.Iters = 100 * r.cfg.Iters
+	}
+	src, err := repro.Source(r.s, rv)
+	if err != nil {
+		r.note("cannot write the reproducer: %v", err)
+		v.ReproOutput = err.Error()
+		return
+	}
+	v.Reproduced, v.ReproOutput = r.runReproducer(repro.FileName(r.s, rv), repro.TestName(r.s, rv), src)
+	if r.cfg.Out == "" {
+		v.Reproducer = string(src)
+		return
+	}
+	path := filepath.Join(r.cfg.Out, repro.FileName(r.s, rv))
+	if err := os.MkdirAll(r.cfg.Out, 0o755); err != nil {
+		r.note("cannot write the reproducer: %v", err)
+	} else if err := os.WriteFile(path, src, 0o644); err != nil {
+		r.note("cannot write the reproducer: %v", err)
+	} else {
+		v.Reproducer = path
+	}
+}
+
+// reproTimeout bounds one run of a reproducer, its build included.
+const reproTimeout = 3 * time.Minute
+
+// reproRuns is how many times a reproducer that passes is run again
+// before the violation is left unconfirmed: a race window may be missed.
+const reproRuns = 2
+
+// runReproducer runs the reproducer test name of file in the package
+// and returns whether it failed, with the end of its output.
+func (r *typeRun) runReproducer(file, name string, src []byte) (string, string) {
+	if r.cfg.NoReproduce {
+		return ReproNotRun, ""
+	}
+	var out string
+	for range reproRuns {
+		if r.parent.Err() != nil {
+			return ReproNotRun, "interrupted"
+		}
+		res, err := child.RunTest(r.parent, r.work, r.target, map[string][]byte{file: src},
+			"^"+name+"$", reproTimeout)
+		if err != nil {
+			return ReproNotRun, err.Error()
+		}
+		out = res.Output
+		if !res.Passed {
+			return ReproYes, tail(out, 2000)
+		}
+	}
+	return ReproNo, tail(out, 2000)
+}
+
+// tail returns the last n bytes of s, from a line start.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// violationKey identifies a violation: its kind, its pair, and where it
+// happened (the first frame of the user's code in its details).
+func violationKey(v *Violation) string {
+	return fmt.Sprintf("%s|%s|%s|%d|%s", v.Kind, v.Pair[0], v.Pair[1], v.Objects, firstFrame(v.Details))
+}
+
+// firstFrame returns the first "file:line" of a stack or race report.
+func firstFrame(details string) string {
+	for _, l := range strings.Split(details, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "/") && strings.Contains(l, ".go:") {
+			pos, _, _ := strings.Cut(l, " ")
+			return pos
+		}
+	}
+	return ""
+}
+
+// passesItself reports whether a suffix call of test is passed its own
+// receiver (a.M(a)).
+func passesItself(test harness.Test) bool {
+	for _, c := range test.Suffix {
+		for _, a := range c.Args {
+			if a.K == harness.KObj && a.Obj == c.Recv {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rerun returns the command that reruns the type's tests.
+func (r *typeRun) rerun() string {
+	args := []string{"depcon", "test", "-seed", fmt.Sprint(r.cfg.Seed), "-type", "'^" + r.s.Plan.Name + "$'"}
+	if r.cfg.Budget != DefaultBudget {
+		args = append(args, "-budget", r.cfg.Budget.String())
+	}
+	if r.cfg.Iters != DefaultIters {
+		args = append(args, "-iters", fmt.Sprint(r.cfg.Iters))
+	}
+	if r.cfg.MaxLen != DefaultMaxLen {
+		args = append(args, "-maxlen", fmt.Sprint(r.cfg.MaxLen))
+	}
+	if r.cfg.Mode != testgen.ModeAll {
+		args = append(args, "-mode", r.cfg.Mode)
+	}
+	if r.cfg.Pairs != testgen.PairsDependent {
+		args = append(args, "-pairs", r.cfg.Pairs)
+	}
+	return strings.Join(append(args, r.s.Pkg.Path()), " ")
+}

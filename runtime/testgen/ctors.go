@@ -1,0 +1,243 @@
+package testgen
+
+import (
+	"go/types"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// A Func is a function the tests call to build a value: a package-level
+// function (a constructor, an option, a default configuration) or the
+// method expression of a builder ("(*Builder).Build").
+type Func struct {
+	Name string // the name it is registered under: "NewCache", "(*Builder).Build"
+	Expr string // how the package names it: "NewCache[int]", "(*Builder).Build"
+	// Sig is its signature; a method expression takes its receiver first.
+	Sig *types.Signature
+	// Res is the named type of its first result, which may be an
+	// interface: the value it returns then has some dynamic type that
+	// implements Res.
+	Res *types.Named
+}
+
+// Iface reports whether f returns an interface.
+func (f *Func) Iface() bool { return types.IsInterface(f.Res) }
+
+// Check returns how f reports a failure in its second result: "error",
+// "bool", or "" when it has a single result.
+func (f *Func) Check() string {
+	if f.Sig.Results().Len() < 2 {
+		return ""
+	}
+	if types.Identical(f.Sig.Results().At(1).Type(), errorType) {
+		return "error"
+	}
+	return "bool"
+}
+
+// builderPrefixes are the name prefixes of unexported functions taken as
+// constructors: unexported helpers are otherwise not called.
+var builderPrefixes = []string{"new", "make", "default", "build", "create"}
+
+// findFuncs finds the functions that build values of the named types of
+// the package: package-level functions returning N, *N or an interface
+// declared in the package (with an optional error or bool), and the
+// methods of builders. Unexported functions count when their name says
+// they construct. Generic functions are instantiated when their type
+// parameters are exactly the type arguments of the result, as in
+// func New[K, V any]() *Map[K, V], and the result is (or is implemented
+// by) the type under test.
+func (s *Subject) findFuncs() {
+	scope := s.Pkg.Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() && !hasAnyPrefix(strings.ToLower(name), builderPrefixes) {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		res := resultNamed(sig)
+		if res == nil || res.Obj().Pkg() != s.Pkg {
+			continue
+		}
+		f := &Func{Name: name, Expr: name, Sig: sig, Res: res}
+		if tps := sig.TypeParams(); tps.Len() > 0 {
+			if f = s.instantiate(fn, res); f == nil {
+				continue
+			}
+		} else if res.TypeArgs().Len() > 0 {
+			continue
+		}
+		s.addFunc(f)
+	}
+	s.findBuilders()
+}
+
+// findBuilders adds the methods of builders: a builder is a named type
+// of the package, other than the type under test, with an exported
+// method whose result is the type under test or an interface it
+// implements (the builder's terminal method, "Build"). Its exported
+// methods returning the builder itself (the chain, "WithSize") build
+// builders.
+func (s *Subject) findBuilders() {
+	scope := s.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		b, ok := tn.Type().(*types.Named)
+		if !ok || b.TypeParams().Len() > 0 || types.IsInterface(b) || s.isSubject(b) {
+			continue
+		}
+		var chain, terminal []*Func
+		mset := types.NewMethodSet(types.NewPointer(b))
+		for i := range mset.Len() {
+			m := mset.At(i).Obj().(*types.Func)
+			if !m.Exported() || m.Pkg() != s.Pkg {
+				continue
+			}
+			msig := m.Type().(*types.Signature)
+			res := resultNamed(msig)
+			switch {
+			case res == nil:
+			case types.Identical(res, b):
+				chain = append(chain, methodExpr(b, m, res))
+			case s.builds(res):
+				terminal = append(terminal, methodExpr(b, m, res))
+			}
+		}
+		if len(terminal) == 0 {
+			continue
+		}
+		for _, f := range append(terminal, chain...) {
+			s.addFunc(f)
+		}
+	}
+}
+
+// methodExpr returns method m of *b as a function taking its receiver
+// first.
+func methodExpr(b *types.Named, m *types.Func, res *types.Named) *Func {
+	msig := m.Type().(*types.Signature)
+	recv := msig.Recv().Type()
+	expr := b.Obj().Name() + "." + m.Name()
+	if _, ptr := recv.(*types.Pointer); ptr {
+		expr = "(*" + b.Obj().Name() + ")." + m.Name()
+	}
+	params := []*types.Var{types.NewParam(m.Pos(), m.Pkg(), "recv", recv)}
+	for i := range msig.Params().Len() {
+		params = append(params, msig.Params().At(i))
+	}
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), msig.Results(), msig.Variadic())
+	return &Func{Name: expr, Expr: expr, Sig: sig, Res: res}
+}
+
+func (s *Subject) addFunc(f *Func) {
+	if _, dup := s.Funcs[f.Name]; dup {
+		return
+	}
+	s.Funcs[f.Name] = f
+	s.byRes[f.Res.Obj()] = append(s.byRes[f.Res.Obj()], f)
+}
+
+// builds reports whether a function returning res may build the type
+// under test: res is the type, or a non-empty interface that the type
+// or a pointer to it implements.
+func (s *Subject) builds(res *types.Named) bool {
+	if types.Identical(res, s.Type) {
+		return true
+	}
+	iface, ok := res.Underlying().(*types.Interface)
+	if !ok || iface.Empty() {
+		return false
+	}
+	return types.Implements(types.NewPointer(s.Type), iface)
+}
+
+// ctorsOf returns the functions that may build the type under test:
+// those returning it come first, then those returning an interface it
+// implements (their result's dynamic type is checked when they run).
+func (s *Subject) ctorsOf() []*Func {
+	var direct, ifaces []*Func
+	for _, name := range slices.Sorted(maps.Keys(s.Funcs)) {
+		f := s.Funcs[name]
+		switch {
+		case types.Identical(f.Res, s.Type):
+			direct = append(direct, f)
+		case s.builds(f.Res):
+			ifaces = append(ifaces, f)
+		}
+	}
+	return append(direct, ifaces...)
+}
+
+// instantiate instantiates the generic function fn whose result res is
+// the type under test or an interface it may implement, or returns nil.
+// The result's type arguments must be fn's type parameters; they take
+// the type arguments of the type under test, position by position.
+func (s *Subject) instantiate(fn *types.Func, res *types.Named) *Func {
+	if len(s.TypeArgs) == 0 || res.TypeArgs().Len() != len(s.TypeArgs) {
+		return nil
+	}
+	if !types.IsInterface(res) && res.Origin() != s.Type.(*types.Named).Origin() {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	tps := sig.TypeParams()
+	args := make([]types.Type, tps.Len())
+	for i := range res.TypeArgs().Len() {
+		tp, ok := res.TypeArgs().At(i).(*types.TypeParam)
+		if !ok || tp.Index() >= len(args) || args[tp.Index()] != nil {
+			return nil
+		}
+		args[tp.Index()] = s.TypeArgs[i]
+	}
+	if slices.Contains(args, nil) {
+		return nil
+	}
+	inst, err := types.Instantiate(nil, sig, args, true)
+	if err != nil {
+		return nil
+	}
+	isig := inst.(*types.Signature)
+	var names []string
+	for _, a := range args {
+		names = append(names, types.TypeString(a, s.Qualifier))
+	}
+	f := &Func{Name: fn.Name(), Expr: fn.Name() + "[" + strings.Join(names, ", ") + "]", Sig: isig,
+		Res: resultNamed(isig)}
+	if f.Res == nil || !s.builds(f.Res) {
+		return nil
+	}
+	return f
+}
+
+// resultNamed returns N when sig returns N or *N for a named type N
+// (possibly an interface, never a pointer to one), alone or with an
+// error or a bool, and nil otherwise.
+func resultNamed(sig *types.Signature) *types.Named {
+	res := sig.Results()
+	switch {
+	case res.Len() == 2 && (types.Identical(res.At(1).Type(), errorType) ||
+		types.Identical(res.At(1).Type(), types.Typ[types.Bool])):
+	case res.Len() != 1:
+		return nil
+	}
+	t := res.At(0).Type()
+	p, ptr := t.(*types.Pointer)
+	if ptr {
+		t = p.Elem()
+	}
+	n, _ := t.(*types.Named)
+	if n == nil || ptr && types.IsInterface(n) || n.Obj().Name() == "error" && n.Obj().Pkg() == nil {
+		return nil
+	}
+	return n
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+}
