@@ -3,6 +3,7 @@ package child
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,35 +16,96 @@ import (
 // harness in it.
 type Binary struct {
 	Path  string // the executable
-	Dir   string // the package directory, where the child runs
+	Dir   string // the package directory it was built from: the user's, or a copy
 	Names Names
+	work  string // where the sandboxes of its processes are made
 }
 
-// Build compiles the child of the package in dir (named pkgName) for the
-// given subjects, in work, with go test -c -race -overlay. It fails with
-// the compiler's output when the package does not build.
-func Build(ctx context.Context, work, dir string, subjects []*testgen.Subject) (*Binary, error) {
+// A BuildError is a package, or a package with added test files, that
+// the go command could not compile.
+type BuildError struct {
+	Pkg    string // the import path
+	Output string // what the go command said
+	Err    error  // how it exited
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("building the test binary of %s: %v\n%s", e.Pkg, e.Err, e.Output)
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
+
+// Build compiles the child of target for the given subjects, in a new
+// directory under work, with go test -c -race -vet=off and the harness
+// added through an overlay. When the package directory cannot take an
+// overlay (see placeTarget), the build is on a copy of the package's
+// module, made under work and shared with later builds and RunTest calls
+// given the same work. The package's own test files are left out. Build
+// fails with a *BuildError when the package does not build.
+func Build(ctx context.Context, work string, target Target, subjects []*testgen.Subject) (*Binary, error) {
 	if len(subjects) == 0 {
-		return nil, fmt.Errorf("no types to test in %s", dir)
+		return nil, fmt.Errorf("no types to test in %s", target.Dir)
 	}
 	pkg := subjects[0].Pkg
-	names := ChooseNames(pkg)
-	ov, err := WriteOverlay(work, dir, pkg.Name(), names, subjects)
-	if err != nil {
-		return nil, fmt.Errorf("writing the overlay for %s: %w", pkg.Path(), err)
+	if target.Path == "" {
+		target.Path = pkg.Path()
 	}
-	bin := filepath.Join(work, pkg.Name()+".test")
-	cmd := command(ctx, "go", "test", "-c", "-race", "-overlay", ov, "-o", bin, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	names := ChooseNames(pkg)
+	files, err := HarnessFiles(pkg.Name(), names, subjects)
+	if err != nil {
+		return nil, fmt.Errorf("writing the harness for %s: %w", pkg.Path(), err)
+	}
+	dir, err := os.MkdirTemp(work, "build-")
+	if err != nil {
+		return nil, fmt.Errorf("building the child of %s: %w", pkg.Path(), err)
+	}
+	bin := filepath.Join(dir, pkg.Name()+".test")
+	pkgDir, err := compile(ctx, work, dir, target, files, bin)
+	if err != nil {
+		return nil, err
+	}
+	return &Binary{Path: bin, Dir: pkgDir, Names: names, work: dir}, nil
+}
+
+// compile places target (see placeTarget; copies of modules go in
+// shared, the files of this build in work), adds files to it and builds
+// its test binary bin with the race detector. It returns the package
+// directory it built.
+func compile(ctx context.Context, shared, work string, target Target, files map[string][]byte, bin string) (string,
+	error) {
+	s, err := placeTarget(ctx, shared, work, target)
+	if err != nil {
+		return "", fmt.Errorf("preparing the build of %s: %w", target.Path, err)
+	}
+	ov, err := WriteOverlay(work, s.dir, files)
+	if err != nil {
+		return "", fmt.Errorf("package %s: %w", target.Path, err)
+	}
+	out, err := goTest(ctx, s, ov, bin, nil)
+	if err != nil && ctx.Err() == nil && s.modRetry && buildFailedForModules(out) {
+		out, err = goTest(ctx, s, ov, bin, []string{"GOFLAGS=" + strings.TrimSpace(s.goflags+" -mod=mod")})
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", &BuildError{Pkg: target.Path, Output: strings.TrimSpace(out), Err: err}
+	}
+	return s.dir, nil
+}
+
+// goTest runs go test -c at site s and returns its output.
+func goTest(ctx context.Context, s *site, overlay, bin string, env []string) (string, error) {
+	cmd := command(ctx, "go", "test", "-c", "-race", "-vet=off", "-overlay", overlay, "-o", bin, s.pattern)
+	cmd.Dir = s.run
+	cmd.Env = append(append(append(os.Environ(), "CGO_ENABLED=1"), s.env...), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	err := cmd.Run()
+	if err == nil {
+		if _, serr := os.Stat(bin); serr != nil {
+			err = errors.New("go test -c wrote no binary")
 		}
-		return nil, fmt.Errorf("building the test binary of %s: %w\n%s", pkg.Path(), err,
-			strings.TrimSpace(out.String()))
 	}
-	return &Binary{Path: bin, Dir: dir, Names: names}, nil
+	return out.String(), err
 }

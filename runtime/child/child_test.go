@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -49,31 +50,56 @@ func TestRewrite(t *testing.T) {
 	}
 }
 
-// victim builds the child of testdata/victim, a module that does not
-// depend on depcon.
+// victim returns the child of testdata/victim, a module that does not
+// depend on depcon, built once for all tests.
 func victim(t *testing.T) *Binary {
 	t.Helper()
-	dir, err := filepath.Abs("testdata/victim")
-	if err != nil {
-		t.Fatal(err)
+	shared.once.Do(func() {
+		shared.bin, shared.err = buildVictim()
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	pkgs, err := load.Packages(dir, []string{"."})
+	return shared.bin
+}
+
+var shared struct {
+	once sync.Once
+	work string
+	bin  *Binary
+	err  error
+}
+
+func buildVictim() (*Binary, error) {
+	from, err := filepath.Abs("testdata/victim")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
+	}
+	pkgs, err := load.Packages(from, []string{"."})
+	if err != nil {
+		return nil, err
 	}
 	var ms []deps.Method
-	for _, m := range []string{"Exit", "Get", "Inc", "Put", "Spin", "Unlock"} {
+	for _, m := range []string{"Exit", "Get", "Inc", "Put", "Spin", "Touch", "Unlock"} {
 		ms = append(ms, deps.Method{Name: m})
 	}
 	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "V", Methods: ms})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	b, err := Build(context.Background(), t.TempDir(), dir, []*testgen.Subject{s})
-	if err != nil {
-		t.Fatal(err)
+	if shared.work, err = os.MkdirTemp("", "child-test-"); err != nil {
+		return nil, err
 	}
-	return b
+	target := Target{Dir: from, Path: pkgs[0].PkgPath, Module: ModuleOf(pkgs[0].Module), From: from}
+	return Build(context.Background(), shared.work, target, []*testgen.Subject{s})
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.work != "" {
+		os.RemoveAll(shared.work)
+	}
+	os.Exit(code)
 }
 
 func request(op string, m1 string, more ...string) harness.Request {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -29,32 +30,40 @@ type Proc struct {
 	stderr *capture
 	exited chan struct{} // closed when the process has been waited for
 	err    error         // from Wait, set before exited is closed
+	box    *sandbox      // its working directory, removed once it is gone
 }
 
-// Start starts the child b.
+// Start starts the child b in a sandbox of its own: a fresh working
+// directory, also its temporary and home directory, removed when the
+// child is gone.
 func Start(b *Binary) (*Proc, error) {
+	box, err := newSandbox(b.sandboxParent())
+	if err != nil {
+		return nil, fmt.Errorf("starting the child: %w", err)
+	}
 	cmd := command(context.Background(), b.Path, "-test.run=^"+b.Names.Test+"$", "-test.count=1")
-	cmd.Dir = b.Dir
-	cmd.Env = append(os.Environ(),
-		fmt.Sprintf("GORACE=halt_on_error=1 exitcode=%d atexit_sleep_ms=0", RaceExit),
-		"GOTRACEBACK=all")
+	cmd.Dir = box.dir
+	cmd.Env = append(append(os.Environ(), runEnv...), box.env()...)
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		_ = box.remove()
+		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	defer w.Close()
 	cmd.ExtraFiles = []*os.File{w} // file descriptor 3
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		r.Close()
-		return nil, err
+		_ = box.remove()
+		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	p := &Proc{cmd: cmd, stdin: stdin, msgs: make(chan harness.Message, 16),
-		stderr: &capture{max: 1 << 20}, exited: make(chan struct{})}
+		stderr: &capture{max: 1 << 20}, exited: make(chan struct{}), box: box}
 	cmd.Stdout = io.Discard
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		r.Close()
+		_ = box.remove()
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	go p.read(r)
@@ -63,9 +72,27 @@ func Start(b *Binary) (*Proc, error) {
 		// Processes the child started die with it. The group's id cannot
 		// be reused while one of them lives.
 		_ = killGroup(cmd)
+		_ = box.remove()
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// runEnv is added to the environment of every process run from a child
+// binary: the race detector stops the process at the first race, with
+// RaceExit, and a crash prints every goroutine.
+var runEnv = []string{
+	fmt.Sprintf("GORACE=halt_on_error=1 exitcode=%d atexit_sleep_ms=0", RaceExit),
+	"GOTRACEBACK=all",
+}
+
+// sandboxParent is the directory the sandboxes of b's processes are made
+// in.
+func (b *Binary) sandboxParent() string {
+	if b.work != "" {
+		return b.work
+	}
+	return filepath.Dir(b.Path)
 }
 
 // command returns a command that runs in a process group of its own, and

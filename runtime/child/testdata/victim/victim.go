@@ -4,6 +4,7 @@ package victim
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -43,3 +44,14 @@ func (v *V) Spin() {
 
 // Unlock unlocks an unlocked mutex: a fatal error.
 func (v *V) Unlock() { v.mu.Unlock() }
+
+// Touch writes a file with a relative name and one in the temporary
+// directory.
+func (v *V) Touch() {
+	if err := os.WriteFile("touched.txt", []byte("x"), 0o644); err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile(filepath.Join(os.TempDir(), "touched-tmp.txt"), []byte("x"), 0o644); err != nil {
+		panic(err)
+	}
+}

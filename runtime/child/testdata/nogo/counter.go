@@ -1,0 +1,28 @@
+// Package counter is a module without a go line (go 1.16 semantics) with
+// a type under test.
+package counter
+
+import "sync"
+
+// Counter counts under a mutex.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// NewCounter returns a Counter.
+func NewCounter() *Counter { return &Counter{} }
+
+// Inc increments the count.
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+// Get returns the count.
+func (c *Counter) Get() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}

@@ -1,0 +1,3 @@
+module example.com/shadow
+
+go 1.22
