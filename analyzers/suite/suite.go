@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/analyzers/lockleak"
 	"github.com/depcon/depcon/analyzers/lockorder"
 	"github.com/depcon/depcon/analyzers/rwrdeadlock"
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
@@ -20,6 +21,7 @@ func Analyzers() []*analysis.Analyzer {
 		lockorder.Analyzer,
 		rwrdeadlock.Analyzer,
 		unguarded.Analyzer,
+		lockleak.Analyzer,
 		deps.Analyzer,
 	}
 }

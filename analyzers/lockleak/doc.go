@@ -1,0 +1,67 @@
+// Package lockleak defines an Analyzer that reports a lock that one path
+// of a function leaves held while the function's other paths release it.
+//
+// # Analyzer lockleak
+//
+// lockleak: report a lock left held on an early return, continue or break
+//
+// A function that locks a sync.Mutex or sync.RWMutex (named by its access
+// path: c.mu, p.mu, a package variable, a local) and releases it on some
+// paths but not on others has usually forgotten an Unlock on an error
+// branch. The lock stays held: every later Lock of it blocks forever.
+//
+//	func (s *Store) Put(k string, v []byte) error {
+//		s.mu.Lock()
+//		if s.closed {
+//			return ErrClosed // s.mu is never unlocked
+//		}
+//		s.m[k] = v
+//		s.mu.Unlock()
+//		return nil
+//	}
+//
+// Release the lock on every path, most simply with defer:
+//
+//	func (s *Store) Put(k string, v []byte) error {
+//		s.mu.Lock()
+//		defer s.mu.Unlock()
+//		if s.closed {
+//			return ErrClosed
+//		}
+//		s.m[k] = v
+//		return nil
+//	}
+//
+// The analyzer reports:
+//
+//   - a return where the lock is held on every path that reaches it,
+//     while another return of the function releases it;
+//   - a continue (or the end of a loop body) where the lock is held,
+//     while other iterations release it, when the next iteration locks
+//     it again (a sure self-deadlock for a Mutex);
+//   - a break that leaves the loop holding the lock when no path after
+//     the loop releases it, while the loop's other exits do.
+//
+// It does not report: lock and unlock helpers (functions that return
+// holding the lock on every path, or that release a lock held on entry);
+// locks released by defer; the false branch of TryLock; locks handed to
+// a goroutine or to a returned or stored function (return mu.Unlock);
+// paths that end in a panic or a call that does not return (os.Exit,
+// log.Fatal, t.Fatal); a lock taken and released on the same condition
+// (if x { mu.Lock() } ... if x { mu.Unlock() }), where the paths merge
+// and the analysis cannot tell them apart; and functions that signal
+// with a result that they return holding the lock (a lockIfOpen() bool
+// or acquire() error that returns true or nil holding it, and false or
+// an error after releasing it). Calls of functions of the same package
+// count with their net effect (a helper that unlocks releases the lock);
+// functions of other packages are assumed to leave the caller's locks
+// alone.
+package lockleak
+
+const doc = `report a lock left held on an early return, continue or break
+
+A function that locks a mutex and releases it on some paths but not on
+others (an early return, a continue, a break) leaves it locked: every
+later Lock blocks forever. Lock helpers, defer, TryLock's false branch,
+locks handed to goroutines or returned as unlock functions, and paths
+that panic or exit are not reported.`

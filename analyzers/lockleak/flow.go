@@ -1,0 +1,795 @@
+package lockleak
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The lock state of one lock at a program point is a set of the ways it
+// may be, over the paths that reach the point: untouched since the
+// function's entry (E), held (H), or released (N). A lock is definitely
+// held where its set is exactly H; where paths disagree ({H, N}, a lock
+// taken on one branch only) nothing is certain and nothing is reported.
+const (
+	bitE uint8 = 1 << iota
+	bitH
+	bitN
+)
+
+// Deferred operations on a lock, as a set over paths: none (dE), a
+// deferred release (dR), a deferred acquisition (dA).
+const (
+	dE uint8 = 1 << iota
+	dR
+	dA
+)
+
+// An Acq is an acquisition: the lock, where it was acquired (a Lock call,
+// or a call of a function that returns holding it) and in which mode.
+type Acq struct {
+	Path Path
+	Pos  token.Pos
+	Read bool
+	Via  string // the callee that acquires it, if not a direct Lock
+}
+
+// state is the lock state at a program point.
+type state struct {
+	held map[string]uint8
+	def  map[string]uint8
+	site map[string]Acq
+	dead bool // no path reaches the point
+}
+
+func newState() *state {
+	return &state{held: map[string]uint8{}, def: map[string]uint8{}, site: map[string]Acq{}}
+}
+
+func deadState() *state {
+	s := newState()
+	s.dead = true
+	return s
+}
+
+func (s *state) clone() *state {
+	c := &state{held: make(map[string]uint8, len(s.held)), def: make(map[string]uint8, len(s.def)), site: make(map[string]Acq, len(s.site)), dead: s.dead}
+	for k, v := range s.held {
+		c.held[k] = v
+	}
+	for k, v := range s.def {
+		c.def[k] = v
+	}
+	for k, v := range s.site {
+		c.site[k] = v
+	}
+	return c
+}
+
+func (s *state) get(k string) uint8 {
+	if v, ok := s.held[k]; ok {
+		return v
+	}
+	return bitE
+}
+
+func (s *state) getDef(k string) uint8 {
+	if v, ok := s.def[k]; ok {
+		return v
+	}
+	return dE
+}
+
+// join merges t into s and reports whether s changed.
+func (s *state) join(t *state) bool {
+	if t.dead {
+		return false
+	}
+	if s.dead {
+		*s = *t.clone()
+		return true
+	}
+	changed := false
+	keys := map[string]bool{}
+	for k := range s.held {
+		keys[k] = true
+	}
+	for k := range t.held {
+		keys[k] = true
+	}
+	for k := range keys {
+		v := s.get(k) | t.get(k)
+		if v != s.get(k) {
+			s.held[k] = v
+			changed = true
+		}
+	}
+	keys = map[string]bool{}
+	for k := range s.def {
+		keys[k] = true
+	}
+	for k := range t.def {
+		keys[k] = true
+	}
+	for k := range keys {
+		v := s.getDef(k) | t.getDef(k)
+		if v != s.getDef(k) {
+			s.def[k] = v
+			changed = true
+		}
+	}
+	for k, a := range t.site {
+		if b, ok := s.site[k]; !ok || a.Pos < b.Pos {
+			if !ok {
+				changed = true
+			}
+			s.site[k] = a
+		}
+	}
+	return changed
+}
+
+// exit returns the state of lock k once the deferred calls have run.
+func (s *state) exit(k string) uint8 {
+	d := s.getDef(k)
+	var v uint8
+	if d&dE != 0 {
+		v |= s.get(k)
+	}
+	if d&dR != 0 {
+		v |= bitN
+	}
+	if d&dA != 0 {
+		v |= bitH
+	}
+	return v
+}
+
+// A Summary is the net effect of a function on the locks its caller can
+// name (through its parameters, free variables and package variables):
+// for each lock, the set of its states at the function's returns.
+type Summary struct {
+	Effects  map[string]uint8
+	Paths    map[string]Path
+	Read     map[string]bool
+	NoReturn bool
+}
+
+// Program holds the lock flows of a package's functions.
+type Program struct {
+	pkg      *ssa.Package
+	noReturn func(*ssa.Function) bool
+	flows    map[*ssa.Function]*Flow
+	busy     map[*ssa.Function]bool
+	// recv maps the position of a method call to the source text of
+	// its receiver, to name local locks in messages.
+	recv map[token.Pos]string
+}
+
+// NewProgram returns an empty Program for pkg; noReturn tells calls that
+// never return (os.Exit, log.Fatal...).
+func NewProgram(pkg *ssa.Package, files []*ast.File, noReturn func(*ssa.Function) bool) *Program {
+	p := &Program{pkg: pkg, noReturn: noReturn, flows: map[*ssa.Function]*Flow{}, busy: map[*ssa.Function]bool{}, recv: map[token.Pos]string{}}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+					p.recv[c.Lparen] = types.ExprString(sel.X)
+				}
+			}
+			return true
+		})
+	}
+	return p
+}
+
+// Flow is the lock dataflow of one function.
+type Flow struct {
+	Fn    *ssa.Function
+	Namer *Namer
+	prog  *Program
+	in    map[*ssa.BasicBlock]*state
+	paths map[string]Path
+	// entryHeld lists locks the function releases while they may be
+	// held on entry: it works on its caller's lock.
+	entryHeld map[string]bool
+	// handedOff lists locks that a goroutine or an escaping function
+	// value releases.
+	handedOff map[string]bool
+	// releasers are closures made in the function that release locks;
+	// a dynamic call may call one of them.
+	releasers []string
+	summary   *Summary
+}
+
+// Flow returns the lock flow of fn, computing it if needed, or nil when
+// fn has no body or is being computed (recursion).
+func (p *Program) Flow(fn *ssa.Function) *Flow {
+	if f, ok := p.flows[fn]; ok {
+		return f
+	}
+	if p.busy[fn] || len(fn.Blocks) == 0 {
+		return nil
+	}
+	p.busy[fn] = true
+	f := &Flow{Fn: fn, Namer: NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*state{}, paths: map[string]Path{},
+		entryHeld: map[string]bool{}, handedOff: map[string]bool{}}
+	f.prescan()
+	f.solve()
+	f.summarize()
+	delete(p.busy, fn)
+	p.flows[fn] = f
+	return f
+}
+
+// summaryOf returns the summary of a callee, or nil when it has none:
+// functions outside the package (other than the wrappers of bound
+// methods, which are synthesized) are assumed to leave locks alone.
+func (p *Program) summaryOf(fn *ssa.Function) *Summary {
+	if fn == nil {
+		return nil
+	}
+	if fn.Pkg != p.pkg && fn.Synthetic == "" {
+		return nil
+	}
+	f := p.Flow(fn)
+	if f == nil {
+		return nil
+	}
+	return f.summary
+}
+
+// prescan finds the closures that release locks and escape (returned,
+// stored, passed on: the lock is handed to whoever calls them).
+func (f *Flow) prescan() {
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			fn, _ := mc.Fn.(*ssa.Function)
+			s := f.prog.summaryOf(fn)
+			if s == nil {
+				continue
+			}
+			var released []string
+			for k, bits := range s.Effects {
+				if bits&bitN == 0 {
+					continue
+				}
+				if p, ok := f.mapPath(s, k, nil, mc.Bindings); ok {
+					released = append(released, p.Key())
+					f.paths[p.Key()] = p
+				}
+			}
+			if len(released) == 0 {
+				continue
+			}
+			f.releasers = append(f.releasers, released...)
+			if escapes(mc) {
+				for _, k := range released {
+					f.handedOff[k] = true
+				}
+			}
+		}
+	}
+}
+
+// escapes reports whether a closure is used other than by calling it.
+func escapes(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if r.Call.Value != v {
+				return true
+			}
+		case *ssa.Defer:
+			if r.Call.Value != v {
+				return true
+			}
+		case *ssa.DebugRef:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Flow) solve() {
+	blocks := f.Fn.Blocks
+	entry := newState()
+	f.in[blocks[0]] = entry
+	for _, b := range blocks[1:] {
+		f.in[b] = deadState()
+	}
+	work := []*ssa.BasicBlock{blocks[0]}
+	queued := map[*ssa.BasicBlock]bool{blocks[0]: true}
+	if r := f.Fn.Recover; r != nil && r != blocks[0] {
+		f.in[r] = newState() // entered from a panic: unknown
+		work = append(work, r)
+		queued[r] = true
+	}
+	for steps := 0; len(work) > 0 && steps < 100000; steps++ {
+		b := work[0]
+		work = work[1:]
+		queued[b] = false
+		out := f.transfer(b, f.in[b].clone(), nil)
+		for i, succ := range b.Succs {
+			s := f.edge(b, i, out)
+			if f.in[succ].join(s) && !queued[succ] {
+				queued[succ] = true
+				work = append(work, succ)
+			}
+		}
+	}
+}
+
+// Out returns the state at the end of b along its i'th edge.
+func (f *Flow) out(b *ssa.BasicBlock, i int) *state {
+	return f.edge(b, i, f.transfer(b, f.in[b].clone(), nil))
+}
+
+// edge refines the state at the end of b for its i'th successor: the
+// true branch of TryLock holds the lock.
+func (f *Flow) edge(b *ssa.BasicBlock, i int, s *state) *state {
+	if i != 0 || s.dead || len(b.Instrs) == 0 {
+		return s
+	}
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return s
+	}
+	call, ok := ifi.Cond.(*ssa.Call)
+	if !ok {
+		return s
+	}
+	op, lock, read := lockCall(&call.Call)
+	if op != opTryLock {
+		return s
+	}
+	p, ok := f.Namer.Name(lock)
+	if !ok {
+		return s
+	}
+	s = s.clone()
+	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: read})
+	return s
+}
+
+// visit is called for each instruction with the state before it.
+type visit func(instr ssa.Instruction, s *state)
+
+// transfer runs the instructions of b over s.
+func (f *Flow) transfer(b *ssa.BasicBlock, s *state, fn visit) *state {
+	for _, instr := range b.Instrs {
+		if s.dead {
+			return s
+		}
+		if fn != nil {
+			fn(instr, s)
+		}
+		f.step(instr, s)
+	}
+	return s
+}
+
+func (f *Flow) acquire(s *state, p Path, a Acq) {
+	k := p.Key()
+	f.paths[k] = p
+	s.held[k] = bitH
+	s.site[k] = a
+}
+
+func (f *Flow) release(s *state, p Path) {
+	k := p.Key()
+	f.paths[k] = p
+	if s.get(k)&bitE != 0 {
+		f.entryHeld[k] = true
+	}
+	s.held[k] = bitN
+	if p.Weak {
+		f.weaken(s, p.Class, k)
+	}
+}
+
+// weaken records that a release of an unknown lock of class cls (any
+// class if empty) may have released any held lock.
+func (f *Flow) weaken(s *state, cls, except string) {
+	for k, v := range s.held {
+		if k == except || v&bitH == 0 {
+			continue
+		}
+		if cls != "" && f.paths[k].Class != "" && f.paths[k].Class != cls {
+			continue
+		}
+		s.held[k] = v | bitN
+	}
+}
+
+// step applies one instruction to s.
+func (f *Flow) step(instr ssa.Instruction, s *state) {
+	switch instr := instr.(type) {
+	case *ssa.Call:
+		f.call(&instr.Call, instr, s)
+	case *ssa.Defer:
+		f.deferred(&instr.Call, s)
+	case *ssa.Go:
+		f.goStmt(&instr.Call, s)
+	case *ssa.Panic:
+		s.dead = true
+	}
+}
+
+func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
+	op, lock, read := lockCall(c)
+	if op != opNone {
+		p, ok := f.Namer.Name(lock)
+		if !ok {
+			if op == opUnlock {
+				f.weaken(s, "", "")
+			}
+			return
+		}
+		if p.Local() {
+			if text, ok := f.prog.recv[instr.Pos()]; ok {
+				p.Display = text
+			}
+		}
+		switch op {
+		case opLock:
+			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: read})
+		case opUnlock:
+			f.release(s, p)
+		case opTryLock:
+			// Held on the true branch of an if on the result (see
+			// edge); otherwise unknown.
+			if !onlyIfs(instr) {
+				k := p.Key()
+				f.paths[k] = p
+				s.held[k] = s.get(k) | bitH
+				if _, ok := s.site[k]; !ok {
+					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: read}
+				}
+			}
+		}
+		return
+	}
+	callee, bindings := staticCallee(c)
+	if callee == nil {
+		if !c.IsInvoke() {
+			// A dynamic call may call a closure of this function that
+			// releases a lock.
+			for _, k := range f.releasers {
+				if s.get(k)&bitH != 0 {
+					s.held[k] = s.get(k) | bitN
+				}
+			}
+		}
+		return
+	}
+	if f.prog.noReturn != nil && f.prog.noReturn(callee) {
+		s.dead = true
+		return
+	}
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return
+	}
+	if sum.NoReturn {
+		s.dead = true
+		return
+	}
+	for k, bits := range sum.Effects {
+		p, ok := f.mapPath(sum, k, c.Args, bindings)
+		if !ok {
+			if bits&bitN != 0 {
+				f.weaken(s, "", "")
+			}
+			continue
+		}
+		if p.Local() && sum.Paths[k].Root == "$0" && callee.Signature.Recv() != nil {
+			// A method of a local value: name it as the source does.
+			if text, ok := f.prog.recv[instr.Pos()]; ok {
+				p.Display = text + sum.Paths[k].Display[len(rootDisplay(sum.Paths[k])):]
+			}
+		}
+		key := p.Key()
+		f.paths[key] = p
+		old := s.get(key)
+		if bits&bitN != 0 && old&bitE != 0 {
+			f.entryHeld[key] = true
+		}
+		var v uint8
+		if bits&bitE != 0 {
+			v = old
+		}
+		v |= bits &^ bitE
+		s.held[key] = v
+		if bits&bitH != 0 {
+			if _, ok := s.site[key]; !ok || bits == bitH {
+				s.site[key] = Acq{Path: p, Pos: instr.Pos(), Read: sum.Read[k], Via: callee.Name()}
+			}
+		}
+		if bits == bitN && p.Weak {
+			f.weaken(s, p.Class, key)
+		}
+	}
+}
+
+// onlyIfs reports whether a value is only used as an if's condition.
+func onlyIfs(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.If); !ok {
+			if _, ok := r.(*ssa.DebugRef); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// effects returns the net effect of a call (a lock operation or a call
+// of a summarized function) as paths of the caller with their bits.
+func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
+	out := map[string]uint8{}
+	op, lock, _ := lockCall(c)
+	if op != opNone {
+		if p, ok := f.Namer.Name(lock); ok {
+			f.paths[p.Key()] = p
+			switch op {
+			case opLock:
+				out[p.Key()] = bitH
+			case opUnlock:
+				out[p.Key()] = bitN
+			}
+		}
+		return out
+	}
+	callee, bindings := staticCallee(c)
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return out
+	}
+	for k, bits := range sum.Effects {
+		if p, ok := f.mapPath(sum, k, c.Args, bindings); ok {
+			f.paths[p.Key()] = p
+			out[p.Key()] = bits
+		}
+	}
+	return out
+}
+
+func (f *Flow) deferred(c *ssa.CallCommon, s *state) {
+	for k, bits := range f.effects(c) {
+		d := s.getDef(k) &^ dE
+		if bits&bitN != 0 {
+			d |= dR
+		}
+		if bits&bitH != 0 {
+			d |= dA
+		}
+		if bits&bitE != 0 {
+			d |= dE
+		}
+		s.def[k] = d
+	}
+}
+
+func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
+	for k, bits := range f.effects(c) {
+		if bits&bitN != 0 {
+			f.handedOff[k] = true
+			s.held[k] = s.get(k) | bitN
+		}
+	}
+}
+
+// mapPath maps a callee's lock path onto the caller's values.
+func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path, bool) {
+	p := sum.Paths[k]
+	if strings.HasPrefix(p.Root, "@") {
+		return p, true
+	}
+	var v ssa.Value
+	switch {
+	case strings.HasPrefix(p.Root, "$f"):
+		i := atoi(p.Root[2:])
+		if i < 0 || i >= len(bindings) {
+			return Path{}, false
+		}
+		v = bindings[i]
+	case strings.HasPrefix(p.Root, "$"):
+		i := atoi(p.Root[1:])
+		if i < 0 || i >= len(args) {
+			return Path{}, false
+		}
+		v = args[i]
+	default:
+		return Path{}, false
+	}
+	a, ok := f.Namer.Name(v)
+	if !ok {
+		return Path{}, false
+	}
+	q := a
+	q.Rest = a.Rest + p.Rest
+	if p.Rest != "" {
+		q.Class = p.Class
+		q.Display = a.Display + p.Display[len(rootDisplay(p)):]
+	}
+	q.Values = a.Values
+	return q, true
+}
+
+// rootDisplay is the part of a path's display that names its root.
+func rootDisplay(p Path) string {
+	if i := strings.IndexAny(p.Display, ".["); i >= 0 {
+		return p.Display[:i]
+	}
+	return p.Display
+}
+
+func atoi(s string) int {
+	n := 0
+	if s == "" {
+		return -1
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// summarize computes the function's net effect from its returns.
+func (f *Flow) summarize() {
+	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]Path{}, Read: map[string]bool{}, NoReturn: true}
+	for _, r := range f.Returns() {
+		st := f.Before(r)
+		if st == nil || st.dead {
+			continue
+		}
+		s.NoReturn = false
+		for k, p := range f.paths {
+			if p.Local() {
+				continue
+			}
+			v := st.exit(k)
+			if v == bitE {
+				continue
+			}
+			s.Effects[k] |= v
+			s.Paths[k] = p
+			if a, ok := st.site[k]; ok && a.Read {
+				s.Read[k] = true
+			}
+		}
+	}
+	// A lock changed on some returns only is untouched on the others.
+	for k := range s.Effects {
+		for _, r := range f.Returns() {
+			st := f.Before(r)
+			if st == nil || st.dead {
+				continue
+			}
+			if st.exit(k) == bitE {
+				s.Effects[k] |= bitE
+			}
+		}
+	}
+	f.summary = s
+}
+
+// Returns lists the function's return instructions.
+func (f *Flow) Returns() []*ssa.Return {
+	var out []*ssa.Return
+	for _, b := range f.Fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Before returns the state before instr, or nil if instr is unreachable.
+func (f *Flow) Before(instr ssa.Instruction) *state {
+	b := instr.Block()
+	in, ok := f.in[b]
+	if !ok {
+		return nil
+	}
+	var res *state
+	f.transfer(b, in.clone(), func(i ssa.Instruction, s *state) {
+		if i == instr {
+			res = s.clone()
+		}
+	})
+	if res == nil {
+		return deadState()
+	}
+	return res
+}
+
+// Held returns the locks definitely held before instr, by key, with
+// their acquisitions. Locks held on entry are not known.
+func (f *Flow) Held(instr ssa.Instruction) map[string]Acq {
+	s := f.Before(instr)
+	out := map[string]Acq{}
+	if s == nil || s.dead {
+		return out
+	}
+	for k, v := range s.held {
+		if v == bitH {
+			out[k] = s.site[k]
+		}
+	}
+	return out
+}
+
+// Releases reports whether instr releases (or may release) lock k.
+func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
+	switch instr := instr.(type) {
+	case *ssa.Call:
+		op, lock, _ := lockCall(&instr.Call)
+		if op == opUnlock {
+			p, ok := f.Namer.Name(lock)
+			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
+		}
+		if op != opNone {
+			return false
+		}
+		if callee, _ := staticCallee(&instr.Call); callee == nil && !instr.Call.IsInvoke() {
+			for _, r := range f.releasers {
+				if r == k {
+					return true
+				}
+			}
+			return false
+		}
+		return f.effects(&instr.Call)[k]&bitN != 0
+	case *ssa.Defer:
+		return f.effects(&instr.Call)[k]&bitN != 0
+	case *ssa.Go:
+		return f.effects(&instr.Call)[k]&bitN != 0
+	}
+	return false
+}
+
+// Acquires returns the position of instr if it acquires lock k.
+func (f *Flow) Acquires(instr ssa.Instruction, k string) bool {
+	c, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	op, lock, _ := lockCall(&c.Call)
+	if op == opLock {
+		p, ok := f.Namer.Name(lock)
+		return ok && p.Key() == k
+	}
+	if op != opNone {
+		return false
+	}
+	return f.effects(&c.Call)[k] == bitH
+}
+
+// typeIsError reports whether t is the error interface.
+func typeIsError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}

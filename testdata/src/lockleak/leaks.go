@@ -1,0 +1,198 @@
+package lockleak
+
+import (
+	"errors"
+	"sync"
+)
+
+var ErrClosed = errors.New("closed")
+
+type Store struct {
+	mu     sync.Mutex
+	rw     sync.RWMutex
+	closed bool
+	m      map[string]int
+	items  []int
+}
+
+func (s *Store) Put(k string, v int) error {
+	s.mu.Lock()
+	if s.closed {
+		return ErrClosed // want `s.mu is still locked at this return \(locked at leaks.go:19\), but the other returns of Put release it`
+	}
+	s.m[k] = v
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Store) Get(k string) (int, error) {
+	s.rw.RLock()
+	v, ok := s.m[k]
+	if !ok {
+		return 0, errors.New("missing") // want `s.rw is still locked at this return \(read-locked at`
+	}
+	s.rw.RUnlock()
+	return v, nil
+}
+
+// Inc has no results: the early return leaks.
+func (s *Store) Inc(k string) {
+	s.mu.Lock()
+	if s.closed {
+		return // want `s.mu is still locked at this return`
+	}
+	s.m[k]++
+	s.mu.Unlock()
+}
+
+func (s *Store) lock()   { s.mu.Lock() }
+func (s *Store) unlock() { s.mu.Unlock() }
+
+// Through helpers: lock returns holding s.mu, unlock releases it.
+func (s *Store) Delete(k string) error {
+	s.lock()
+	if _, ok := s.m[k]; !ok {
+		return ErrClosed // want `s.mu is still locked at this return \(locked by lock at leaks.go:53\)`
+	}
+	delete(s.m, k)
+	s.unlock()
+	return nil
+}
+
+// A cached value returned without unlocking, a success on both returns.
+func (s *Store) Cached(k string) (int, bool) {
+	s.mu.Lock()
+	if v, ok := s.m[k]; ok {
+		return v, true // want `s.mu is still locked at this return`
+	}
+	v := len(k)
+	s.m[k] = v
+	s.mu.Unlock()
+	return v, true
+}
+
+// An error checked against nil is returned holding the lock.
+func (s *Store) Load(f func() (int, error)) (int, error) {
+	s.mu.Lock()
+	v, err := f()
+	if err != nil {
+		return 0, err // want `s.mu is still locked at this return`
+	}
+	s.mu.Unlock()
+	return v, nil
+}
+
+// A lock of a package variable.
+var (
+	regMu sync.Mutex
+	reg   = map[string]int{}
+)
+
+func Register(name string) bool {
+	regMu.Lock()
+	if _, dup := reg[name]; dup {
+		return false // want `regMu is still locked at this return`
+	}
+	reg[name] = 1
+	regMu.Unlock()
+	return true
+}
+
+// A continue skips the unlock: the next iteration locks again.
+func (s *Store) SumPositive() int {
+	n := 0
+	for _, v := range s.items {
+		s.mu.Lock()
+		if v < 0 {
+			continue // want `s.mu is still locked \(locked at leaks.go:105\) when the loop continues to the next iteration, but other iterations release it; the next iteration locks it again at leaks.go:105`
+		}
+		n += v
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// The same with a three-clause loop, whose continue goes through i++.
+func (s *Store) Scan(n int) {
+	for i := 0; i < n; i++ {
+		s.mu.Lock()
+		if s.closed {
+			continue // want `s.mu is still locked .* when the loop continues to the next iteration`
+		}
+		s.m["x"] = i
+		s.mu.Unlock()
+	}
+}
+
+// The unlock is on one branch only: the body's end is reached holding
+// the lock.
+func (s *Store) Drain(keys []string) {
+	for _, k := range keys {
+		s.mu.Lock()
+		if v, ok := s.m[k]; ok {
+			s.m[k] = v - 1
+			s.mu.Unlock()
+			continue
+		}
+		s.m[k] = 0
+	} // want `s.mu is still locked .* when the loop reaches the end of the loop body`
+}
+
+// A break leaves the loop holding the lock, and nothing after the loop
+// releases it.
+func (s *Store) Find(x int) int {
+	found := -1
+	for i, v := range s.items {
+		s.mu.Lock()
+		if v == x {
+			found = i
+			break // want `s.mu is still locked \(locked at leaks.go:146\) when this break leaves the loop`
+		}
+		s.mu.Unlock()
+	}
+	return found
+}
+
+// A local mutex held by pointer.
+func Local(work []func() error) error {
+	mu := new(sync.Mutex)
+	for _, w := range work {
+		mu.Lock()
+		if err := w(); err != nil {
+			return err // want `mu is still locked at this return`
+		}
+		mu.Unlock()
+	}
+	return nil
+}
+
+// Two objects of the same type: the lock of b leaks, not a's.
+func Swap(a, b *Store) {
+	a.mu.Lock()
+	b.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return // want `b.mu is still locked at this return`
+	}
+	a.m, b.m = b.m, a.m
+	b.mu.Unlock()
+	a.mu.Unlock()
+}
+
+// A helper pair on a value made here: the early return leaves it in
+// write mode.
+type buffer struct{ mu sync.Mutex }
+
+func newBuffer() *buffer      { return &buffer{} }
+func (b *buffer) writeMode()  { b.mu.Lock() }
+func (b *buffer) readMode()   { b.mu.Unlock() }
+func (b *buffer) write() bool { return true }
+
+func UseBuffer() {
+	buf := newBuffer()
+	buf.writeMode()
+	if !buf.write() {
+		return // want `buf.mu is still locked at this return \(locked by writeMode at`
+	}
+	buf.readMode()
+}
