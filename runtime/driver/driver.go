@@ -241,6 +241,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 			skipped = append(skipped, tr)
 			continue
 		}
+		s.Docs = methodDocs(pkg, tp.Name)
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped

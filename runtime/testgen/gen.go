@@ -72,6 +72,7 @@ type Generator struct {
 	pending *Target // the target of the next test, with state changers
 
 	retired  map[*Target]bool // targets no longer tested
+	contract *contract        // what the methods' documentation forbids
 	excluded map[string]bool  // methods no test may call
 	noPrefix map[string]bool  // methods no prefix may call
 	ctorOK   map[string]int
@@ -95,6 +96,7 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorOK:   map[string]int{},
 		ctorFail: map[string]int{},
 	}
+	g.contract = readContract(s.Docs)
 	g.targets = g.makeTargets()
 	return g
 }
@@ -103,6 +105,9 @@ func New(s *Subject, cfg Config) *Generator {
 func (g *Generator) makeTargets() []*Target {
 	var ts []*Target
 	add := func(t *Target) {
+		if !t.Seq && !g.contract.allows(t.M1, t.M2) {
+			return // the documentation forbids the concurrent calls
+		}
 		for _, u := range ts {
 			if u.M1 == t.M1 && u.M2 == t.M2 && u.Objects == t.Objects && u.Seq == t.Seq {
 				return

@@ -10,6 +10,7 @@ package testgen
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -37,6 +38,9 @@ type Subject struct {
 	// Funcs are the functions that build values of named types of the
 	// package, the type under test's included, by name.
 	Funcs map[string]*Func
+	// Docs are the documentation comments of the methods, by name, when
+	// the caller has the syntax: they state what callers must not do.
+	Docs  map[string]string
 	byRes map[*types.TypeName][]*Func
 }
 
@@ -152,4 +156,17 @@ func (s *Subject) Linker(m string) bool {
 		}
 	}
 	return false
+}
+
+// MethodExprs returns the method expressions of the methods of the type
+// under test that reflection cannot call by name (the unexported ones),
+// by method name: "(*cache).get".
+func (s *Subject) MethodExprs() map[string]string {
+	out := map[string]string{}
+	for _, m := range s.Names {
+		if !token.IsExported(m) {
+			out[m] = "(*" + s.TypeExpr() + ")." + m
+		}
+	}
+	return out
 }
