@@ -2,22 +2,22 @@ package deps
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // A guard is a lock held at an access, normalized like the locations
-// (recv.mu becomes "T.mu").
+// (recv.mu becomes "T.mu"), with its acquisition site in the method.
 type guard struct {
-	lock string
+	lock string // normalized
+	raw  string // as in the summary: recv.mu and other.mu are two locks
 	mode summary.Mode
-	// split is set when the access is in a critical section of the lock
-	// other than the first one of the method (the lock was released after
-	// an earlier access and acquired again) and the method also accesses
-	// the location elsewhere: a check under the lock, a release, an act
-	// under the lock again. Such a lock makes each access atomic but not
-	// the method's use of the location, so it protects nothing.
-	split bool
+	site int32
+	// broken is set when the lock was released after an earlier access
+	// of the method and acquired again; repeat when the critical section
+	// may run several times (a lock acquired in a loop).
+	broken, repeat bool
 }
 
 // guards computes the guards of every access of m.
@@ -30,85 +30,151 @@ func (m *method) guards(self string) {
 			if !ok {
 				continue
 			}
-			a.held = append(a.held, guard{lock: l, mode: h.Mode, split: h.Broken && m.elsewhere(i)})
+			a.held = append(a.held, guard{lock: l, raw: h.Lock, mode: h.Mode, site: h.Site, broken: h.Broken, repeat: h.Repeat})
 		}
 	}
 }
 
-// elsewhere reports whether m accesses a location compatible with that
-// of its i-th access in another access.
-func (m *method) elsewhere(i int) bool {
-	for j, b := range m.accesses {
-		if j != i && summary.Compatible(b.loc, m.accesses[i].loc) {
-			return true
-		}
-	}
-	return false
-}
-
-// protected reports whether a common lock, held in W mode by at least one
-// of the two accesses, orders a and b. It returns the split lock that
-// does not, if any, for the evidence.
-func protected(a, b *access) (ok bool, split string) {
+// protectors returns the locks held at both a and b, in W mode by at least
+// one of them: each orders the two accesses.
+func protectors(a, b *access) (ga, gb []guard) {
 	for _, g := range a.held {
 		for _, h := range b.held {
-			if g.lock != h.lock || (g.mode != summary.W && h.mode != summary.W) {
-				continue
+			if g.lock == h.lock && (g.mode == summary.W || h.mode == summary.W) {
+				ga, gb = append(ga, g), append(gb, h)
 			}
-			if g.split || h.split {
-				split = g.lock
-				continue
-			}
-			return true, ""
 		}
 	}
-	return false, split
+	return ga, gb
 }
 
-// conflict reports whether m1 and m2 are parallel and conflict dependent:
-// there are an access a of m1 and an access b of m2 to compatible
-// locations, at least one of them a write (DepCon's Definition 7 asks for
-// a write and a read; in Go an unsynchronised write–write pair is a data
-// race, and concurrent map writes are a fatal error), with no common lock
-// held at both with at least one of them in W mode. Parallelism is
-// decided per pair of accesses, not per method: an access of m1 outside
-// any lock (a callback called after Unlock, a field read before Lock)
-// makes m1 parallel to m2 only where it conflicts.
+// conflicts reports whether a and b conflict: compatible locations, at
+// least one of them a write (DepCon's Definition 7 asks for a write and a
+// read; in Go an unsynchronised write–write pair is a data race, and
+// concurrent map writes are a fatal error). Two single synchronised
+// operations (atomics, sync.Map, channel sends and receives) do not
+// conflict unless one of the methods makes several of them on the
+// location (a check-then-act); nor do two conservative writes by unknown
+// code (a callback both methods call): neither is known to happen.
+func conflicts(m1, m2 *method, a, b *access) bool {
+	if !a.a.Write && !b.a.Write || !summary.Compatible(a.loc, b.loc) {
+		return false
+	}
+	if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
+		!m1.compound(a.loc) && !m2.compound(b.loc) {
+		return false
+	}
+	return a.a.Flags&b.a.Flags&summary.Indirect == 0
+}
+
+// sections collects, for one method of a pair, the critical sections of
+// each lock (by its path in the method) under which its conflicting
+// accesses happen, and whether one of them follows a release of the lock
+// after an earlier access (two sections on one path, not on two
+// branches) or runs in a loop.
+type sections map[string]*section
+
+type section struct {
+	sites  map[int32]*access
+	broken bool
+}
+
+func (s sections) add(gs []guard, a *access) {
+	for _, g := range gs {
+		c := s[g.raw]
+		if c == nil {
+			c = &section{sites: map[int32]*access{}}
+			s[g.raw] = c
+		}
+		if c.sites[g.site] == nil {
+			c.sites[g.site] = a
+		}
+		c.broken = c.broken || g.broken
+		if g.repeat {
+			// A critical section in a loop is several sections.
+			c.sites[-g.site] = a
+			c.broken = true
+		}
+	}
+}
+
+// split returns two accesses of the method in separate critical sections
+// of one lock, if any.
+func (s sections) split() (lock string, x, y *access, ok bool) {
+	locks := make([]string, 0, len(s))
+	for l := range s {
+		locks = append(locks, l)
+	}
+	sort.Strings(locks)
+	for _, l := range locks {
+		c := s[l]
+		if len(c.sites) < 2 || !c.broken {
+			continue
+		}
+		sites := make([]int32, 0, len(c.sites))
+		for site := range c.sites {
+			sites = append(sites, site)
+		}
+		sort.Slice(sites, func(i, j int) bool {
+			return abs(sites[i]) < abs(sites[j]) || abs(sites[i]) == abs(sites[j]) && sites[i] > sites[j]
+		})
+		return l, c.sites[sites[0]], c.sites[sites[1]], true
+	}
+	return "", nil, nil, false
+}
+
+func abs(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// conflict reports whether m1 and m2 are parallel and conflict dependent.
+// Parallelism is decided per pair of conflicting accesses, not per method:
+// an access of m1 outside any lock (a callback called after Unlock, a field
+// read before Lock) makes m1 parallel to m2 only where it conflicts. The
+// pair is dependent when
 //
-// Two single synchronised operations (atomics, sync.Map, channel sends and
-// receives) do not conflict unless one of the methods makes several of
-// them on the location (a check-then-act); nor do two conservative writes
-// by unknown code (a callback both methods call): neither is known to
-// happen.
+//   - some access a of m1 and some access b of m2 conflict and no common
+//     lock, held in W mode by at least one of them, orders them (two
+//     RLock holders do interleave); or
+//   - the conflicting accesses of one of the methods are all ordered by a
+//     lock, but happen in separate critical sections of it (DepCon's
+//     atomicity rule: a check under the lock, a release, an act under the
+//     lock again — Put reads recv.closed, releases recv.mu, and sends on
+//     recv.ch while Close may have closed it in between).
 func conflict(m1, m2 *method) (Evidence, bool) {
+	s1, s2 := sections{}, sections{}
 	for i := range m1.accesses {
 		a := &m1.accesses[i]
 		for j := range m2.accesses {
 			b := &m2.accesses[j]
-			if !a.a.Write && !b.a.Write || !summary.Compatible(a.loc, b.loc) {
+			if !conflicts(m1, m2, a, b) {
 				continue
 			}
-			if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
-				!m1.compound(a.loc) && !m2.compound(b.loc) {
-				// Two single synchronised operations (atomics,
-				// sync.Map, channels) are linearizable on their own.
-				continue
+			ga, gb := protectors(a, b)
+			if len(ga) == 0 {
+				return Evidence{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
+					Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
+						m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
+						m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}, true
 			}
-			if a.a.Flags&b.a.Flags&summary.Indirect != 0 {
-				continue // both only may write
-			}
-			ok, split := protected(a, b)
-			if ok {
-				continue
-			}
-			why := "under no common lock"
-			if split != "" {
-				why = "in separate critical sections of " + summary.Display("$0"+split[1:], []string{"recv"})
-			}
-			return Evidence{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
-				Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), %s",
-					m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
-					m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where), why)}, true
+			s1.add(ga, a)
+			s2.add(gb, b)
+		}
+	}
+	for k, s := range []sections{s1, s2} {
+		m, other := m1, m2
+		if k == 1 {
+			m, other = m2, m1
+		}
+		if l, x, y, ok := s.split(); ok {
+			// Loc1 and Loc2 are both accesses of m here.
+			return Evidence{Kind: DepPC, Loc1: display(m, x.a.Loc), Loc2: display(m, y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
+				Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate critical sections of %s, which %s may run between",
+					m.m.Name, rw(x.a), display(m, x.a.Loc), short(x.a.Where), rw(y.a), display(m, y.a.Loc), short(y.a.Where),
+					display(m, l), other.m.Name)}, true
 		}
 	}
 	return Evidence{}, false

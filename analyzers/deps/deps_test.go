@@ -119,7 +119,9 @@ func TestWriteWrite(t *testing.T) {
 // TestPerPair checks that parallelism is decided per pair of conflicting
 // accesses (Put counts outside the lock but stores under it: independent
 // of Get), and that a check and an act in two critical sections of one
-// lock keep the method dependent with the writers of what it checks.
+// lock keep the method dependent with the writers of what it checks (of
+// the checked location, or of another one it acts on: Queue), and so do
+// the critical sections of a loop (Batch).
 func TestPerPair(t *testing.T) {
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "perpair")
 	p := results[0].Result.(*deps.Plan)
@@ -129,6 +131,8 @@ func TestPerPair(t *testing.T) {
 	if ev := pool.Pair("Put", "Take").Evidence[0]; !strings.Contains(ev.Text, "in separate critical sections of recv.mu") {
 		t.Errorf("Put~Take evidence: %s", ev.Text)
 	}
+	checkPairs(t, p.Type("Queue"), "Close~Put:pc")
+	checkPairs(t, p.Type("Batch"), "Add~AddAll:pc", "AddAll~AddAll:pc", "AddAll~Len:pc")
 }
 
 // TestForeignGlobals checks that the package variables of other packages

@@ -126,7 +126,10 @@ func (p *Pair) Objects() int {
 // Evidence explains why a pair is dependent.
 type Evidence struct {
 	Kind string `json:"kind"` // DepPC, DepD, DepRWR or DepSelf
-	// For DepPC: the location, and the accesses of m1 and m2 to it.
+	// For DepPC: the location, and the accesses of m1 and m2 to it; or,
+	// when a method's conflicting accesses are in separate critical
+	// sections of one lock, two of its accesses in different sections
+	// (the Text names the method).
 	// For DepD: Loc1/Loc2 are the lock pairs ⟨la,lb⟩ of m1 and ⟨lc,ld⟩ of m2.
 	// For DepRWR: Loc1 is the read lock re-acquired by m1, Loc2 the write
 	// acquisition in m2.

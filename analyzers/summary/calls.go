@@ -313,7 +313,15 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		if goroutine || mode == callGo {
 			return mapHeld(own)
 		}
-		return append(append([]Held(nil), callerHeld...), mapHeld(own)...)
+		out := append([]Held(nil), callerHeld...)
+		for _, h := range mapHeld(own) {
+			// A lock the caller holds already (a recursive read lock, a
+			// self-deadlock) is held in the caller's critical section.
+			if !heldIn(callerHeld, h.Lock) {
+				out = append(out, h)
+			}
+		}
+		return out
 	}
 	pos := instrPos(instr, w.fn)
 	where := w.b.where(pos)

@@ -96,6 +96,10 @@ type Held struct {
 	// of the function and acquired again: the accesses before and after
 	// the release may interleave with other code.
 	Broken bool
+	// Repeat is set when this acquisition site may have acquired the
+	// lock and released it before (a critical section in a loop): the
+	// accesses under it may belong to several critical sections.
+	Repeat bool
 	Pos    token.Pos // acquisition, when in this package
 	Where  string
 	Via    string // the callee holding the lock, "" if held by the function
@@ -130,7 +134,7 @@ const (
 func heldKey(hs []Held) string {
 	var b strings.Builder
 	for _, h := range hs {
-		fmt.Fprintf(&b, "%s/%d/%d/%t;", h.Lock, h.Mode, h.Site, h.Broken)
+		fmt.Fprintf(&b, "%s/%d/%d/%t/%t;", h.Lock, h.Mode, h.Site, h.Broken, h.Repeat)
 	}
 	return b.String()
 }
@@ -191,7 +195,8 @@ func (*Fact) AFact() {}
 func (f *Fact) String() string { return f.Summary.String() }
 
 // String renders the summary compactly, one item per access ("R $0.buf
-// {$0.mu:W}", "W $0.n (atomic)") and per acquisition ("L $0.mu:W {…}").
+// {$0.mu:W}", "W $0.n (atomic)") and per acquisition ("L $0.mu:W {…}"); a
+// held lock is marked "!" when Broken and "*" when Repeat.
 func (s *Summary) String() string {
 	var items []string
 	held := func(hs []Held) string {
@@ -203,6 +208,9 @@ func (s *Summary) String() string {
 			l := h.Lock + ":" + h.Mode.String()
 			if h.Broken {
 				l += "!"
+			}
+			if h.Repeat {
+				l += "*"
 			}
 			ls = append(ls, l)
 		}

@@ -37,11 +37,15 @@ type state struct {
 	accessed bool            // some access may have happened
 	relAfter map[string]bool // locks released after an access (may)
 	released map[string]bool // locks released but not acquired here (may)
+	relSites map[int32]bool  // acquisition sites whose lock was released (may)
 }
 
 func (s *state) clone() *state {
 	c := &state{live: s.live, held: slices.Clone(s.held), accessed: s.accessed,
-		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released)}
+		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: make(map[int32]bool, len(s.relSites))}
+	for k := range s.relSites {
+		c.relSites[k] = true
+	}
 	return c
 }
 
@@ -77,6 +81,9 @@ func (s *state) join(o *state) bool {
 		if x.Broken && !h.Broken {
 			h.Broken, changed = true, true
 		}
+		if x.Repeat && !h.Repeat {
+			h.Repeat, changed = true, true
+		}
 		held = append(held, h)
 	}
 	s.held = held
@@ -93,6 +100,11 @@ func (s *state) join(o *state) bool {
 			s.released[k], changed = true, true
 		}
 	}
+	for k := range o.relSites {
+		if !s.relSites[k] {
+			s.relSites[k], changed = true, true
+		}
+	}
 	return changed
 }
 
@@ -107,7 +119,7 @@ func (w *walker) run() {
 	}
 	in := make([]*state, len(fn.Blocks))
 	for i := range in {
-		in[i] = &state{relAfter: map[string]bool{}, released: map[string]bool{}}
+		in[i] = &state{relAfter: map[string]bool{}, released: map[string]bool{}, relSites: map[int32]bool{}}
 	}
 	in[0].live = true
 	// Iterate to a fixed point; the lattice is finite (held only
@@ -331,7 +343,8 @@ func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, c
 	if eventOnly || slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
 		return // re-acquisition: a self-deadlock or a recursive read lock
 	}
-	h := Held{Lock: lock, Class: class, Mode: mode, Site: w.site(instr, callee), Pos: pos, Where: w.b.where(pos)}
+	site := w.site(instr, callee)
+	h := Held{Lock: lock, Class: class, Mode: mode, Site: site, Repeat: st.relSites[site], Pos: pos, Where: w.b.where(pos)}
 	i, _ := slices.BinarySearchFunc(st.held, lock, func(h Held, l string) int { return strings.Compare(h.Lock, l) })
 	st.held = slices.Insert(st.held, i, h)
 }
@@ -342,6 +355,7 @@ func (w *walker) release(st *state, lock string) {
 		st.released[lock] = true
 		return
 	}
+	st.relSites[st.held[i].Site] = true
 	st.held = slices.Delete(st.held, i, i+1)
 	if st.accessed {
 		st.relAfter[lock] = true

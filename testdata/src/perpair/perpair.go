@@ -1,4 +1,4 @@
-// want package:"Cache: \\|M\\|=6 pc=2 d=0; Pool: \\|M\\|=6 pc=3 d=0"
+// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0"
 
 // Package perpair decides parallelism per pair of conflicting accesses:
 // one access outside the lock makes a method parallel to the others only
@@ -6,7 +6,10 @@
 // a check and an act stays dependent with the writers of what it checks.
 package perpair
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // Cache counts its puts outside the lock.
 type Cache struct {
@@ -81,4 +84,83 @@ func (p *Pool) TakeLocked() int {
 	x := p.items[n-1]
 	p.items = p.items[:n-1]
 	return x
+}
+
+// Queue checks that it is open in one critical section and sends in
+// another: a Close in between makes Put send on a closed channel.
+type Queue struct {
+	mu     sync.Mutex
+	ch     chan int
+	closed bool
+}
+
+// Put sends v unless the queue is closed.
+func (q *Queue) Put(v int) {
+	q.mu.Lock()
+	closed := q.closed
+	q.mu.Unlock()
+	if closed {
+		return
+	}
+	runtime.Gosched()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	select {
+	case q.ch <- v:
+	default:
+	}
+}
+
+// PutLocked is the negative twin of Put: one critical section, so it is
+// independent of Close.
+func (q *Queue) PutLocked(v int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	select {
+	case q.ch <- v:
+	default:
+	}
+}
+
+// Close closes the queue.
+func (q *Queue) Close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.closed = true
+		close(q.ch)
+	}
+}
+
+// Batch adds items one critical section at a time.
+type Batch struct {
+	mu    sync.Mutex
+	items []int
+}
+
+// AddAll adds the items, locking once per item: another method may run
+// between two of them.
+func (b *Batch) AddAll(xs []int) {
+	for _, x := range xs {
+		b.mu.Lock()
+		b.items = append(b.items, x)
+		b.mu.Unlock()
+	}
+}
+
+// Add adds one item.
+func (b *Batch) Add(x int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.items = append(b.items, x)
+}
+
+// Len returns the number of items.
+func (b *Batch) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.items)
 }

@@ -49,7 +49,7 @@ func (r *Reader) Twice() { // want Twice:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\
 	r.mu.Unlock()
 }
 
-func (r *Reader) Loop() { // want Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W!\}$`
+func (r *Reader) Loop() { // want Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\*\}; W \$0\.pos \{\$0\.mu:W!\*\}$`
 	for i := 0; i < 3; i++ {
 		r.mu.Lock()
 		r.pos++
@@ -90,6 +90,16 @@ func (r *Reader) Helpers() { // want Helpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu
 	r.lock()
 	r.pos = 6
 	r.unlock()
+}
+
+// LoopHelpers locks through helpers in a loop: the critical section
+// repeats (the * of the held lock).
+func (r *Reader) LoopHelpers() { // want LoopHelpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\*\}$`
+	for i := 0; i < 3; i++ {
+		r.lock()
+		r.pos = i
+		r.unlock()
+	}
 }
 
 func (r *Reader) Store(k string) { r.sm.Store(k, 1) } // want Store:`^W \$0\.sm \(sync\.Map\)$`
