@@ -73,7 +73,9 @@ func TestDepVersion(t *testing.T) {
 // package of a module in a read-only module cache filled from a file
 // proxy. The module's own go.mod pins an older dependency through a
 // replace directive that the user's build ignores, and its own tests do
-// not compile.
+// not compile. It also runs a test of a dependency replaced by a local
+// directory, and builds a module of the cache run from its own
+// directory.
 func TestModuleCache(t *testing.T) {
 	tmp := t.TempDir()
 	proxy := filepath.Join(tmp, "proxy")
@@ -98,15 +100,24 @@ func TestModuleCache(t *testing.T) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Cleanup(func() { makeWritable(cache) })
 
+	// A dependency replaced by a local directory, which also requires
+	// the older example.com/dep.
+	local := filepath.Join(tmp, "local")
+	writeFiles(t, local, map[string]string{
+		"go.mod":   "module example.com/local\n\ngo 1.16\n\nrequire example.com/dep v1.0.0\n",
+		"local.go": strings.Replace(cachedSrc, "package cached", "package local", 1)})
 	main := filepath.Join(tmp, "main")
 	writeFiles(t, main, map[string]string{
 		"go.mod": "module example.com/main\n\ngo 1.22\n\nrequire (\n\texample.com/cached v1.0.0\n" +
-			"\texample.com/dep v1.1.0\n\texample.com/solo v1.0.0\n)\n",
-		"main.go": "package main\n\nimport (\n\t_ \"example.com/cached\"\n\t_ \"example.com/solo\"\n)\n\nfunc main() {}\n"})
+			"\texample.com/dep v1.1.0\n\texample.com/local v0.0.0\n\texample.com/solo v1.0.0\n)\n\n" +
+			"replace example.com/local => ../local\n",
+		"main.go": "package main\n\nimport (\n\t_ \"example.com/cached\"\n\t_ \"example.com/local\"\n" +
+			"\t_ \"example.com/solo\"\n)\n\nfunc main() {}\n"})
 	_, target := loadTarget(t, main, "example.com/cached")
 	if !beneath(target.Dir, cache) {
 		t.Fatalf("package directory %s not in the module cache %s", target.Dir, cache)
 	}
+	_, localTarget := loadTarget(t, main, "example.com/local")
 	// The cache holds the modules the user's module builds with and the
 	// go.mod files of its whole module graph, as after go mod tidy.
 	for _, args := range [][]string{{"mod", "download"}, {"list", "-m", "all"}} {
@@ -115,7 +126,7 @@ func TestModuleCache(t *testing.T) {
 		}
 	}
 	before := snapshot(t, cache)
-	userBefore := snapshot(t, main)
+	userBefore := snapshot(t, main) + snapshot(t, local)
 
 	b := buildChild(t, main, "example.com/cached", "Counter", "Get", "Inc")
 	if beneath(b.Dir, cache) {
@@ -133,6 +144,17 @@ func TestModuleCache(t *testing.T) {
 		t.Errorf("dependency not resolved as in the user's module:\n%s", res.Output)
 	}
 
+	// The local replacement is built in place, from the user's module.
+	res, err = RunTest(context.Background(), t.TempDir(), localTarget,
+		map[string][]byte{"dep_version_test.go": []byte(strings.Replace(depVersionTest, "package cached", "package local", 1))},
+		"^TestDepVersion$", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed {
+		t.Errorf("local replacement: dependency not resolved as in the user's module:\n%s", res.Output)
+	}
+
 	// Run from the module's own directory in the cache, the module is the
 	// main module: the copy is built on its own.
 	b = buildChild(t, filepath.Join(cache, "example.com", "solo@v1.0.0"), ".", "Counter", "Get", "Inc")
@@ -146,7 +168,7 @@ func TestModuleCache(t *testing.T) {
 	if after := snapshot(t, cache); after != before {
 		t.Errorf("the module cache changed:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	if after := snapshot(t, main); after != userBefore {
+	if after := snapshot(t, main) + snapshot(t, local); after != userBefore {
 		t.Errorf("the user's module changed:\nbefore:\n%s\nafter:\n%s", userBefore, after)
 	}
 }
