@@ -2,7 +2,6 @@ package deps
 
 import (
 	"fmt"
-	"go/types"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -72,8 +71,10 @@ type lockPair struct {
 // PlanType computes the plan of one type from the summaries of its
 // exported methods.
 func PlanType(t *summary.Type) *TypePlan {
-	tp := &TypePlan{Name: t.Obj.Name(), Concurrent: concurrent(t.Obj.Type(), 0)}
 	self := summary.TypeClass(t.Obj.Type())
+	tp := &TypePlan{Name: t.Obj.Name()}
+	tp.ConcurrentWhy = concurrentWhy(t, self)
+	tp.Concurrent = tp.ConcurrentWhy != ""
 	written := writtenBy(t.Methods, self)
 	var ms []*method
 	for _, m := range t.Methods {
@@ -260,32 +261,4 @@ func short(where string) string {
 		return "?"
 	}
 	return filepath.Base(where)
-}
-
-// concurrent reports whether values of t hold a synchronisation
-// primitive, directly or in fields of struct type.
-func concurrent(t types.Type, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok && depth > 0 {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch n.Obj().Pkg().Path() {
-		case "sync", "sync/atomic":
-			return true
-		}
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Chan:
-		return true
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if concurrent(u.Field(i).Type(), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
 }

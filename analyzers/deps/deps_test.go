@@ -146,3 +146,32 @@ func TestForeignGlobals(t *testing.T) {
 	checkPairs(t, p.Type("Own"), "Get~Inc:pc", "Inc~Inc:pc")
 	checkPairs(t, p.Type("Local"), "A~A:pc", "A~B:pc", "B~B:pc")
 }
+
+// TestSelection checks which types are selected for testing by default
+// (Concurrent) and why.
+func TestSelection(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "selection")
+	p := results[0].Result.(*deps.Plan)
+	for name, want := range map[string]string{
+		"Direct":   "recv.mu is a sync.Mutex",
+		"Outer":    "recv.inner.mu is a sync.RWMutex",
+		"Sharded":  "recv.shards[*].RWMutex is a sync.RWMutex",
+		"ByKey":    "recv.m[*].RWMutex is a sync.RWMutex",
+		"Counter":  "atomic operations on recv.n",
+		"Registry": "doc: safe for concurrent use by multiple goroutines",
+		"Config":   "doc: immutable",
+		"Buffer":   "",
+		"Simple":   "",
+		"Noisy":    "",
+		"Plain":    "",
+	} {
+		tp := p.Type(name)
+		if tp == nil {
+			t.Errorf("no plan for %s", name)
+			continue
+		}
+		if tp.ConcurrentWhy != want || tp.Concurrent != (want != "") {
+			t.Errorf("%s: Concurrent=%t ConcurrentWhy=%q, want %q", name, tp.Concurrent, tp.ConcurrentWhy, want)
+		}
+	}
+}

@@ -47,6 +47,16 @@
 //     read-locks l again while holding it and m2 write-locks l), or the
 //     self-pair of a method that re-acquires a lock it holds.
 //
+// Each type plan also says whether the type looks meant to be used from
+// several goroutines (Concurrent, and why: ConcurrentWhy), which makes
+// depcon test select it by default: it holds a sync or sync/atomic value
+// or a channel, directly, through an embedded or pointed-to struct of its
+// package, or through a slice, array or map of such structs (a sharded
+// map); its methods use sync/atomic functions on its fields; or its doc
+// comment says it is safe for concurrent use, thread-safe,
+// goroutine-safe, immutable, or may be shared between goroutines (and
+// does not say it is not).
+//
 // Each dependent pair carries its evidence: the locations or locks and the
 // source positions that make it dependent. The analyzer reports no
 // diagnostics; depcon pairs prints the plans and depcon test generates

@@ -40,16 +40,24 @@ func (p *Plan) Type(name string) *TypePlan {
 // A TypePlan is the plan of one type under test.
 type TypePlan struct {
 	Name string // type name, without package
-	// Concurrent reports whether the type holds a synchronisation
-	// primitive (a mutex, an atomic value, a sync.Map, a channel, …),
-	// directly or through embedding: a sign that it is meant to be used
-	// from several goroutines.
+	// Concurrent reports whether the type looks meant to be used from
+	// several goroutines, which makes depcon test test it by default: it
+	// holds a synchronisation primitive (a mutex, an atomic value, a
+	// sync.Map, a channel, …) directly, through an embedded or pointed-to
+	// struct of its package, or through a slice, array or map of such
+	// structs (a sharded map); its methods use sync/atomic on its fields;
+	// or its doc comment says it is safe for concurrent use (thread-safe,
+	// goroutine-safe, immutable, may be shared between goroutines).
 	Concurrent bool
-	Methods    []Method // exported methods of *T (incl. promoted), sorted
-	PairsTotal int      // |M| = n(n+1)/2
-	PairsPC    int      // |M_pc|: parallel and conflict dependent
-	PairsD     int      // |M_d|: double-lock (incl. RWR) dependent
-	Pairs      []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
+	// ConcurrentWhy says why the type is Concurrent, for people:
+	// "recv.shards[*].RWMutex is a sync.RWMutex", "atomic operations on
+	// recv.n", "doc: safe for concurrent use"; "" when it is not.
+	ConcurrentWhy string
+	Methods       []Method // exported methods of *T (incl. promoted), sorted
+	PairsTotal    int      // |M| = n(n+1)/2
+	PairsPC       int      // |M_pc|: parallel and conflict dependent
+	PairsD        int      // |M_d|: double-lock (incl. RWR) dependent
+	Pairs         []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
 }
 
 // Dependent returns |M_pc ∪ M_d|.

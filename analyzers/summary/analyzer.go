@@ -34,6 +34,7 @@ type Result struct {
 type Type struct {
 	Obj     *types.TypeName
 	Methods []*Method // sorted by name
+	Doc     string    // the type's doc comment
 }
 
 // A Method is an exported method of a type and its summary.
@@ -68,6 +69,8 @@ func run(pass *analysis.Pass) (any, error) {
 		sums: map[*ssa.Function]*Summary{},
 		busy: map[*ssa.Function]bool{},
 	}
+	docs := typeDocs(pass.Files)
+	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
 	for _, fn := range ssainfo.SrcFuncs {
 		sum := b.summary(fn)
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && !sum.Empty() && fn.Parent() == nil {
@@ -117,6 +120,7 @@ type builder struct {
 	// dynamic resolves a call through an interface or a function value
 	// to its possible callees; nil, or no callee, means unknown code.
 	dynamic func(instr ssa.CallInstruction) []*ssa.Function
+	doc     func(*types.TypeName) string // a type's doc comment
 	sums    map[*ssa.Function]*Summary
 	busy    map[*ssa.Function]bool
 }
@@ -168,6 +172,9 @@ func (b *builder) types(pkg *ssa.Package) []*Type {
 			continue
 		}
 		t := &Type{Obj: tn}
+		if b.doc != nil {
+			t.Doc = b.doc(tn)
+		}
 		add := func(name string, fn *ssa.Function) {
 			if fn == nil {
 				return

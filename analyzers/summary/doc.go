@@ -41,7 +41,7 @@
 // with a go/callgraph call graph (depcon pairs -callgraph).
 //
 // The analyzer reports no diagnostics; its Result is the package's
-// summaries and the types with exported methods (the method set of *T,
+// summaries and the types with exported methods, with their doc comments (the method set of *T,
 // promoted methods included but for those of sync and sync/atomic types,
 // such as the Lock of an embedded sync.Mutex; for a generic type, its
 // declared methods), used by the deps,

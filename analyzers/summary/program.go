@@ -29,6 +29,8 @@ func NewProgram(prog *ssa.Program, cg *callgraph.Graph) *Program {
 		sums:  map[*ssa.Function]*Summary{},
 		busy:  map[*ssa.Function]bool{},
 	}
+	docs := &fileDocs{fset: prog.Fset, files: map[string]map[token.Pos]string{}}
+	p.b.doc = docs.doc
 	if cg != nil {
 		p.sites = map[ssa.CallInstruction][]*ssa.Function{}
 		for _, n := range cg.Nodes {

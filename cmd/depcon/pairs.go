@@ -88,6 +88,7 @@ type jsonType struct {
 	Package    string     `json:"package"`
 	Type       string     `json:"type"`
 	Concurrent bool       `json:"concurrent"`
+	Why        string     `json:"concurrent_why,omitempty"`
 	Methods    []string   `json:"methods"`
 	PairsTotal int        `json:"pairs_total"`
 	PairsPC    int        `json:"pairs_pc"`
@@ -106,7 +107,7 @@ type jsonPair struct {
 }
 
 func toJSON(path string, t *deps.TypePlan) jsonType {
-	j := jsonType{Package: path, Type: t.Name, Concurrent: t.Concurrent, Methods: []string{},
+	j := jsonType{Package: path, Type: t.Name, Concurrent: t.Concurrent, Why: t.ConcurrentWhy, Methods: []string{},
 		PairsTotal: t.PairsTotal, PairsPC: t.PairsPC, PairsD: t.PairsD,
 		Dependent: t.Dependent(), Reduction: t.Reduction(), Pairs: []jsonPair{}}
 	for _, m := range t.Methods {
@@ -122,6 +123,8 @@ func printType(w io.Writer, path string, t *deps.TypePlan) {
 	fmt.Fprintf(w, "%s.%s", path, t.Name)
 	if !t.Concurrent {
 		fmt.Fprintf(w, " (no synchronisation)")
+	} else if t.ConcurrentWhy != "" {
+		fmt.Fprintf(w, " (concurrent: %s)", t.ConcurrentWhy)
 	}
 	fmt.Fprintf(w, "\n  methods (%d):", len(t.Methods))
 	for _, m := range t.Methods {

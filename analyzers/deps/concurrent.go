@@ -1,0 +1,174 @@
+package deps
+
+import (
+	"go/types"
+	"regexp"
+	"strings"
+
+	"github.com/depcon/depcon/analyzers/summary"
+)
+
+// maxSyncDepth bounds how deep concurrentWhy looks for a synchronisation
+// primitive through fields, pointers and containers.
+const maxSyncDepth = 4
+
+// concurrentWhy says why the type t (of class self) looks meant to be used
+// from several goroutines, or returns "" (see TypePlan.Concurrent).
+func concurrentWhy(t *summary.Type, self string) string {
+	pkg := t.Obj.Pkg()
+	if why := syncIn(t.Obj.Type(), pkg, "recv", 0, map[types.Type]bool{}); why != "" {
+		return why
+	}
+	for _, m := range t.Methods {
+		for _, a := range m.Summary.Accesses {
+			if a.Flags&summary.Atomic == 0 {
+				continue
+			}
+			if loc, ok := normalize(m, self, a.Loc); ok && strings.HasPrefix(loc, "T") && ownField(t.Obj.Type(), pkg, loc[1:]) {
+				return "atomic operations on " + display(&method{m: m}, a.Loc)
+			}
+		}
+	}
+	if phrase := safeDoc(t.Doc); phrase != "" {
+		return "doc: " + phrase
+	}
+	return ""
+}
+
+// syncIn looks for a synchronisation primitive in values of type t, named
+// path: in t itself, in the fields of a struct, behind a pointer to a
+// struct type of pkg, in the elements of a slice, array or map of such
+// types. It returns "path is a sync.Mutex" or "".
+func syncIn(t types.Type, pkg *types.Package, path string, depth int, seen map[types.Type]bool) string {
+	if depth > maxSyncDepth || seen[t] {
+		return ""
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch p := n.Obj().Pkg().Path(); p {
+		case "sync", "sync/atomic":
+			return path + " is a " + p[strings.LastIndexByte(p, '/')+1:] + "." + n.Obj().Name()
+		}
+		if depth > 0 && n.Obj().Pkg() != pkg {
+			// Another package's type: its synchronisation is its own.
+			return ""
+		}
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return path + " is a channel"
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if why := syncIn(f.Type(), pkg, path+"."+f.Name(), depth+1, seen); why != "" {
+				return why
+			}
+		}
+	case *types.Pointer:
+		if depth > 0 {
+			return syncIn(u.Elem(), pkg, path, depth+1, seen)
+		}
+	case *types.Slice:
+		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
+	case *types.Array:
+		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
+	case *types.Map:
+		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
+	}
+	return ""
+}
+
+// safePhrases match the doc comments that say a type is meant to be used
+// from several goroutines.
+var safePhrases = regexp.MustCompile(`(?i)\b(safe (for|to use for) concurren(t|cy)( use| access)?( by (multiple|several|many) goroutines)?|concurrency[- ]safe|thread[- ]safe|goroutine[- ]safe|safe (for use )?(by|from|across|with) (multiple|several|concurrent) goroutines|(may|can) be (used|shared|accessed) (concurrently|by|from|between|across) (multiple |several )?goroutines|immutable)\b`)
+
+// negation matches a negation just before a phrase: "not safe for
+// concurrent use", "is not thread-safe", "isn't goroutine-safe", "a
+// non-thread safe cache".
+var negation = regexp.MustCompile(`(?i)(\bnot|n't|\bnever|\bnon)\W*(\w+\W+){0,2}$`)
+
+// safeDoc returns the phrase of a doc comment saying the type is safe for
+// concurrent use, or "".
+func safeDoc(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for _, loc := range safePhrases.FindAllStringIndex(doc, -1) {
+		if negation.MatchString(doc[:loc[0]]) {
+			continue
+		}
+		return strings.ToLower(doc[loc[0]:loc[1]])
+	}
+	return ""
+}
+
+// ownField reports whether the path rest (".n", "->shards->[*]->n", …)
+// from a value of type t stays within types of pkg: the atomic operations
+// of another package's code on its own values (the isDiscard flag of a
+// *log.Logger field) do not make the type concurrent.
+func ownField(t types.Type, pkg *types.Package, rest string) bool {
+	for rest != "" {
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != pkg {
+			return false
+		}
+		deref := strings.HasPrefix(rest, "->")
+		if deref {
+			rest = rest[2:]
+			switch u := t.Underlying().(type) {
+			case *types.Pointer:
+				t = u.Elem()
+			case *types.Slice:
+				t = u.Elem()
+				rest = strings.TrimPrefix(rest, "[*]")
+				continue
+			case *types.Map:
+				t = u.Elem()
+				rest = strings.TrimPrefix(rest, "[*]")
+				continue
+			default:
+				return false
+			}
+			if rest == "" {
+				break
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != pkg {
+				return false
+			}
+			if !strings.HasPrefix(rest, "[") {
+				rest = "." + rest
+			}
+		}
+		switch {
+		case strings.HasPrefix(rest, "[*]"):
+			a, ok := t.Underlying().(*types.Array)
+			if !ok {
+				return false
+			}
+			t, rest = a.Elem(), rest[3:]
+		case strings.HasPrefix(rest, "."):
+			st, ok := t.Underlying().(*types.Struct)
+			if !ok {
+				return false
+			}
+			end := strings.IndexAny(rest[1:], ".[-")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			name := rest[1 : 1+end]
+			found := false
+			for i := 0; i < st.NumFields(); i++ {
+				if st.Field(i).Name() == name {
+					t, found = st.Field(i).Type(), true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+			rest = rest[1+end:]
+		case rest == "":
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,67 @@
+package summary
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+)
+
+// typeDocs returns the doc comments of the named types declared in files:
+// the comment of the type spec, or that of its declaration when the
+// declaration has one spec ("// T is …" above "type T struct").
+func typeDocs(files []*ast.File) map[token.Pos]string {
+	docs := map[token.Pos]string{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				if doc != nil {
+					docs[ts.Name.Pos()] = doc.Text()
+				}
+			}
+		}
+	}
+	return docs
+}
+
+// fileDocs looks the doc comments of types up in their source files,
+// parsing each file at most once: the whole-program mode has the SSA but
+// not the syntax of the packages.
+type fileDocs struct {
+	fset  *token.FileSet
+	files map[string]map[token.Pos]string
+}
+
+func (d *fileDocs) doc(tn *types.TypeName) string {
+	tf := d.fset.File(tn.Pos())
+	if tf == nil {
+		return ""
+	}
+	docs, ok := d.files[tf.Name()]
+	if !ok {
+		// Parse into a file set of its own, then map the positions
+		// by offset onto the program's file.
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, tf.Name(), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err == nil {
+			docs = map[token.Pos]string{}
+			for pos, text := range typeDocs([]*ast.File{f}) {
+				off := fset.Position(pos).Offset
+				if off <= tf.Size() {
+					docs[tf.Pos(off)] = text
+				}
+			}
+		}
+		d.files[tf.Name()] = docs
+	}
+	return docs[tn.Pos()]
+}
