@@ -47,7 +47,7 @@ func TestRegistrationNames(t *testing.T) {
 	var sc scanner.Scanner
 	fset := token.NewFileSet()
 	sc.Init(fset.AddFile("register.go", -1, len(src)), src, nil, 0)
-	allowed := map[string]bool{"p": true, "T": true, "interface": true, names.Test: true, "nil": true,
+	allowed := map[string]bool{"p": true, "T": true, names.Test: true, "nil": true,
 		"Fatal": true, "init": true}
 	for {
 		_, tok, lit := sc.Scan()

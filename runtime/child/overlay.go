@@ -162,8 +162,7 @@ func Registration(pkgName string, names Names, subjects []*testgen.Subject) []by
 		pkgName, p)
 	funcs := map[string]string{}
 	for _, s := range subjects {
-		fmt.Fprintf(&b, "\t%sRegisterType(%q, func() interface{} {\n\t\tvar %sv %s\n\t\treturn &%sv\n\t})\n",
-			p, s.Plan.Name, p, s.TypeExpr(), p)
+		fmt.Fprintf(&b, "\t%sRegisterTypeOf(%q, (*%s)(nil))\n", p, s.Plan.Name, s.TypeExpr())
 		for _, f := range s.Funcs {
 			funcs[f.Name] = f.Expr
 		}

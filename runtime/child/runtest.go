@@ -10,16 +10,19 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
 // A TestResult is what became of a test run by RunTest.
 type TestResult struct {
-	Passed   bool   // the test binary exited with status 0 in time
-	ExitCode int    // its exit status, -1 when a signal ended it
-	TimedOut bool   // the test's timeout fired, or it was killed after it
-	Race     bool   // the race detector reported a data race
-	Output   string // standard output and error, interleaved, at most OutputCap bytes
+	Passed   bool // the test binary exited with status 0 in time
+	ExitCode int  // its exit status, -1 when a signal ended it
+	TimedOut bool // the test's timeout fired, or it was killed after it
+	Race     bool // the race detector reported a data race
+	// Output is the standard output and error, interleaved: its first and
+	// last OutputCap/2 bytes when it is longer than OutputCap.
+	Output string
 }
 
 // OutputCap bounds the output RunTest keeps of a test.
@@ -77,7 +80,7 @@ func runTestBinary(ctx context.Context, bin, parent, run string, timeout time.Du
 		"-test.timeout="+timeout.String())
 	cmd.Dir = box.dir
 	cmd.Env = append(append(os.Environ(), runEnv...), box.env()...)
-	out := &capture{max: OutputCap}
+	out := &headTail{max: OutputCap / 2}
 	cmd.Stdout, cmd.Stderr = out, out
 	err = cmd.Run()
 	_ = killGroup(cmd) // what the test started dies with it
@@ -132,4 +135,38 @@ func testBinary(ctx context.Context, work string, target Target, files map[strin
 		}
 	}
 	return bin, nil
+}
+
+// A headTail keeps the first and the last max bytes written to it.
+type headTail struct {
+	mu         sync.Mutex
+	head, tail []byte
+	dropped    int64
+	max        int
+}
+
+func (h *headTail) Write(b []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(b)
+	if room := h.max - len(h.head); room > 0 {
+		k := min(room, len(b))
+		h.head = append(h.head, b[:k]...)
+		b = b[k:]
+	}
+	h.tail = append(h.tail, b...)
+	if extra := len(h.tail) - h.max; extra > 0 {
+		h.dropped += int64(extra)
+		h.tail = append(h.tail[:0], h.tail[extra:]...)
+	}
+	return n, nil
+}
+
+func (h *headTail) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.dropped == 0 {
+		return string(h.head) + string(h.tail)
+	}
+	return fmt.Sprintf("%s\n... %d bytes left out ...\n%s", h.head, h.dropped, h.tail)
 }

@@ -98,3 +98,20 @@ func TestRunTestErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadTail(t *testing.T) {
+	h := &headTail{max: 4}
+	for _, s := range []string{"ab", "cdef", "gh", "ijkl", "m"} {
+		if n, err := h.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	if got, want := h.String(), "abcd\n... 5 bytes left out ...\njklm"; got != want {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+	short := &headTail{max: 4}
+	_, _ = short.Write([]byte("abcdef"))
+	if got := short.String(); got != "abcdef" {
+		t.Errorf("kept %q of a short output", got)
+	}
+}
