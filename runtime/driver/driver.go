@@ -43,6 +43,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,6 +85,9 @@ type Config struct {
 	First bool
 	// Parallel is how many types are tested at once (at least 1).
 	Parallel int
+	// Shard and Shards select the Shard-th of Shards shares of the
+	// selected types (1 <= Shard <= Shards; Shards <= 1 for all).
+	Shard, Shards int
 	// NoReproduce skips running the reproducers: violations are then
 	// reported with Reproduced == ReproNotRun.
 	NoReproduce bool
@@ -141,42 +145,59 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	defer os.RemoveAll(work)
 	rep := &Report{Types: []*TypeReport{}}
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return strings.Compare(a.PkgPath, b.PkgPath) })
-	pool := newPool(cfg.Parallel)
-	var firstErr error
-	for i, pkg := range pkgs {
+	var selected []pkgSubjects
+	for _, pkg := range pkgs {
 		plan := plans[pkg.PkgPath]
 		if plan == nil || len(pkg.GoFiles) == 0 {
 			continue
 		}
 		subjects, skipped := selectTypes(pkg, plan, cfg)
 		rep.Types = append(rep.Types, skipped...)
-		if len(subjects) == 0 {
+		selected = append(selected, pkgSubjects{pkg, subjects})
+	}
+	if cfg.Shards > 1 {
+		selected = shard(selected, cfg.Shard, cfg.Shards)
+		if cfg.Shard != 1 {
+			rep.Types = rep.Types[:0] // the first shard reports the types that cannot be tested
+		}
+		rep.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
+	}
+	pool := newPool(cfg.Parallel)
+	var errs []error
+	for i, ps := range selected {
+		if len(ps.subjects) == 0 || ctx.Err() != nil {
 			continue
 		}
+		pkg := ps.pkg
 		p := &pkgRun{work: filepath.Join(work, fmt.Sprint(i)), target: child.Target{
 			Dir: filepath.Dir(pkg.GoFiles[0]), Path: pkg.PkgPath, Module: child.ModuleOf(pkg.Module), From: cfg.Dir}}
 		if err := os.Mkdir(p.work, 0o755); err != nil {
-			firstErr = err
-			break
+			return rep, err
 		}
-		if p.bin, err = child.Build(ctx, p.work, p.target, subjects); err != nil {
-			firstErr = err
-			break
+		// A package that does not build is reported; the others are tested.
+		if p.bin, err = child.Build(ctx, p.work, p.target, ps.subjects); err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		for _, s := range subjects {
+		for _, s := range ps.subjects {
 			slot := &TypeReport{}
 			rep.Types = append(rep.Types, slot)
 			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, p, s) })
 		}
 	}
 	pool.Wait()
-	// Types a failed build or an interruption kept from running have
-	// empty slots.
+	// Types an interruption kept from running have empty slots.
 	rep.Types = slices.DeleteFunc(rep.Types, func(t *TypeReport) bool { return t.Type == "" })
-	if firstErr != nil {
-		return rep, firstErr
+	if len(errs) > 0 {
+		return rep, errors.Join(errs...)
 	}
 	return rep, ctx.Err()
+}
+
+// pkgSubjects are the types selected in a package.
+type pkgSubjects struct {
+	pkg      *packages.Package
+	subjects []*testgen.Subject
 }
 
 // A pkgRun is what the types of one package share: the child binary,

@@ -60,6 +60,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
 	fs.BoolVar(&cfg.First, "first", false, "stop testing a type at its first violation")
 	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
+	shardFlag := fs.String("shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")
+	merge := fs.Bool("merge", false, "merge the JSON reports named by the arguments (of shards) into one report")
 	reproduce := fs.Bool("reproduce", true, "run each violation's reproducer in the package before reporting it")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
@@ -74,6 +76,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(cfg.Patterns) == 0 {
 		fs.Usage()
 		return 2
+	}
+	if *merge {
+		return mergeMain(cfg.Patterns, jsonOut, stdout, stderr)
+	}
+	if *shardFlag != "" {
+		if _, err := fmt.Sscanf(*shardFlag, "%d/%d", &cfg.Shard, &cfg.Shards); err != nil ||
+			cfg.Shards < 1 || cfg.Shard < 1 || cfg.Shard > cfg.Shards {
+			fmt.Fprintf(stderr, "depcon test: -shard %q: want K/N with 1 <= K <= N\n", *shardFlag)
+			return 2
+		}
 	}
 	if err := checkFlags(&cfg, typeRE); err != nil {
 		fmt.Fprintf(stderr, "depcon test: %v\n", err)
@@ -101,6 +113,38 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon test: %v\n", err)
 		return 2
+	}
+	if rep.Violations() > 0 {
+		return 1
+	}
+	return 0
+}
+
+// mergeMain merges the JSON reports in files and prints the result.
+func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer) int {
+	var reps []*Report
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "depcon test: %v\n", err)
+			return 2
+		}
+		rep, err := ReadJSON(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "depcon test: %s: %v\n", name, err)
+			return 2
+		}
+		reps = append(reps, rep)
+	}
+	rep := Merge(reps...)
+	if jsonOut {
+		if err := rep.WriteJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "depcon test: %v\n", err)
+			return 2
+		}
+	} else {
+		rep.WriteText(stdout)
 	}
 	if rep.Violations() > 0 {
 		return 1

@@ -1,9 +1,11 @@
 package driver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
@@ -21,7 +23,36 @@ const (
 
 // A Report is the result of Run.
 type Report struct {
+	// Shard is "K/N" when the report is the K-th of N shards.
+	Shard string        `json:"shard,omitempty"`
 	Types []*TypeReport `json:"types"`
+}
+
+// Merge returns the report of the union of reports (of the shards of one
+// run): their types, sorted by package and name.
+func Merge(reports ...*Report) *Report {
+	out := &Report{Types: []*TypeReport{}}
+	for _, r := range reports {
+		out.Types = append(out.Types, r.Types...)
+	}
+	slices.SortStableFunc(out.Types, func(a, b *TypeReport) int {
+		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Type, b.Type))
+	})
+	return out
+}
+
+// ReadJSON reads a report written by WriteJSON.
+func ReadJSON(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("reading a report: %w", err)
+	}
+	for _, t := range rep.Types {
+		if t.Violations == nil {
+			t.Violations = []*Violation{}
+		}
+	}
+	return &rep, nil
 }
 
 // Violations returns the number of violations found whose reproducer
