@@ -163,6 +163,10 @@ func Registration(pkgName string, names Names, subjects []*testgen.Subject) []by
 	funcs := map[string]string{}
 	for _, s := range subjects {
 		fmt.Fprintf(&b, "\t%sRegisterTypeOf(%q, (*%s)(nil))\n", p, s.Plan.Name, s.TypeExpr())
+		exprs := s.MethodExprs() // methods reflection cannot call by name
+		for _, m := range slices.Sorted(maps.Keys(exprs)) {
+			fmt.Fprintf(&b, "\t%sRegisterMethod(%q, %q, %s)\n", p, s.Plan.Name, m, exprs[m])
+		}
 		for _, f := range s.Funcs {
 			funcs[f.Name] = f.Expr
 		}

@@ -45,6 +45,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,6 +86,9 @@ type Config struct {
 	First bool
 	// Parallel is how many types are tested at once (at least 1).
 	Parallel int
+	// Unexported makes unexported types and methods entry points of the
+	// tests; it is on by default in package main and internal packages.
+	Unexported bool
 	// Shard and Shards select the Shard-th of Shards shares of the
 	// selected types (1 <= Shard <= Shards; Shards <= 1 for all).
 	Shard, Shards int
@@ -246,18 +250,37 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 // selectTypes returns the subjects of the types of plan that cfg selects,
-// and reports for the selected types that cannot be tested.
+// and reports for the selected types that cannot be tested. Without
+// -type, the types meant for concurrent use are selected (Concurrent):
+// the exported ones, and the unexported ones that an exported function
+// returns behind an interface of the package, each with its exported
+// methods; with -unexported (the default in package main and in internal
+// packages), every type and its unexported methods too. A type that
+// -type names is selected with all its methods.
 func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen.Subject, []*TypeReport) {
 	var subjects []*testgen.Subject
 	var skipped []*TypeReport
 	re := cfg.TypeRE
-	for _, tp := range plan.Types {
-		if re != nil && !re.MatchString(tp.Name) || re == nil && !tp.Concurrent {
+	unexported := cfg.Unexported || pkg.Name == "main" || isInternal(pkg.PkgPath)
+	behind := behindInterfaces(pkg.Types)
+	for _, tp := range plan.All {
+		named := re != nil && re.MatchString(tp.Name)
+		switch {
+		case re != nil && !named, re == nil && !tp.Concurrent:
+			continue
+		case !tp.Exported && !unexported && !named && !behind[tp.Name]:
 			continue
 		}
-		s, err := testgen.NewSubject(pkg.Types, tp)
+		view := tp
+		if !unexported && !named {
+			view = tp.ExportedOnly()
+		}
+		if len(view.Methods) == 0 {
+			continue
+		}
+		s, err := testgen.NewSubject(pkg.Types, view)
 		if err != nil {
-			tr := newTypeReport(pkg.PkgPath, tp)
+			tr := newTypeReport(pkg.PkgPath, view)
 			tr.Skipped = err.Error()
 			skipped = append(skipped, tr)
 			continue
@@ -266,4 +289,68 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped
+}
+
+// isInternal reports whether path is an internal package.
+func isInternal(path string) bool {
+	return strings.HasPrefix(path, "internal/") || strings.Contains(path, "/internal/") ||
+		strings.HasSuffix(path, "/internal")
+}
+
+// behindInterfaces returns the unexported types of pkg that may be
+// returned by an exported function of the package behind an interface
+// the package declares (NewSet() Set returning a *threadSafeSet).
+func behindInterfaces(pkg *types.Package) map[string]bool {
+	scope := pkg.Scope()
+	var ifaces []*types.Interface
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		res := fn.Type().(*types.Signature).Results()
+		if res.Len() == 0 {
+			continue
+		}
+		n, ok := res.At(0).Type().(*types.Named)
+		if !ok || n.Obj().Pkg() != pkg {
+			continue
+		}
+		if iface, ok := n.Underlying().(*types.Interface); ok && !iface.Empty() {
+			ifaces = append(ifaces, iface)
+		}
+	}
+	out := map[string]bool{}
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.Exported() || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		t := tn.Type()
+		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+			// Check the generic type's methods by name: instantiating it
+			// against an instantiated interface is not needed here.
+			t = n.Origin()
+		}
+		for _, iface := range ifaces {
+			if implementsByName(t, iface) {
+				out[name] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// implementsByName reports whether *t has a method of every name of
+// iface (generic types and interfaces are compared by method names).
+func implementsByName(t types.Type, iface *types.Interface) bool {
+	mset := types.NewMethodSet(types.NewPointer(t))
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		if mset.Lookup(m.Pkg(), m.Name()) == nil {
+			return false
+		}
+	}
+	return true
 }

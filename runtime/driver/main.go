@@ -58,6 +58,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
 	fs.StringVar(&typeRE, "type", "", "test the types whose names match this regular expression")
 	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
+	fs.BoolVar(&cfg.Unexported, "unexported", false,
+		"test unexported types and methods too (the default in package main and internal packages)")
 	fs.BoolVar(&cfg.First, "first", false, "stop testing a type at its first violation")
 	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
 	shardFlag := fs.String("shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")

@@ -150,7 +150,8 @@ func raceSummary(report string) string {
 		where := ""
 		for j := i + 1; j+1 < len(lines) && strings.HasPrefix(lines[j], "  "); j += 2 {
 			fn := strings.TrimSpace(lines[j])
-			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || strings.HasPrefix(fn, "sync/atomic.") {
+			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || strings.HasPrefix(fn, "sync/atomic.") ||
+				strings.HasPrefix(fn, "reflect.") {
 				continue
 			}
 			pos, _, _ := strings.Cut(strings.TrimSpace(lines[j+1]), " ")
