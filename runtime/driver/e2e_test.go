@@ -434,3 +434,23 @@ func TestSetupMisbehaves(t *testing.T) {
 		t.Errorf("the package directory changed:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }
+
+// TestApplicationCode checks that in package main the unexported type
+// and its unexported methods are tested without flags, and the race
+// found is reproduced.
+func TestApplicationCode(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+"app")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	tr := typeReport(t, rep, "server")
+	if tr.Confirmed() == 0 {
+		t.Fatalf("no reproduced violation: %+v, notes %q", tr.Violations, tr.Notes)
+	}
+	for _, v := range tr.Violations {
+		if v.Kind != KindRace || v.Pair[0] != "accept" {
+			t.Errorf("%s on %v, want races of accept", v.Kind, v.Pair)
+		}
+	}
+}
