@@ -73,6 +73,14 @@ func Build(ctx context.Context, work string, target Target, subjects []*testgen.
 // directory it built.
 func compile(ctx context.Context, shared, work string, target Target, files map[string][]byte, bin string) (string,
 	error) {
+	// The go command wants absolute paths in GOWORK and go.work files.
+	shared, err := filepath.Abs(shared)
+	if err != nil {
+		return "", fmt.Errorf("preparing the build of %s: %w", target.Path, err)
+	}
+	if work, err = filepath.Abs(work); err != nil {
+		return "", fmt.Errorf("preparing the build of %s: %w", target.Path, err)
+	}
 	s, err := placeTarget(ctx, shared, work, target)
 	if err != nil {
 		return "", fmt.Errorf("preparing the build of %s: %w", target.Path, err)

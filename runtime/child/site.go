@@ -76,9 +76,10 @@ func beneath(path, root string) bool {
 }
 
 // copySite copies the module of t under shared, unless an earlier build
-// did, and returns the site that builds the copy, its go.work in work: in a workspace with the user's main modules when
-// there are any, so that dependencies resolve as in the user's build,
-// else as a module of its own.
+// did, and returns the site that builds the copy: in a workspace, its
+// go.work in work, with the user's main modules when there are any, so
+// that dependencies resolve as in the user's build; else as a module of
+// its own.
 func copySite(ctx context.Context, shared, work string, t Target, env *goEnv) (*site, error) {
 	m := t.Module
 	if m.Dir == "" {
