@@ -1,0 +1,624 @@
+// Package heldcalls defines an Analyzer that finds the calls made with a
+// lock held whose callees the function summaries cannot see: calls
+// through function values and interfaces (callbacks, listeners, hooks,
+// sync.Once bodies passed around) and recursive calls. It resolves their
+// targets, maps the targets' lock acquisitions onto the caller's
+// locations, and hands them to the lockorder, selfdeadlock and
+// rwrdeadlock analyzers.
+//
+// # Analyzer heldcalls
+//
+// heldcalls: find lock acquisitions through callbacks and recursive calls
+//
+// A function value passed as an argument is resolved where the argument
+// is a function or a closure: a helper that calls its parameter while
+// holding a lock (within the package, or in another package through this
+// analyzer's facts) hands the lock to the closure's author. Other
+// function values and interface methods are resolved with the package's
+// call graph (go/callgraph/vta over a CHA graph), computed only when a
+// lock is held at such a call; a call with more than a few possible
+// targets is left alone.
+package heldcalls
+
+import (
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
+)
+
+var Analyzer = &analysis.Analyzer{
+	Name:       "heldcalls",
+	Doc:        "find lock acquisitions through callbacks and recursive calls made with a lock held",
+	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockorder/heldcalls",
+	Requires:   []*analysis.Analyzer{summary.Analyzer},
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(Fact)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// A Lock is a lock held at a call.
+type Lock struct {
+	Lock, Class string
+	Mode        summary.Mode
+	Pos         token.Pos
+	Where       string
+}
+
+// An Event is a lock acquisition by the target of a call made while the
+// calling function holds a lock.
+type Event struct {
+	Fn   *ssa.Function // the function holding Held
+	Pos  token.Pos     // the call in Fn through which the acquisition happens
+	Held Lock          // a lock Fn holds at that call
+	// Acq is the target's acquisition; its Lock is mapped onto Fn's
+	// locations, "" when it cannot be (a lock reached through a value
+	// that the call does not pass).
+	Acq    summary.Acquire
+	Target *ssa.Function
+	// Recursive is set for a recursive call; otherwise the call goes
+	// through a function value or an interface.
+	Recursive bool
+}
+
+// Result lists the events of the package.
+type Result struct {
+	Events []Event
+}
+
+// Fact records, for an exported function, the calls of its function
+// parameters made while it holds locks, so that a caller in another
+// package passing a closure sees the locks the closure runs under.
+type Fact struct {
+	Calls []FactCall
+}
+
+// A FactCall is a call of parameter Param with Held held; Args are the
+// paths of the call's arguments in the function's frame.
+type FactCall struct {
+	Param int
+	Args  [][]FactPath
+	Held  []Lock
+}
+
+// A FactPath is an access path of a value.
+type FactPath struct {
+	Str    string
+	Loaded bool
+}
+
+func (*Fact) AFact() {}
+
+func (f *Fact) String() string {
+	var s []string
+	for _, c := range f.Calls {
+		var hs []string
+		for _, h := range c.Held {
+			hs = append(hs, h.Lock+":"+h.Mode.String())
+		}
+		s = append(s, "call $"+itoa(c.Param)+" {"+strings.Join(hs, ",")+"}")
+	}
+	return strings.Join(s, "; ")
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// maxTargets bounds the targets of a dynamic call that are followed;
+// maxEntries the calls recorded per function; maxDepth the calls through
+// which they are propagated.
+const debug = false
+
+const (
+	maxTargets = 4
+	maxEntries = 64
+	maxDepth   = 6
+)
+
+type heldLock struct {
+	Lock
+	own bool // reportable in this function
+}
+
+// An entry is a call of unknown code in a function or in a callee.
+type entry struct {
+	pos  token.Pos
+	held []heldLock
+	args [][]path // the call's arguments (and receiver first, for an invoke)
+	// The callee: resolved targets with their frame, or the function
+	// value's paths (a bare parameter is resolved by callers), or the
+	// original instruction for the call graph.
+	targets []*ssa.Function
+	binds   [][]path
+	cells   []bool
+	fnval   []path
+	instr   ssa.CallInstruction
+}
+
+type staticCall struct {
+	instr  ssa.CallInstruction
+	callee *ssa.Function
+	held   []Lock
+	fr     frame
+}
+
+type funcInfo struct {
+	fn      *ssa.Function
+	r       *resolver
+	entries []*entry
+	calls   []staticCall
+	eff     []*entry
+	done    bool
+}
+
+type analyzer struct {
+	pass  *analysis.Pass
+	res   *summary.Result
+	infos map[*ssa.Function]*funcInfo
+	busy  map[*ssa.Function]bool
+	cg    *callgraph.Graph
+	cgOK  bool
+	scc   map[*ssa.Function]int
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	a := &analyzer{pass: pass, res: res, infos: map[*ssa.Function]*funcInfo{}, busy: map[*ssa.Function]bool{}}
+	var events []Event
+	for _, fn := range res.SSA.SrcFuncs {
+		fi := a.info(fn)
+		events = append(events, a.events(fi)...)
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Parent() == nil {
+			if f := a.fact(fi); f != nil {
+				pass.ExportObjectFact(obj, f)
+			}
+		}
+	}
+	return &Result{Events: events}, nil
+}
+
+func (a *analyzer) sum(fn *ssa.Function) *summary.Summary {
+	if s := a.res.Of(fn); s != nil {
+		return s
+	}
+	if o := fn.Origin(); o != nil {
+		return a.res.Of(o)
+	}
+	return nil
+}
+
+func (a *analyzer) here(fn *ssa.Function) bool {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	return fn.Blocks != nil && (fn.Pkg == nil || fn.Pkg.Pkg == a.pass.Pkg)
+}
+
+// info walks fn once.
+func (a *analyzer) info(fn *ssa.Function) *funcInfo {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if fi, ok := a.infos[fn]; ok {
+		return fi
+	}
+	fi := &funcInfo{fn: fn, r: newResolver(fn)}
+	a.infos[fn] = fi
+	if fn.Blocks != nil {
+		(&walker{a: a, fi: fi}).run()
+	}
+	return fi
+}
+
+// effective returns the entries of fi: its own calls of unknown code and
+// those of its callees in the package, mapped onto its frame.
+func (a *analyzer) effective(fi *funcInfo, depth int) []*entry {
+	if fi.done {
+		return fi.eff
+	}
+	if a.busy[fi.fn] || depth > maxDepth {
+		return fi.entries
+	}
+	a.busy[fi.fn] = true
+	defer delete(a.busy, fi.fn)
+	out := slices.Clone(fi.entries)
+	for _, sc := range fi.calls {
+		var sub []*entry
+		if a.here(sc.callee) {
+			sub = a.effective(a.info(sc.callee), depth+1)
+		} else {
+			sub = a.imported(sc.callee)
+		}
+		for _, e := range sub {
+			if len(out) >= maxEntries {
+				break
+			}
+			if p := a.propagate(fi, e, sc); p != nil {
+				out = append(out, p)
+			}
+		}
+	}
+	fi.eff, fi.done = out, true
+	return out
+}
+
+// imported returns the entries of a function of another package, from its
+// fact.
+func (a *analyzer) imported(fn *ssa.Function) []*entry {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == a.pass.Pkg {
+		return nil
+	}
+	var f Fact
+	if !a.pass.ImportObjectFact(obj, &f) {
+		return nil
+	}
+	var out []*entry
+	for _, c := range f.Calls {
+		e := &entry{fnval: []path{{str: "$" + itoa(c.Param)}}}
+		for _, ps := range c.Args {
+			var vs []path
+			for _, p := range ps {
+				vs = append(vs, path{str: p.Str, loaded: p.Loaded})
+			}
+			e.args = append(e.args, vs)
+		}
+		for _, h := range c.Held {
+			h.Pos = token.NoPos
+			e.held = append(e.held, heldLock{Lock: h})
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// propagate maps e, an entry of the callee of sc, onto fi's frame.
+func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
+	p := &entry{pos: instrPos(sc.instr, fi.fn)}
+	for _, h := range sc.held {
+		p.held = append(p.held, heldLock{Lock: h, own: true})
+	}
+	resolvedHere := false
+	mapPaths := func(ps [][]path) [][]path {
+		out := make([][]path, len(ps))
+		for i, vs := range ps {
+			for _, v := range vs {
+				out[i] = appendPaths(out[i], sc.fr.value(v)...)
+			}
+		}
+		return out
+	}
+	p.args = mapPaths(e.args)
+	switch {
+	case e.targets != nil:
+		p.targets, p.binds, p.cells = e.targets, mapPaths(e.binds), e.cells
+	case len(e.fnval) == 1 && isParam(e.fnval[0]):
+		k := atoi(e.fnval[0].str[1:])
+		args := sc.instr.Common().Args
+		if k < 0 || k >= len(args) {
+			return nil
+		}
+		switch v := args[k].(type) {
+		case *ssa.Function:
+			p.targets = []*ssa.Function{v}
+			resolvedHere = true
+		case *ssa.MakeClosure:
+			p.targets = []*ssa.Function{v.Fn.(*ssa.Function)}
+			p.binds, p.cells = bindings(fi.r, v)
+			resolvedHere = true
+		default:
+			p.fnval = sc.fr.value(e.fnval[0])
+			p.instr = e.instr
+		}
+	default:
+		for _, v := range e.fnval {
+			p.fnval = appendPaths(p.fnval, sc.fr.value(v)...)
+		}
+		p.instr = e.instr
+	}
+	for _, h := range e.held {
+		for _, l := range sc.fr.loc(h.Lock.Lock) {
+			if slices.ContainsFunc(p.held, func(x heldLock) bool { return x.Lock.Lock == l }) {
+				continue
+			}
+			m := h.Lock
+			m.Lock = l
+			if !a.local(m.Pos) {
+				m.Pos = p.pos
+			}
+			p.held = append(p.held, heldLock{Lock: m, own: resolvedHere})
+		}
+	}
+	if p.targets == nil && p.instr == nil && p.fnval == nil {
+		return nil
+	}
+	return p
+}
+
+func (a *analyzer) local(pos token.Pos) bool {
+	if !pos.IsValid() {
+		return false
+	}
+	f := a.pass.Fset.File(pos)
+	for _, af := range a.pass.Files {
+		if a.pass.Fset.File(af.Pos()) == f {
+			return true
+		}
+	}
+	return false
+}
+
+func isParam(p path) bool {
+	return !p.loaded && len(p.str) > 1 && p.str[0] == '$' && p.str[1] != 'f' && summary.Root(p.str) == p.str
+}
+
+// bindings returns the paths of a closure's bindings: the value stored in
+// a captured variable's cell, or the bound value.
+func bindings(r *resolver, mc *ssa.MakeClosure) ([][]path, []bool) {
+	binds := make([][]path, len(mc.Bindings))
+	cells := make([]bool, len(mc.Bindings))
+	for i, b := range mc.Bindings {
+		if cell, ok := b.(*ssa.Alloc); ok {
+			binds[i], cells[i] = r.cellContents(cell), true
+		} else {
+			binds[i] = r.paths(b)
+		}
+	}
+	return binds, cells
+}
+
+// fact returns the calls of fi's function parameters with locks held.
+func (a *analyzer) fact(fi *funcInfo) *Fact {
+	var f Fact
+	for _, e := range a.effective(fi, 0) {
+		if len(e.held) == 0 || e.targets != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
+			continue
+		}
+		c := FactCall{Param: atoi(e.fnval[0].str[1:])}
+		for _, vs := range e.args {
+			var fs []FactPath
+			for _, v := range vs {
+				fs = append(fs, FactPath{Str: v.str, Loaded: v.loaded})
+			}
+			c.Args = append(c.Args, fs)
+		}
+		for _, h := range e.held {
+			l := h.Lock
+			l.Pos = token.NoPos
+			c.Held = append(c.Held, l)
+		}
+		f.Calls = append(f.Calls, c)
+	}
+	if len(f.Calls) == 0 {
+		return nil
+	}
+	return &f
+}
+
+// events returns the acquisitions by the targets of fi's calls made with
+// a lock fi holds.
+func (a *analyzer) events(fi *funcInfo) []Event {
+	var out []Event
+	for _, e := range a.effective(fi, 0) {
+		if !slices.ContainsFunc(e.held, func(h heldLock) bool { return h.own }) {
+			continue
+		}
+		targets := e.targets
+		var fr frame
+		if targets != nil {
+			fr = frame{args: e.args, binds: e.binds, cells: e.cells}
+		} else {
+			if e.instr == nil || len(e.fnval) == 1 && isParam(e.fnval[0]) {
+				continue // resolved by the callers
+			}
+			targets = a.dynamic(e.instr)
+			fr = frame{args: e.args}
+		}
+		for _, t := range targets {
+			sum, tfr := a.target(t, fr)
+			if debug {
+				println("target", fi.fn.String(), t.String(), t.Synthetic, sum != nil)
+			}
+			if sum == nil {
+				continue
+			}
+			for _, acq := range sum.Acquires {
+				if acq.Goroutine {
+					continue
+				}
+				ls := tfr.loc(acq.Lock)
+				acq.Lock = ""
+				if len(ls) == 1 {
+					acq.Lock = ls[0]
+				}
+				acq.Held = nil
+				if acq.Via == "" {
+					acq.Via = t.Name()
+				}
+				for _, h := range e.held {
+					if h.own {
+						out = append(out, Event{Fn: fi.fn, Pos: e.pos, Held: h.Lock, Acq: acq, Target: t})
+					}
+				}
+			}
+		}
+	}
+	// Recursive calls: the summaries see a recursive callee as empty.
+	for _, sc := range fi.calls {
+		if len(sc.held) == 0 || !a.here(sc.callee) || !a.recursive(fi.fn, sc.callee) {
+			continue
+		}
+		sum := a.sum(sc.callee)
+		if sum == nil {
+			continue
+		}
+		for _, acq := range sum.Acquires {
+			if acq.Goroutine || slices.ContainsFunc(acq.Held, func(h summary.Held) bool { return h.Lock == acq.Lock }) {
+				continue
+			}
+			ls := sc.fr.loc(acq.Lock)
+			acq.Lock = ""
+			if len(ls) == 1 {
+				acq.Lock = ls[0]
+			}
+			acq.Held = nil
+			if acq.Via == "" {
+				acq.Via = sc.callee.Name()
+			}
+			for _, h := range sc.held {
+				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true})
+			}
+		}
+	}
+	return out
+}
+
+// target returns the summary of a target and the frame of its roots: the
+// method behind a bound method value takes the bound receiver as $0.
+func (a *analyzer) target(t *ssa.Function, fr frame) (*summary.Summary, frame) {
+	if s := a.sum(t); s != nil {
+		return s, fr
+	}
+	obj, ok := t.Object().(*types.Func)
+	if !ok || t.Synthetic == "" {
+		return nil, fr
+	}
+	m := t.Prog.FuncValue(obj)
+	if m == nil || m == t {
+		return nil, fr
+	}
+	s := a.sum(m)
+	if s == nil {
+		return nil, fr
+	}
+	if len(t.FreeVars) == 1 && strings.HasPrefix(t.Synthetic, "bound") {
+		// A bound method value: $f0 is the receiver.
+		var recv []path
+		if len(fr.binds) == 1 {
+			recv = fr.binds[0]
+		}
+		return s, frame{args: append([][]path{recv}, fr.args...)}
+	}
+	return s, fr
+}
+
+// dynamic returns the targets of a call through a function value or an
+// interface, from the package's call graph.
+func (a *analyzer) dynamic(instr ssa.CallInstruction) []*ssa.Function {
+	if !a.cgOK {
+		a.cgOK = true
+		a.cg = a.callGraph()
+	}
+	if a.cg == nil {
+		return nil
+	}
+	n := a.cg.Nodes[instr.Parent()]
+	if n == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, e := range n.Out {
+		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) {
+			out = append(out, e.Callee.Func)
+		}
+	}
+	if len(out) > maxTargets {
+		return nil
+	}
+	return out
+}
+
+// callGraph computes the VTA call graph of the package's functions. It
+// returns nil if the computation fails (the functions are built without
+// instantiating generics, which VTA expects).
+func (a *analyzer) callGraph() (cg *callgraph.Graph) {
+	defer func() {
+		if recover() != nil {
+			cg = nil
+		}
+	}()
+	funcs := map[*ssa.Function]bool{}
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if funcs[fn] || fn.TypeParams().Len() > 0 {
+			return
+		}
+		funcs[fn] = true
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+		// Bound method values and method expressions are wrappers
+		// outside SrcFuncs.
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil {
+						continue
+					}
+					switch v := (*op).(type) {
+					case *ssa.MakeClosure:
+						add(v.Fn.(*ssa.Function))
+					case *ssa.Function:
+						if v.Synthetic != "" {
+							add(v)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range a.res.SSA.SrcFuncs {
+		add(fn)
+	}
+	return vta.CallGraph(funcs, nil)
+}
+
+// recursive reports whether callee may call fn back, through static calls
+// of the package.
+func (a *analyzer) recursive(fn, callee *ssa.Function) bool {
+	if callee == fn {
+		return true
+	}
+	seen := map[*ssa.Function]bool{}
+	var reach func(f *ssa.Function, depth int) bool
+	reach = func(f *ssa.Function, depth int) bool {
+		if f == fn {
+			return true
+		}
+		if seen[f] || depth > 8 || !a.here(f) {
+			return false
+		}
+		seen[f] = true
+		for _, sc := range a.info(f).calls {
+			if reach(sc.callee, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return reach(callee, 0)
+}
+
+func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+	if p := instr.Pos(); p.IsValid() {
+		return p
+	}
+	return fn.Pos()
+}

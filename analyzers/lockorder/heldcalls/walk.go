@@ -1,0 +1,226 @@
+package heldcalls
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
+)
+
+// walker computes the locks that must be held at each call of a function:
+// a forward dataflow analysis over the SSA control-flow graph, as in the
+// summary analyzer, then one recording pass.
+type walker struct {
+	a      *analyzer
+	fi     *funcInfo
+	record bool
+}
+
+type state struct {
+	live bool
+	held []Lock
+}
+
+func (s *state) join(o *state) bool {
+	if !o.live {
+		return false
+	}
+	if !s.live {
+		s.live, s.held = true, slices.Clone(o.held)
+		return true
+	}
+	n := len(s.held)
+	s.held = slices.DeleteFunc(s.held, func(h Lock) bool {
+		return !slices.ContainsFunc(o.held, func(x Lock) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
+	})
+	return len(s.held) != n
+}
+
+func (w *walker) run() {
+	fn := w.fi.fn
+	in := make([]*state, len(fn.Blocks))
+	for i := range in {
+		in[i] = &state{}
+	}
+	in[0].live = true
+	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
+		changed = false
+		for _, b := range fn.Blocks {
+			if !in[b.Index].live {
+				continue
+			}
+			out := &state{live: true, held: slices.Clone(in[b.Index].held)}
+			w.block(b, out)
+			for _, succ := range b.Succs {
+				if in[succ.Index].join(out) {
+					changed = true
+				}
+			}
+		}
+	}
+	w.record = true
+	for _, b := range fn.Blocks {
+		if in[b.Index].live {
+			w.block(b, &state{live: true, held: slices.Clone(in[b.Index].held)})
+		}
+	}
+}
+
+func (w *walker) block(b *ssa.BasicBlock, st *state) {
+	for _, instr := range b.Instrs {
+		if call, ok := instr.(*ssa.Call); ok {
+			w.call(st, call)
+		}
+	}
+}
+
+func syncName(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
+		return ""
+	}
+	switch obj.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return obj.FullName()
+	}
+	return ""
+}
+
+func (w *walker) call(st *state, call *ssa.Call) {
+	c := call.Common()
+	if _, ok := c.Value.(*ssa.Builtin); ok {
+		return
+	}
+	r := w.fi.r
+	if c.IsInvoke() {
+		if c.Signature().Params().Len() == 0 && w.lockEvent(st, call, c.Method.Name(), c.Value) {
+			return
+		}
+		w.dynamic(st, call, append([]ssa.Value{c.Value}, c.Args...), []path{})
+		return
+	}
+	callee := c.StaticCallee()
+	if callee == nil {
+		w.dynamic(st, call, c.Args, r.paths(c.Value))
+		return
+	}
+	if name := syncName(callee); name != "" {
+		switch name {
+		case "(*sync.Mutex).Lock", "(*sync.Mutex).Unlock", "(*sync.RWMutex).Lock", "(*sync.RWMutex).Unlock",
+			"(*sync.RWMutex).RLock", "(*sync.RWMutex).RUnlock":
+			w.lockEvent(st, call, callee.Name(), c.Args[0])
+		case "(*sync.Once).Do":
+			// The body runs in this goroutine with the locks held.
+			if len(c.Args) == 2 {
+				w.static(st, call, c.Args[1], nil)
+			}
+		}
+		return
+	}
+	w.static(st, call, c.Value, c.Args)
+}
+
+// static handles a call of a known function fv (a function or a closure).
+func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Value) {
+	var callee *ssa.Function
+	fr := frame{}
+	switch v := fv.(type) {
+	case *ssa.Function:
+		callee = v
+	case *ssa.MakeClosure:
+		callee = v.Fn.(*ssa.Function)
+		fr.binds, fr.cells = bindings(w.fi.r, v)
+	default:
+		return
+	}
+	for _, a := range args {
+		fr.args = append(fr.args, w.fi.r.paths(a))
+	}
+	if w.record {
+		w.fi.calls = append(w.fi.calls, staticCall{instr: call, callee: callee, held: slices.Clone(st.held), fr: fr})
+	}
+	sum := w.a.sum(callee)
+	if sum == nil {
+		return
+	}
+	// Net effects: the locks the callee releases, then those it holds
+	// on return.
+	for _, rel := range sum.Released {
+		for _, l := range fr.loc(rel) {
+			w.release(st, l)
+		}
+	}
+	for _, h := range sum.Exit {
+		if ls := fr.loc(h.Lock); len(ls) == 1 {
+			w.acquire(st, call, Lock{Lock: ls[0], Class: h.Class, Mode: h.Mode})
+		}
+	}
+}
+
+func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []path) {
+	if !w.record || len(w.fi.entries) >= maxEntries {
+		return
+	}
+	e := &entry{pos: instrPos(call, w.fi.fn), instr: call, fnval: fnval}
+	if fnval == nil {
+		e.fnval = []path{{str: "?", loaded: true}} // unknown value: the call graph only
+	}
+	for _, h := range st.held {
+		e.held = append(e.held, heldLock{Lock: h, own: true})
+	}
+	for _, a := range args {
+		e.args = append(e.args, w.fi.r.paths(a))
+	}
+	w.fi.entries = append(w.fi.entries, e)
+}
+
+// lockEvent applies Lock, RLock, Unlock or RUnlock on v; it reports false
+// for another method name.
+func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) bool {
+	var mode summary.Mode
+	switch name {
+	case "Lock":
+		mode = summary.W
+	case "RLock":
+		mode = summary.R
+	case "Unlock", "RUnlock":
+		for _, p := range w.fi.r.paths(v) {
+			w.release(st, p.location())
+		}
+		return true
+	default:
+		return false
+	}
+	ps := w.fi.r.paths(v)
+	if len(ps) != 1 {
+		return true
+	}
+	class := ps[0].class
+	if class == "" {
+		class = summary.TypeClass(v.Type())
+	}
+	w.acquire(st, call, Lock{Lock: ps[0].location(), Class: class, Mode: mode})
+	return true
+}
+
+func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
+	if slices.ContainsFunc(st.held, func(h Lock) bool { return h.Lock == l.Lock }) {
+		return
+	}
+	l.Pos = instrPos(call, w.fi.fn)
+	if w.a.local(l.Pos) {
+		l.Where = w.a.pass.Fset.Position(l.Pos).String()
+	}
+	i, _ := slices.BinarySearchFunc(st.held, l.Lock, func(h Lock, s string) int { return strings.Compare(h.Lock, s) })
+	st.held = slices.Insert(st.held, i, l)
+}
+
+func (w *walker) release(st *state, lock string) {
+	st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return h.Lock == lock })
+}
