@@ -3,12 +3,15 @@ package lockorder
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/report"
+	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -16,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       doc,
 	URL:       "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockorder",
-	Requires:  []*analysis.Analyzer{summary.Analyzer},
+	Requires:  []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{new(Edges)},
 }
@@ -35,13 +38,9 @@ type Edge struct {
 	FromW, ToW bool
 	Where      string // the acquisition of To
 	Func       string // the function holding From
-}
-
-// blocks reports whether the two orders e (A → B) and r (B → A) can block
-// each other: each goroutine waits for a lock the other holds, in modes
-// that exclude each other.
-func blocks(e, r Edge) bool {
-	return (e.ToW || r.FromW) && (r.ToW || e.FromW)
+	// Gates are the other locks held (in write mode) at the
+	// acquisition: orders that all hold one of them are serialised.
+	Gates []string `json:",omitempty"`
 }
 
 func (*Edges) AFact() {}
@@ -63,11 +62,23 @@ type site struct {
 	pos      token.Pos
 	heldName string
 	acqName  string
+	via      string
 }
 
+// maxCycle bounds the length of the cycles searched.
+const maxCycle = 5
+
 func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	var sites []site
 	seen := map[[2]string]bool{}
+	add := func(s site) {
+		key := [2]string{s.From, s.To}
+		if !seen[key] {
+			seen[key] = true
+			sites = append(sites, s)
+		}
+	}
 	for _, f := range report.Funcs(pass) {
 		var same []site // same class, different objects
 		for _, a := range f.Summary.Acquires {
@@ -79,56 +90,61 @@ func run(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				s := site{Edge: Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W,
-					Where: a.Where, Func: f.Fn.Name()},
-					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock)}
+					Where: a.Where, Func: f.Fn.Name(), Gates: gates(a.Held, h, a)},
+					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock), via: report.Via(a.Via)}
 				if h.Class == a.Class {
 					same = append(same, s)
 					continue
 				}
-				key := [2]string{h.Class, a.Class}
-				if !seen[key] {
-					seen[key] = true
-					sites = append(sites, s)
-				}
+				add(s)
 			}
 		}
 		reportArgumentOrder(pass, f, same)
 	}
-	// Inversions within the package: report once per pair of classes,
-	// at the later site.
-	byEdge := map[[2]string]site{}
-	for _, s := range sites {
-		byEdge[[2]string{s.From, s.To}] = s
-	}
-	for _, s := range sites {
-		r, ok := byEdge[[2]string{s.To, s.From}]
-		if !ok || s.pos < r.pos || !blocks(s.Edge, r.Edge) {
+	// Closures: their own orders (a closure called in place or passed to
+	// a helper is applied to its caller's summary with its locks marked
+	// as the closure's).
+	for _, fn := range res.SSA.SrcFuncs {
+		if fn.Parent() == nil || res.Of(fn) == nil {
 			continue
 		}
-		pass.Report(analysis.Diagnostic{
-			Pos: s.pos,
-			Message: fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s (at %s) locks them in the opposite order: concurrent calls can deadlock",
-				s.Func, s.acqName, report.Via(s.acq.Via), s.heldName, r.Func, report.Short(r.Where)),
-			Related: report.Related(r.pos, fmt.Sprintf("%s locks %s while holding %s", r.Func, r.acqName, r.heldName)),
-		})
-	}
-	// Inversions against the orders of other packages.
-	for _, pf := range pass.AllPackageFacts() {
-		if pf.Package == pass.Pkg {
-			continue
-		}
-		for _, e := range pf.Fact.(*Edges).Edges {
-			s, ok := byEdge[[2]string{e.To, e.From}]
-			if !ok || !blocks(s.Edge, e) {
+		f := report.Func{Fn: fn, Summary: res.Of(fn), Names: summary.ParamNames(fn)}
+		for _, a := range f.Summary.Acquires {
+			if !a.Pos.IsValid() {
 				continue
 			}
-			pass.Report(analysis.Diagnostic{
-				Pos: s.pos,
-				Message: fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s.%s (at %s) locks %s while holding %s: concurrent calls can deadlock",
-					s.Func, s.acqName, report.Via(s.acq.Via), s.heldName, pf.Package.Name(), e.Func, report.Short(e.Where), short(e.To), short(e.From)),
-			})
+			for _, h := range a.Held {
+				if h.Via != "" || h.Lock == a.Lock || h.Class == a.Class {
+					continue
+				}
+				add(site{Edge: Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W,
+					Where: a.Where, Func: outer(fn).Name(), Gates: gates(a.Held, h, a)},
+					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock), via: report.Via(a.Via)})
+			}
 		}
 	}
+	// Orders established through callbacks and interface methods called
+	// with a lock held.
+	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
+		if ev.Recursive || ev.Held.Class == ev.Acq.Class || ev.Held.Class == "" || ev.Acq.Class == "" {
+			continue
+		}
+		f := report.Func{Fn: ev.Fn, Names: summary.ParamNames(ev.Fn)}
+		acqName := short(ev.Acq.Class)
+		if ev.Acq.Lock != "" {
+			acqName = f.Name(ev.Acq.Lock)
+		}
+		where := ""
+		if ev.Pos.IsValid() {
+			where = pass.Fset.Position(ev.Pos).String()
+		}
+		h := summary.Held{Lock: ev.Held.Lock, Class: ev.Held.Class, Mode: ev.Held.Mode, Pos: ev.Held.Pos, Where: ev.Held.Where}
+		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
+			Where: where, Func: outer(ev.Fn).Name()},
+			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: f.Name(ev.Held.Lock), acqName: acqName,
+			via: " (in " + ev.Acq.Via + ", called through " + callKind(ev) + ")"})
+	}
+	reportCycles(pass, sites)
 	if len(sites) > 0 {
 		fact := &Edges{}
 		for _, s := range sites {
@@ -141,6 +157,182 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(fact)
 	}
 	return nil, nil
+}
+
+func callKind(ev heldcalls.Event) string {
+	if ev.Target.Signature.Recv() != nil && ev.Target.Synthetic == "" {
+		return "an interface or a method value"
+	}
+	return "a function value"
+}
+
+// outer returns the function a closure is declared in.
+func outer(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// gates returns the classes of the other locks held in write mode when a
+// is acquired while holding h: a cycle whose every edge holds one of them
+// is serialised by it (a gate lock) and cannot deadlock.
+func gates(held []summary.Held, h summary.Held, a summary.Acquire) []string {
+	var out []string
+	for _, x := range held {
+		if x.Lock == h.Lock || x.Lock == a.Lock || x.Mode != summary.W || x.Class == h.Class || x.Class == a.Class {
+			continue
+		}
+		if !slices.Contains(out, x.Class) {
+			out = append(out, x.Class)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A node of the order graph: an edge, local or from another package.
+type node struct {
+	Edge
+	local *site
+	pkg   string // the package of an imported edge
+}
+
+// reportCycles reports each cycle of the lock-order graph that goes
+// through an order of this package once, at the latest of its local
+// acquisitions, with the other orders as related information.
+func reportCycles(pass *analysis.Pass, sites []site) {
+	adj := map[string][]*node{}
+	keys := map[[2]string]bool{}
+	for i := range sites {
+		s := &sites[i]
+		keys[[2]string{s.From, s.To}] = true
+		adj[s.From] = append(adj[s.From], &node{Edge: s.Edge, local: s})
+	}
+	for _, pf := range pass.AllPackageFacts() {
+		if pf.Package == pass.Pkg {
+			continue
+		}
+		for _, e := range pf.Fact.(*Edges).Edges {
+			key := [2]string{e.From, e.To}
+			if keys[key] {
+				continue
+			}
+			keys[key] = true
+			adj[e.From] = append(adj[e.From], &node{Edge: e, pkg: pf.Package.Name()})
+		}
+	}
+	reported := map[string]bool{}
+	for i := range sites {
+		start := &node{Edge: sites[i].Edge, local: &sites[i]}
+		// Simple paths from start.To back to start.From.
+		var path []*node
+		onPath := map[string]bool{start.From: true}
+		var dfs func(at string)
+		dfs = func(at string) {
+			if len(path) >= maxCycle-1 {
+				return
+			}
+			for _, n := range adj[at] {
+				if n.To == start.From {
+					cycle := append([]*node{start}, append(slices.Clone(path), n)...)
+					check(pass, cycle, reported, keys)
+					continue
+				}
+				if onPath[n.To] {
+					continue
+				}
+				onPath[n.To] = true
+				path = append(path, n)
+				dfs(n.To)
+				path = path[:len(path)-1]
+				delete(onPath, n.To)
+			}
+		}
+		onPath[start.To] = true
+		dfs(start.To)
+	}
+}
+
+// check reports a cycle of orders e0 → e1 → … → e0, unless it was
+// reported already, has a chord, cannot block, or is serialised by a gate
+// lock.
+func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys map[[2]string]bool) {
+	// A cycle with a chord contains a shorter cycle, reported on its
+	// own: report the chordless ones only.
+	for i, n := range cycle {
+		for j, m := range cycle {
+			if j != i && j != (i+1)%len(cycle) && keys[[2]string{n.From, m.From}] {
+				return
+			}
+		}
+	}
+	var ks []string
+	for _, n := range cycle {
+		ks = append(ks, n.From+">"+n.To)
+	}
+	sort.Strings(ks)
+	key := strings.Join(ks, " ")
+	if reported[key] {
+		return
+	}
+	reported[key] = true
+	// Goroutine i holds From_i and waits for To_i, held by goroutine
+	// i+1 as From_{i+1}: it blocks unless both are read locks.
+	for i, n := range cycle {
+		next := cycle[(i+1)%len(cycle)]
+		if !n.ToW && !next.FromW {
+			return
+		}
+	}
+	common := slices.Clone(cycle[0].Gates)
+	for _, n := range cycle[1:] {
+		common = slices.DeleteFunc(common, func(g string) bool { return !slices.Contains(n.Gates, g) })
+	}
+	if len(common) > 0 {
+		return
+	}
+	// Report at the latest local acquisition.
+	at := -1
+	for i, n := range cycle {
+		if n.local != nil && (at < 0 || n.local.pos > cycle[at].local.pos) {
+			at = i
+		}
+	}
+	s := cycle[at].local
+	var others []*node
+	for i := 1; i < len(cycle); i++ {
+		others = append(others, cycle[(at+i)%len(cycle)])
+	}
+	var related []analysis.RelatedInformation
+	for _, n := range others {
+		if n.local != nil {
+			related = append(related, report.Related(n.local.pos, fmt.Sprintf("%s locks %s%s while holding %s", n.local.Func, n.local.acqName, n.local.via, n.local.heldName))...)
+		}
+	}
+	var msg string
+	if len(cycle) == 2 {
+		r := others[0]
+		if r.local != nil {
+			msg = fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s (at %s) locks them in the opposite order: concurrent calls can deadlock",
+				s.Func, s.acqName, s.via, s.heldName, r.Func, report.Short(r.Where))
+		} else {
+			msg = fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s.%s (at %s) locks %s while holding %s: concurrent calls can deadlock",
+				s.Func, s.acqName, s.via, s.heldName, r.pkg, r.Func, report.Short(r.Where), short(r.To), short(r.From))
+		}
+	} else {
+		var parts []string
+		for _, n := range others {
+			name := n.Func
+			if n.local == nil {
+				name = n.pkg + "." + n.Func
+			}
+			parts = append(parts, fmt.Sprintf("%s (at %s) locks %s while holding %s", name, report.Short(n.Where), short(n.To), short(n.From)))
+		}
+		msg = fmt.Sprintf("lock order cycle of %d locks: %s locks %s%s while holding %s, %s: concurrent calls can deadlock",
+			len(cycle), s.Func, s.acqName, s.via, s.heldName, strings.Join(parts, ", "))
+	}
+	pass.Report(analysis.Diagnostic{Pos: s.pos, Message: msg, Related: related})
 }
 
 // reportArgumentOrder reports a function that locks two objects of the

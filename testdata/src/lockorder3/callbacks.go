@@ -1,0 +1,262 @@
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+
+package lockorder3
+
+import "sync"
+
+// Across types through callees several calls deep: Close holds Pool.mu
+// and, through closeAll and Conn.close, locks Conn.mu; Release holds
+// Conn.mu and, through put, locks Pool.mu.
+type Pool struct {
+	mu    sync.Mutex
+	conns []*Conn
+}
+
+type Conn struct {
+	mu     sync.Mutex
+	pool   *Pool
+	closed bool
+}
+
+func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closeAll()
+}
+
+func (p *Pool) closeAll() {
+	for _, c := range p.conns {
+		c.close()
+	}
+}
+
+func (c *Conn) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+}
+
+func (p *Pool) put(c *Conn) {
+	p.mu.Lock()
+	p.conns = append(p.conns, c)
+	p.mu.Unlock()
+}
+
+func (c *Conn) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.pool.put(c) // want `lock order inversion: Release locks recv.pool.mu \(in put\) while holding recv.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	}
+}
+
+// An interface method called with a lock held: Publish holds Bus.mu and
+// calls the subscribers' OnEvent, which locks logSink.mu; Close holds
+// logSink.mu and unsubscribes, which locks Bus.mu.
+type Subscriber interface{ OnEvent(string) }
+
+type Bus struct {
+	mu   sync.Mutex
+	subs []Subscriber
+}
+
+func (b *Bus) Subscribe(s Subscriber) {
+	b.mu.Lock()
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+}
+
+func (b *Bus) Unsubscribe(s Subscriber) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, x := range b.subs {
+		if x == s {
+			b.subs = append(b.subs[:i], b.subs[i+1:]...)
+			return
+		}
+	}
+}
+
+func (b *Bus) Publish(ev string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.subs {
+		s.OnEvent(ev)
+	}
+}
+
+type logSink struct {
+	mu    sync.Mutex
+	bus   *Bus
+	lines []string
+}
+
+func NewLogSink(b *Bus) *logSink {
+	l := &logSink{bus: b}
+	b.Subscribe(l)
+	return l
+}
+
+func (l *logSink) OnEvent(ev string) {
+	l.mu.Lock()
+	l.lines = append(l.lines, ev)
+	l.mu.Unlock()
+}
+
+func (l *logSink) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bus.Unsubscribe(l) // want `lock order inversion: Close locks recv.bus.mu \(in Unsubscribe\) while holding recv.mu, but Publish \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// A method value stored in a field and called with a lock held: fire
+// holds Timer.mu and calls onFire, Watchdog.expire, which locks
+// Watchdog.mu; Stop holds Watchdog.mu and stops the timer (Timer.mu).
+type Timer struct {
+	mu     sync.Mutex
+	onFire func()
+	armed  bool
+}
+
+func (t *Timer) fire() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.armed {
+		t.onFire()
+	}
+}
+
+func (t *Timer) Stop() {
+	t.mu.Lock()
+	t.armed = false
+	t.mu.Unlock()
+}
+
+type Watchdog struct {
+	mu      sync.Mutex
+	timer   *Timer
+	expired bool
+}
+
+func NewWatchdog() *Watchdog {
+	w := &Watchdog{}
+	w.timer = &Timer{onFire: w.expire, armed: true}
+	return w
+}
+
+func (w *Watchdog) expire() {
+	w.mu.Lock()
+	w.expired = true
+	w.mu.Unlock()
+}
+
+func (w *Watchdog) Stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.timer.Stop() // want `lock order inversion: Stop locks recv.timer.mu \(in Stop\) while holding recv.mu, but fire \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// A closure passed to a helper that calls it with the lock held: Each
+// holds Router.mu while it calls f, which locks Route.mu; Route.Detach
+// holds Route.mu and locks Router.mu.
+type Router struct {
+	mu     sync.Mutex
+	routes []*Route
+}
+
+type Route struct {
+	mu     sync.Mutex
+	router *Router
+	hits   int
+}
+
+func (r *Router) each(f func(*Route)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rt := range r.routes {
+		f(rt)
+	}
+}
+
+func (r *Router) Reset() {
+	r.each(func(rt *Route) {
+		rt.mu.Lock()
+		rt.hits = 0
+		rt.mu.Unlock()
+	})
+}
+
+func (r *Router) remove(rt *Route) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, x := range r.routes {
+		if x == rt {
+			r.routes = append(r.routes[:i], r.routes[i+1:]...)
+			return
+		}
+	}
+}
+
+func (rt *Route) Detach() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.router.remove(rt) // want `lock order inversion: Detach locks recv.router.mu \(in remove\) while holding recv.mu, but Reset \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// Correct variants: the subscribers are notified after the bus lock is
+// released, and a callback that takes no lock.
+type Bus2 struct {
+	mu   sync.Mutex
+	subs []Subscriber
+}
+
+func (b *Bus2) Subscribe(s Subscriber) {
+	b.mu.Lock()
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+}
+
+func (b *Bus2) Unsubscribe(s Subscriber) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.subs = nil
+}
+
+func (b *Bus2) Publish(ev string) {
+	b.mu.Lock()
+	subs := append([]Subscriber(nil), b.subs...)
+	b.mu.Unlock()
+	for _, s := range subs {
+		s.OnEvent(ev)
+	}
+}
+
+type sink2 struct {
+	mu  sync.Mutex
+	bus *Bus2
+	n   int
+}
+
+func NewSink2(b *Bus2) *sink2 {
+	s := &sink2{bus: b}
+	b.Subscribe(s)
+	return s
+}
+
+func (s *sink2) OnEvent(string) {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *sink2) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bus.Unsubscribe(s)
+}
+
+func (r *Router) Count() int {
+	n := 0
+	r.each(func(*Route) { n++ })
+	return n
+}
