@@ -9,7 +9,7 @@
 // blocks forever. The analyzer reports a Lock (or an RLock while the lock
 // is write-locked, or a Lock while it is read-locked) of a lock that must
 // be held on every path to that point, on the same access path, either
-// directly or through a callee in this or another package:
+// directly or through callees in this or another package, however deep:
 //
 //	func (c *Cache) Put(k string, v int) {
 //		c.mu.Lock()
@@ -21,6 +21,47 @@
 //
 //	func (c *Cache) len() int { return len(c.m) } // c.mu must be held
 //
+// A lock helper counts as an acquisition: c.lock() followed by
+// c.mu.Lock() is reported, whatever the number of calls between.
+//
+// # Recursion
+//
+// A recursive call made with the lock held, to a function that locks it
+// on every path (directly, or through the functions of the recursion):
+//
+//	func (t *Tree) Insert(n *node, k int) {
+//		t.mu.Lock()
+//		defer t.mu.Unlock()
+//		...
+//		t.Insert(n.left, k) // reported
+//	}
+//
+// The fix is the same: lock in the exported method, recurse in an
+// unexported one that expects the lock held. Recursion over other objects
+// (n.kids[i].Walk(), each with its own lock) is not reported, nor is a
+// function that locks only when a flag says the caller does not.
+//
+// # Callbacks
+//
+// A function value or an interface method called with the lock held,
+// whose target locks it again:
+//
+//	func (c *Cache) withLock(f func()) { c.mu.Lock(); defer c.mu.Unlock(); f() }
+//
+//	func (c *Cache) Count() (n int) {
+//		c.withLock(func() { n = c.Len() }) // reported: Len locks c.mu
+//		return n
+//	}
+//
+// Targets are closures and functions passed as arguments (also to a
+// helper of another package that calls them with a lock held), callbacks
+// stored in a field of the very object they capture (c.onEvict =
+// func(k string) { c.Remove(k) }, or a method value c.onClose = c.Close),
+// and the implementations of an interface method found by the package's
+// call graph, when the receiver is the object whose lock is held. A
+// callback of another object (a.onDone = b.Done) is not reported: its
+// lock is another one.
+//
 // Recursive read locking (RLock while read-locked) is reported by
 // rwrdeadlock, since it only deadlocks when a writer waits in between.
 // The diagnostic's related information points at the first acquisition.
@@ -29,4 +70,5 @@ package selfdeadlock
 const doc = `report locking a mutex that is already held
 
 Go's sync.Mutex and sync.RWMutex are not reentrant: locking a mutex that
-the goroutine already holds, directly or through a callee, never returns.`
+the goroutine already holds, directly, through a callee, a recursive call
+or a callback, never returns.`

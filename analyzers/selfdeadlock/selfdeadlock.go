@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/depcon/depcon/analyzers/internal/report"
+	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -13,7 +14,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "selfdeadlock",
 	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/selfdeadlock",
-	Requires: []*analysis.Analyzer{summary.Analyzer},
+	Requires: []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:      run,
 }
 
@@ -43,6 +44,38 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 			}
 		}
+	}
+	// Through function values, interface methods and recursive calls.
+	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
+		h, a := ev.Held, ev.Acq
+		if a.Lock == "" || a.Lock != h.Lock || !ev.Pos.IsValid() {
+			continue
+		}
+		if h.Mode == summary.R && a.Mode == summary.R {
+			continue
+		}
+		if ev.Recursive && !ev.Certain {
+			continue // the recursive call may not take the lock (a flag says it is held)
+		}
+		key := fmt.Sprint(ev.Pos, a.Lock)
+		if reported[key] {
+			continue
+		}
+		reported[key] = true
+		f := report.Func{Fn: ev.Fn, Names: summary.ParamNames(ev.Fn)}
+		how := "called through a function value"
+		switch {
+		case ev.Recursive:
+			how = "a recursive call"
+		case ev.Target.Signature.Recv() != nil && ev.Target.Synthetic == "":
+			how = "called through an interface"
+		}
+		pass.Report(analysis.Diagnostic{
+			Pos: ev.Pos,
+			Message: fmt.Sprintf("%s is locked (in %s, %s) while already held (%s at %s): sync mutexes are not reentrant, this call never returns",
+				f.Name(a.Lock), a.Via, how, lockVerb(h.Mode), report.Short(h.Where)),
+			Related: report.Related(h.Pos, fmt.Sprintf("%s acquired here", f.Name(h.Lock))),
+		})
 	}
 	return nil, nil
 }

@@ -67,6 +67,10 @@ type Event struct {
 	// Recursive is set for a recursive call; otherwise the call goes
 	// through a function value or an interface.
 	Recursive bool
+	// Certain is set when the target acquires the lock on every path
+	// (the Lock, or the call through which it happens, dominates the
+	// target's returns).
+	Certain bool
 }
 
 // Result lists the events of the package.
@@ -160,11 +164,23 @@ type staticCall struct {
 
 type funcInfo struct {
 	fn      *ssa.Function
+	acqs    []mustAcq // the lock acquisitions and static calls, in order
 	r       *resolver
 	entries []*entry
 	calls   []staticCall
 	eff     []*entry
 	done    bool
+	mustSet []Lock
+	mustOK  bool
+}
+
+// A mustAcq is a lock acquisition (or a static call, with callee set) in
+// its block.
+type mustAcq struct {
+	block  *ssa.BasicBlock
+	lock   Lock
+	callee *ssa.Function
+	fr     frame
 }
 
 type analyzer struct {
@@ -174,7 +190,9 @@ type analyzer struct {
 	busy  map[*ssa.Function]bool
 	cg    *callgraph.Graph
 	cgOK  bool
-	scc   map[*ssa.Function]int
+	// closures indexes the closures and bound method values of the
+	// package by function.
+	closures map[*ssa.Function][]*ssa.MakeClosure
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -430,8 +448,13 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			targets = a.dynamic(e.instr)
 			fr = frame{args: e.args}
 		}
+		owner, field := ownerOf(e.fnval)
 		for _, t := range targets {
-			sum, tfr := a.target(t, fr)
+			tfr := fr
+			if tfr.binds == nil && field != "" {
+				tfr.binds, tfr.cells = a.ownerBinds(t, field, owner)
+			}
+			sum, tfr := a.target(t, tfr)
 			if debug {
 				println("target", fi.fn.String(), t.String(), t.Synthetic, sum != nil)
 			}
@@ -449,40 +472,31 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				}
 				acq.Held = nil
 				if acq.Via == "" {
-					acq.Via = t.Name()
+					acq.Via = strings.TrimSuffix(t.Name(), "$bound")
 				}
+				certain := dominatesReturns(t, acq.Pos)
 				for _, h := range e.held {
 					if h.own {
-						out = append(out, Event{Fn: fi.fn, Pos: e.pos, Held: h.Lock, Acq: acq, Target: t})
+						out = append(out, Event{Fn: fi.fn, Pos: e.pos, Held: h.Lock, Acq: acq, Target: t, Certain: certain})
 					}
 				}
 			}
 		}
 	}
-	// Recursive calls: the summaries see a recursive callee as empty.
+	// Recursive calls: the summaries see a recursive callee as empty;
+	// the locks it acquires on every path are computed here.
 	for _, sc := range fi.calls {
 		if len(sc.held) == 0 || !a.here(sc.callee) || !a.recursive(fi.fn, sc.callee) {
 			continue
 		}
-		sum := a.sum(sc.callee)
-		if sum == nil {
-			continue
-		}
-		for _, acq := range sum.Acquires {
-			if acq.Goroutine || slices.ContainsFunc(acq.Held, func(h summary.Held) bool { return h.Lock == acq.Lock }) {
+		for _, m := range a.reentry(fi.fn, a.info(sc.callee), map[*ssa.Function]bool{}) {
+			ls := sc.fr.loc(m.Lock)
+			if len(ls) != 1 {
 				continue
 			}
-			ls := sc.fr.loc(acq.Lock)
-			acq.Lock = ""
-			if len(ls) == 1 {
-				acq.Lock = ls[0]
-			}
-			acq.Held = nil
-			if acq.Via == "" {
-				acq.Via = sc.callee.Name()
-			}
+			acq := summary.Acquire{Lock: ls[0], Class: m.Class, Mode: m.Mode, Pos: m.Pos, Where: m.Where, Via: sc.callee.Name()}
 			for _, h := range sc.held {
-				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true})
+				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true, Certain: true})
 			}
 		}
 	}
@@ -621,4 +635,235 @@ func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 		return p
 	}
 	return fn.Pos()
+}
+
+// ownerOf splits the path of a function value loaded from a field
+// ("$0.onFire", "$0.t->onFire") into the object holding it and the
+// field's name.
+func ownerOf(fnval []path) (path, string) {
+	if len(fnval) != 1 || !fnval[0].loaded {
+		return path{}, ""
+	}
+	s := fnval[0].str
+	i := strings.LastIndexAny(s, ".>")
+	if i <= 0 || s[i] == '.' && strings.HasPrefix(s, "@") && !strings.Contains(s[:i], ".") {
+		return path{}, ""
+	}
+	name := s[i+1:]
+	if s[i] == '>' {
+		if s[i-1] != '-' {
+			return path{}, ""
+		}
+		return path{str: s[:i-1], loaded: true}, name
+	}
+	if strings.HasSuffix(s[:i], "]") {
+		return path{}, ""
+	}
+	return path{str: s[:i]}, name
+}
+
+// ownerBinds returns the bindings of t when every closure of t in the
+// package is stored in field of the very object one of its free
+// variables holds (s.onChange = func() { s.mu.Lock() … }, or a method
+// value s.handle stored in s.onEvent): that free variable is the object
+// the function value is loaded from.
+func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]path, []bool) {
+	if a.closures == nil {
+		a.closures = map[*ssa.Function][]*ssa.MakeClosure{}
+		for _, fn := range a.res.SSA.SrcFuncs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if mc, ok := instr.(*ssa.MakeClosure); ok {
+						f := mc.Fn.(*ssa.Function)
+						a.closures[f] = append(a.closures[f], mc)
+					}
+				}
+			}
+		}
+	}
+	mcs := a.closures[t]
+	if len(mcs) == 0 {
+		return nil, nil
+	}
+	idx := -1
+	cell := false
+	for _, mc := range mcs {
+		stored := false
+		for _, ref := range *mc.Referrers() {
+			st, ok := ref.(*ssa.Store)
+			if !ok || st.Val != mc {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				return nil, nil
+			}
+			if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+				return nil, nil
+			}
+			found := -1
+			for i, b := range mc.Bindings {
+				if b == fa.X {
+					found, cell = i, false
+				} else if c, ok := b.(*ssa.Alloc); ok && holds(c, fa.X) {
+					found, cell = i, true
+				}
+			}
+			if found < 0 || idx >= 0 && found != idx {
+				return nil, nil
+			}
+			idx, stored = found, true
+		}
+		if !stored {
+			return nil, nil
+		}
+	}
+	binds := make([][]path, len(t.FreeVars))
+	cells := make([]bool, len(t.FreeVars))
+	binds[idx], cells[idx] = []path{owner}, cell
+	return binds, cells
+}
+
+// holds reports whether x is the value of the cell, which is assigned
+// once: x is loaded from it, or is the value stored.
+func holds(cell *ssa.Alloc, x ssa.Value) bool {
+	var stored []ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			stored = append(stored, st.Val)
+		}
+	}
+	if len(stored) != 1 {
+		return false
+	}
+	if u, ok := x.(*ssa.UnOp); ok && u.X == cell {
+		return true
+	}
+	return stored[0] == x
+}
+
+// dominatesReturns reports whether the call at pos in fn (a Lock, or the
+// call through which a lock is acquired) is on every path to fn's
+// returns.
+func dominatesReturns(fn *ssa.Function, pos token.Pos) bool {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if !pos.IsValid() || fn.Blocks == nil {
+		return false
+	}
+	var at *ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(ssa.CallInstruction); ok && instr.Pos() == pos {
+				at = b
+			}
+		}
+	}
+	if at == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 || b == fn.Recover {
+			continue
+		}
+		switch b.Instrs[len(b.Instrs)-1].(type) {
+		case *ssa.Return, *ssa.Panic:
+			if !at.Dominates(b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// must returns the locks fn acquires on every path to its returns,
+// directly or through the callees of the package: the acquisitions in
+// blocks that dominate every return. Locks the function may release
+// without acquiring them (it drops its caller's lock) are left out.
+func (a *analyzer) must(fi *funcInfo) []Lock {
+	if fi.mustOK || a.busy[fi.fn] {
+		return fi.mustSet
+	}
+	a.busy[fi.fn] = true
+	defer delete(a.busy, fi.fn)
+	var rets []*ssa.BasicBlock
+	for _, b := range fi.fn.Blocks {
+		if len(b.Instrs) == 0 || b == fi.fn.Recover {
+			continue
+		}
+		switch b.Instrs[len(b.Instrs)-1].(type) {
+		case *ssa.Return, *ssa.Panic:
+			rets = append(rets, b)
+		}
+	}
+	dominates := func(b *ssa.BasicBlock) bool {
+		for _, r := range rets {
+			if !b.Dominates(r) {
+				return false
+			}
+		}
+		return len(rets) > 0
+	}
+	var released []string
+	if s := a.sum(fi.fn); s != nil {
+		released = s.Released
+	}
+	var out []Lock
+	add := func(l Lock) {
+		if !slices.Contains(released, l.Lock) && !slices.ContainsFunc(out, func(x Lock) bool { return x.Lock == l.Lock }) {
+			out = append(out, l)
+		}
+	}
+	for _, m := range fi.acqs {
+		if !dominates(m.block) {
+			continue
+		}
+		if m.callee == nil {
+			add(m.lock)
+			continue
+		}
+		if !a.here(m.callee) {
+			continue
+		}
+		for _, l := range a.must(a.info(m.callee)) {
+			if ls := m.fr.loc(l.Lock); len(ls) == 1 {
+				l.Lock = ls[0]
+				add(l)
+			}
+		}
+	}
+	fi.mustSet, fi.mustOK = out, true
+	return out
+}
+
+// reentry returns the locks that a recursive call of fi acquires for
+// certain once it runs a function of the recursion: the locks fi
+// acquires on every path, and those of the functions it calls that may
+// call root back, mapped onto fi's frame. A function that releases a
+// lock its caller holds is left out for that lock.
+func (a *analyzer) reentry(root *ssa.Function, fi *funcInfo, seen map[*ssa.Function]bool) []Lock {
+	if seen[fi.fn] {
+		return nil
+	}
+	seen[fi.fn] = true
+	out := slices.Clone(a.must(fi))
+	var released []string
+	if s := a.sum(fi.fn); s != nil {
+		released = s.Released
+	}
+	for _, sc := range fi.calls {
+		if !a.here(sc.callee) || !a.recursive(root, sc.callee) {
+			continue
+		}
+		for _, l := range a.reentry(root, a.info(sc.callee), seen) {
+			ls := sc.fr.loc(l.Lock)
+			if len(ls) != 1 || slices.Contains(released, ls[0]) || slices.ContainsFunc(out, func(x Lock) bool { return x.Lock == ls[0] }) {
+				continue
+			}
+			l.Lock = ls[0]
+			out = append(out, l)
+		}
+	}
+	return out
 }

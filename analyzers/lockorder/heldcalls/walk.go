@@ -144,6 +144,7 @@ func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Valu
 	}
 	if w.record {
 		w.fi.calls = append(w.fi.calls, staticCall{instr: call, callee: callee, held: slices.Clone(st.held), fr: fr})
+		w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), callee: callee, fr: fr})
 	}
 	sum := w.a.sum(callee)
 	if sum == nil {
@@ -217,8 +218,17 @@ func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
 	if w.a.local(l.Pos) {
 		l.Where = w.a.pass.Fset.Position(l.Pos).String()
 	}
+	if w.record && !eventOnly(call) {
+		w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), lock: l})
+	}
 	i, _ := slices.BinarySearchFunc(st.held, l.Lock, func(h Lock, s string) int { return strings.Compare(h.Lock, s) })
 	st.held = slices.Insert(st.held, i, l)
+}
+
+// eventOnly reports whether the call is a static call whose Exit locks
+// are being applied (recorded as the call itself).
+func eventOnly(call *ssa.Call) bool {
+	return call.Common().StaticCallee() != nil && syncName(call.Common().StaticCallee()) == "" && !call.Common().IsInvoke()
 }
 
 func (w *walker) release(st *state, lock string) {

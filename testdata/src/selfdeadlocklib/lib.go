@@ -1,0 +1,24 @@
+// Package selfdeadlocklib holds helpers that call a function with a lock
+// held, for the selfdeadlock tests across packages.
+package selfdeadlocklib
+
+import "sync"
+
+// Do calls f with mu held.
+func Do(mu *sync.Mutex, f func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	f()
+}
+
+// Guard holds a lock and calls functions under it.
+type Guard struct {
+	Mu sync.Mutex
+}
+
+// Run calls f with g.Mu held.
+func (g *Guard) Run(f func()) {
+	g.Mu.Lock()
+	f()
+	g.Mu.Unlock()
+}
