@@ -18,14 +18,35 @@
 //			...
 //	func (r *Registry) Register(e *Entry) { r.mu.Lock(); … }
 //
-// The analyzer reports the second RLock, directly or through a callee,
-// when the first one must be held on every path and the lock (the same
-// field of the same type) is write-locked somewhere in the package. The
-// related information points at the first RLock and at a Lock.
+// The analyzer reports the second RLock when the first one must be held
+// on every path and the lock (the same field of the same type) is
+// write-locked in the package or in a package it imports (the write-locked
+// classes are exported as facts). The second RLock may happen directly,
+// in a callee several calls deep or in another package, in a recursive
+// call, or in a callback run with the read lock held:
+//
+//	func Sum(t *lib.Table) (n int) {
+//		t.Each(func(k string) { n += t.Get(k) }) // Each read-locks t, so does Get
+//		return n
+//	}
+//
+// Fix it by reading under one read lock (an unexported variant that
+// expects the lock held), or by collecting what the callback needs first:
+//
+//	var keys []string
+//	t.Each(func(k string) { keys = append(keys, k) })
+//	for _, k := range keys {
+//		n += t.Get(k)
+//	}
+//
+// Recursive read locking of a lock that nothing write-locks is not
+// reported. The related information points at the first RLock and, when
+// it is in this package, at a Lock.
 package rwrdeadlock
 
 const doc = `report recursive read locking of an RWMutex that has writers
 
 A goroutine that read-locks an RWMutex it already holds for reading
 deadlocks when a writer calls Lock in between: new readers wait for the
-writer, the writer waits for the first reader.`
+writer, the writer waits for the first reader. The second read lock may be
+in a callee, another package, a recursive call or a callback.`

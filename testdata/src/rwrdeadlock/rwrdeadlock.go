@@ -1,3 +1,5 @@
+// want package:"rwrdeadlock.Registry.mu"
+
 package rwrdeadlock
 
 import "sync"
@@ -16,7 +18,7 @@ func (r *Registry) Len() int {
 func (r *Registry) Lookup(k string) (int, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.Len() == 0 { // want `recv.mu is read-locked \(in Len\) while already read-locked \(at rwrdeadlock.go:17:12\), and is write-locked at rwrdeadlock.go:3\d:\d+`
+	if r.Len() == 0 { // want `recv.mu is read-locked \(in Len\) while already read-locked \(at rwrdeadlock.go:19:12\), and is write-locked at rwrdeadlock.go:3\d:\d+`
 		return 0, false
 	}
 	v, ok := r.m[k]
