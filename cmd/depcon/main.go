@@ -5,6 +5,7 @@
 //
 //	go vet -vettool=$(command -v depcon) ./...   run the diagnostics under go vet
 //	depcon vet [flags] PACKAGES                  the same, standalone
+//	depcon vet -sarif [-o FILE] PACKAGES         the same, as a SARIF 2.1.0 log
 //	depcon pairs [-json] [-type RE] PACKAGES     print the dependent method pairs
 //	depcon test [flags] PACKAGES                 generate and run concurrent tests
 //	depcon bench [flags] DIR                     measure depcon on a corpus
@@ -30,6 +31,7 @@ Usage:
 
 	go vet -vettool=$(command -v depcon) PACKAGES   run the diagnostics under go vet
 	depcon vet [flags] PACKAGES                     the same, standalone
+	depcon vet -sarif [-o FILE] PACKAGES            the same, as a SARIF 2.1.0 log
 	depcon pairs [-json] [-type REGEXP] PACKAGES    print the dependent method pairs
 	depcon test [flags] PACKAGES                    generate and run concurrent tests
 	depcon bench [flags] DIR                        measure depcon on a corpus
@@ -53,6 +55,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[1] {
 	case "vet":
+		if wantsSARIF(args[2:]) {
+			return vetSARIF(args[2:], stdout, stderr)
+		}
+		if isHelp(args[2:]) {
+			fmt.Fprintln(stderr, "depcon vet -sarif [-o FILE] PACKAGES writes a SARIF 2.1.0 log (depcon vet -sarif -h for its flags).")
+		}
 		os.Args = append([]string{"depcon vet"}, args[2:]...)
 		multichecker.Main(suite.Analyzers()...) // does not return
 	case "pairs":

@@ -1,0 +1,432 @@
+package sarif
+
+import (
+	"fmt"
+	"go/build"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/driver"
+)
+
+// TestRulePrefix prefixes the rule ids of depcon test's violations:
+// "test/race", "test/deadlock"...
+const TestRulePrefix = "test/"
+
+const driverHelp = "https://pkg.go.dev/github.com/depcon/depcon/runtime/driver"
+
+// testKinds describes the kinds of violations, in the order of the rules.
+var testKinds = [...]struct{ kind, short, full string }{
+	{driver.KindRace, "a data race between two concurrent calls",
+		"The race detector saw two concurrent calls of methods of a type meant to be safe for concurrent use access the same memory, one of them writing, without synchronisation."},
+	{driver.KindPanic, "a panic of concurrent calls that no sequential order reproduces",
+		"Two concurrent calls panicked, while the same calls made one after the other, in either order, did not."},
+	{driver.KindDeadlock, "two concurrent calls blocked forever",
+		"Two concurrent calls never returned, blocked on locks or channels, while the same calls made one after the other returned."},
+	{driver.KindFatal, "a fatal runtime error of concurrent calls",
+		"Two concurrent calls made the Go runtime stop the program with a fatal error, such as concurrent map writes."},
+	{driver.KindSelfDeadlock, "a call that never returns when made alone",
+		"A single call, made with no other goroutine running, never returned: it blocks on a lock its goroutine already holds, or on a channel nothing else uses."},
+}
+
+// TestRules returns the rules of depcon test's violations, one per kind
+// ("test/" + kind), at level error.
+func TestRules() []*ReportingDescriptor {
+	var rules []*ReportingDescriptor
+	for _, k := range testKinds {
+		rules = append(rules, &ReportingDescriptor{
+			ID:                   TestRulePrefix + k.kind,
+			Name:                 k.kind,
+			ShortDescription:     &MultiformatMessageString{Text: k.short},
+			FullDescription:      &MultiformatMessageString{Text: k.full},
+			Help:                 &MultiformatMessageString{Text: k.full + " The result carries the goroutines' stacks as a code flow, the seed and the command that reruns the test, and a reproducer test."},
+			HelpURI:              driverHelp,
+			DefaultConfiguration: &ReportingConfiguration{Level: LevelError},
+			Properties:           Properties{"tags": []string{"concurrency", "dynamic"}},
+		})
+	}
+	return rules
+}
+
+// FromTestReport returns the log of a depcon test report: one run with a
+// result per violation. Its rule is "test/" + kind; its level error, or
+// note when the reproducer ran and passed (an unconfirmed violation); its
+// location the first frame in the module of its details (the stacks or
+// the race report), or else the first position of its static evidence;
+// its related locations the positions of the evidence; its code flow one
+// thread flow per goroutine of the details, frames in call order; its
+// properties the package, type, pair, objects, seed, count, rerun command
+// and reproduced status; and its reproducer an attachment: the file when
+// it was written (-o), otherwise an artifact of the run holding the
+// source.
+func FromTestReport(rep *driver.Report, opt Options) *Log {
+	root := opt.Root
+	if root == "" {
+		if wd, err := os.Getwd(); err == nil {
+			root = FindModuleRoot(wd)
+		}
+	}
+	loc := newLocator(root)
+	run := newRun(opt, TestRules(), loc)
+	if opt.CommandLine != "" {
+		run.Invocations = []*Invocation{{CommandLine: opt.CommandLine, ExecutionSuccessful: true}}
+	}
+	if rep.Shard != "" {
+		run.Properties = Properties{"shard": rep.Shard}
+	}
+	for _, t := range rep.Types {
+		for _, v := range t.Violations {
+			run.Results = append(run.Results, testResult(run, loc, t, v))
+		}
+	}
+	return NewLog(run)
+}
+
+// WriteTestSARIF writes the SARIF log of rep (FromTestReport with the
+// module enclosing the working directory as root) to the file path, or
+// to standard output when path is "-".
+func WriteTestSARIF(path string, rep *driver.Report) error {
+	return FromTestReport(rep, Options{}).WriteFile(path)
+}
+
+func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violation) *Result {
+	id := TestRulePrefix + v.Kind
+	idx := ruleIndex(run.Tool.Driver.Rules, id)
+	if idx < 0 {
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, &ReportingDescriptor{
+			ID: id, Name: v.Kind, ShortDescription: &MultiformatMessageString{Text: v.Kind},
+			HelpURI: driverHelp, DefaultConfiguration: &ReportingConfiguration{Level: LevelError}})
+		idx = len(run.Tool.Driver.Rules) - 1
+	}
+	single := v.Kind == driver.KindSelfDeadlock || v.Pair[1] == ""
+	what := fmt.Sprintf("%s.%s ∥ %s.%s", t.Type, v.Pair[0], t.Type, v.Pair[1])
+	if single {
+		what = fmt.Sprintf("%s.%s called alone", t.Type, v.Pair[0])
+	} else if v.Objects == 2 {
+		what += " on two objects"
+	}
+	level := LevelError
+	text := fmt.Sprintf("%s in %s: %s", v.Kind, what, v.Message)
+	if v.Reproduced == driver.ReproNo {
+		level = LevelNote
+		text += " (unconfirmed: its reproducer passed)"
+	}
+	if v.Rerun != "" {
+		text += ". Rerun: " + v.Rerun
+	}
+	res := &Result{RuleID: id, RuleIndex: idx, Level: level, Message: Message{Text: text}}
+
+	threads := parseDetails(v.Details)
+	if fr := firstUserFrame(loc, threads); fr != nil {
+		res.Locations = []*Location{{PhysicalLocation: loc.location(fr.file, fr.line, 0, 0, 0),
+			Message: &Message{Text: fr.fn}}}
+	}
+	for _, e := range v.Evidence {
+		for _, p := range []string{e.Pos1, e.Pos2} {
+			file, line, col, ok := splitPos(p)
+			if !ok {
+				continue
+			}
+			pl := loc.location(file, line, col, 0, 0)
+			if res.Locations == nil {
+				res.Locations = []*Location{{PhysicalLocation: pl, Message: &Message{Text: e.Text}}}
+			}
+			res.RelatedLocations = append(res.RelatedLocations, &Location{ID: len(res.RelatedLocations) + 1,
+				PhysicalLocation: pl, Message: &Message{Text: fmt.Sprintf("[%s] %s", e.Kind, e.Text)}})
+		}
+	}
+	if cf := codeFlow(loc, threads); cf != nil {
+		res.CodeFlows = []*CodeFlow{cf}
+	}
+	res.Properties = Properties{
+		"package":    t.Package,
+		"type":       t.Type,
+		"pair":       v.Pair,
+		"objects":    v.Objects,
+		"seed":       v.Seed,
+		"count":      v.Count,
+		"reproduced": v.Reproduced,
+	}
+	if v.Rerun != "" {
+		res.Properties["rerun"] = v.Rerun
+	}
+	if v.SelfArg {
+		res.Properties["selfArg"] = true
+	}
+	if v.ReproOutput != "" {
+		res.Properties["reproOutput"] = v.ReproOutput
+	}
+	if len(v.Evidence) > 0 {
+		res.Properties["evidence"] = evidenceProps(v.Evidence)
+	}
+	if a := reproducer(run, loc, t, v); a != nil {
+		res.Attachments = []*Attachment{a}
+	}
+	return res
+}
+
+func evidenceProps(ev []deps.Evidence) []map[string]string {
+	var out []map[string]string
+	for _, e := range ev {
+		out = append(out, map[string]string{"kind": e.Kind, "text": e.Text, "loc1": e.Loc1, "loc2": e.Loc2,
+			"pos1": e.Pos1, "pos2": e.Pos2})
+	}
+	return out
+}
+
+// IsReproducerPath reports whether a violation's Reproducer is the path
+// of a file (depcon test -o) rather than its source.
+func IsReproducerPath(s string) bool {
+	return strings.HasSuffix(s, ".go") && !strings.Contains(s, "\n")
+}
+
+// reproducer returns the attachment of v's reproducer, adding an artifact
+// holding its source to the run when it was not written to a file.
+func reproducer(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violation) *Attachment {
+	desc := &Message{Text: fmt.Sprintf("reproducer test of the %s, to add to package %s", v.Kind, t.Package)}
+	switch {
+	case v.Reproducer == "":
+		return nil
+	case IsReproducerPath(v.Reproducer):
+		path := v.Reproducer
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return &Attachment{Description: desc, ArtifactLocation: loc.artifact(path)}
+	}
+	i := len(run.Artifacts)
+	al := &ArtifactLocation{URI: reproducerName(t, v), Index: &i}
+	run.Artifacts = append(run.Artifacts, &Artifact{
+		Location: &ArtifactLocation{URI: al.URI},
+		Contents: &ArtifactContent{Text: v.Reproducer},
+		Roles:    []string{"attachment"},
+	})
+	return &Attachment{Description: desc, ArtifactLocation: al}
+}
+
+// reproducerName names a reproducer given as source, as depcon test -o
+// would: depcon_type_m1_m2_test.go.
+func reproducerName(t *driver.TypeReport, v *driver.Violation) string {
+	parts := []string{"depcon", t.Type, v.Pair[0]}
+	if v.Kind != driver.KindSelfDeadlock && v.Pair[1] != "" {
+		parts = append(parts, v.Pair[1])
+	}
+	return strings.ToLower(strings.Join(parts, "_")) + "_test.go"
+}
+
+// A frame is a function of a stack and its position.
+type frame struct {
+	fn   string
+	file string
+	line int
+}
+
+// A thread is a goroutine of a violation's details, frames innermost
+// first, as printed.
+type thread struct {
+	name   string
+	frames []frame
+}
+
+var (
+	// "goroutine 1 (a.Put):", the driver's header of a suffix goroutine.
+	driverHeader = regexp.MustCompile(`^goroutine (\d+) \((.*)\):(.*)$`)
+	// "goroutine 23 [sync.Mutex.Lock]:", the runtime's.
+	runtimeHeader = regexp.MustCompile(`^goroutine (\d+) \[(.*)\]:$`)
+	// "Previous write at 0x00c000012345 by goroutine 8:", the race detector's.
+	raceHeader = regexp.MustCompile(`^(.*) at 0x[0-9a-f]+ by (.*):$`)
+	// "/src/m/m.go:12 +0x4b" or "/src/m/m.go:12".
+	frameLine = regexp.MustCompile(`^(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+// parseDetails parses the goroutines of a violation's details: the
+// driver's "goroutine N (call):" sections with the runtime's stacks, the
+// accesses of a race report, or the goroutines of a fatal error.
+func parseDetails(details string) []thread {
+	var threads []thread
+	var cur *thread
+	fresh := false // cur was started by a driver header and has no frame yet
+	fn := ""
+	start := func(name string) {
+		threads = append(threads, thread{name: name})
+		cur = &threads[len(threads)-1]
+		fn = ""
+	}
+	for _, l := range strings.Split(details, "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		trimmed := strings.TrimSpace(l)
+		if m := driverHeader.FindStringSubmatch(l); m != nil {
+			start(fmt.Sprintf("goroutine %s (%s)%s", m[1], m[2], m[3]))
+			fresh = true
+			continue
+		}
+		if m := runtimeHeader.FindStringSubmatch(l); m != nil {
+			if cur != nil && fresh {
+				cur.name += " [" + m[2] + "]"
+			} else {
+				start(fmt.Sprintf("goroutine %s [%s]", m[1], m[2]))
+			}
+			fresh = false
+			continue
+		}
+		if m := raceHeader.FindStringSubmatch(l); m != nil {
+			start(fmt.Sprintf("%s by %s", m[1], m[2]))
+			fresh = false
+			continue
+		}
+		if m := frameLine.FindStringSubmatch(trimmed); m != nil && (strings.HasPrefix(l, "\t") || strings.HasPrefix(l, " ")) {
+			line, _ := strconv.Atoi(m[2])
+			if cur == nil {
+				start("goroutine")
+			}
+			if fn != "" && !strings.HasPrefix(fn, "created by ") {
+				cur.frames = append(cur.frames, frame{fn: fn, file: m[1], line: line})
+			}
+			fn = ""
+			fresh = false
+			continue
+		}
+		if trimmed != "" {
+			fn = funcName(trimmed)
+		}
+	}
+	out := threads[:0]
+	for _, t := range threads {
+		if len(t.frames) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// funcName strips the arguments of a stack's function line:
+// "m.(*T).Put(0xc000010000, {0x1, 0x2})" is "m.(*T).Put".
+func funcName(s string) string {
+	if !strings.HasSuffix(s, ")") {
+		return s
+	}
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				if i == 0 {
+					return s
+				}
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+// firstUserFrame returns the innermost frame of the first thread that is
+// in the module (below the root), or else in code outside the standard
+// library.
+func firstUserFrame(loc *locator, threads []thread) *frame {
+	for _, user := range []func(frame) bool{
+		func(f frame) bool { _, ok := loc.under(f.file); return ok },
+		func(f frame) bool { return !isStd(f) },
+	} {
+		for _, t := range threads {
+			for i := range t.frames {
+				if user(t.frames[i]) {
+					return &t.frames[i]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isStd reports whether a frame is in the standard library (GOROOT, or a
+// package path whose first element has no dot).
+func isStd(f frame) bool {
+	if goroot := build.Default.GOROOT; goroot != "" {
+		if rel, err := filepath.Rel(goroot, f.file); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	// The first element of the function's package path: "example.com"
+	// in example.com/m.(*T).Put, "sync" in sync.(*Mutex).Lock.
+	first, _, slash := strings.Cut(f.fn, "/")
+	if !slash {
+		first, _, _ = strings.Cut(f.fn, ".")
+	}
+	return !strings.Contains(first, ".") && first != "main"
+}
+
+// codeFlow returns the code flow of the threads: one thread flow per
+// goroutine, frames in call order (outermost first, nesting level the
+// depth), frames in the module essential (the innermost) or important,
+// the others unimportant.
+func codeFlow(loc *locator, threads []thread) *CodeFlow {
+	if len(threads) == 0 {
+		return nil
+	}
+	cf := &CodeFlow{Message: &Message{Text: fmt.Sprintf("%d goroutines", len(threads))}}
+	if len(threads) == 1 {
+		cf.Message.Text = "1 goroutine"
+	}
+	for _, t := range threads {
+		tf := &ThreadFlow{ID: t.name, Message: &Message{Text: t.name}}
+		innermost := true
+		var locs []*ThreadFlowLocation
+		for _, f := range t.frames { // innermost first
+			imp := "unimportant"
+			if _, ok := loc.under(f.file); ok || !isStd(f) {
+				imp = "important"
+				if innermost {
+					imp = "essential"
+					innermost = false
+				}
+			}
+			locs = append(locs, &ThreadFlowLocation{
+				Location:   &Location{PhysicalLocation: loc.location(f.file, f.line, 0, 0, 0), Message: &Message{Text: f.fn}},
+				Importance: imp,
+			})
+		}
+		for i, j := 0, len(locs)-1; i < j; i, j = i+1, j-1 {
+			locs[i], locs[j] = locs[j], locs[i]
+		}
+		for i, l := range locs {
+			l.NestingLevel = i
+		}
+		tf.Locations = locs
+		cf.ThreadFlows = append(cf.ThreadFlows, tf)
+	}
+	return cf
+}
+
+// splitPos splits "file:line:col" (or "file:line").
+func splitPos(pos string) (file string, line, col int, ok bool) {
+	rest, last, found := cutLast(pos)
+	if !found {
+		return "", 0, 0, false
+	}
+	n, err := strconv.Atoi(last)
+	if err != nil {
+		return "", 0, 0, false
+	}
+	if rest2, mid, found := cutLast(rest); found {
+		if l, err := strconv.Atoi(mid); err == nil {
+			return rest2, l, n, rest2 != ""
+		}
+	}
+	return rest, n, 0, rest != ""
+}
+
+func cutLast(s string) (before, after string, found bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
