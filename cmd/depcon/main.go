@@ -9,6 +9,7 @@
 //	depcon pairs [-json] [-type RE] PACKAGES     print the dependent method pairs
 //	depcon test [flags] PACKAGES                 generate and run concurrent tests
 //	depcon bench [flags] DIR                     measure depcon on a corpus
+//	depcon lsp [flags]                           serve depcon to an editor (LSP)
 package main
 
 import (
@@ -35,6 +36,7 @@ Usage:
 	depcon pairs [-json] [-type REGEXP] PACKAGES    print the dependent method pairs
 	depcon test [flags] PACKAGES                    generate and run concurrent tests
 	depcon bench [flags] DIR                        measure depcon on a corpus
+	depcon lsp [flags]                              serve depcon to an editor (LSP on stdio)
 
 Run "depcon COMMAND -h" for the flags of a command.
 `
@@ -69,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return driver.Main(args[2:], stdout, stderr)
 	case "bench":
 		return bench.Main(args[2:], stdout, stderr)
+	case "lsp":
+		return lspMain(args[2:], stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
