@@ -56,7 +56,18 @@ func TestNeovim(t *testing.T) {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
+	// Neovim's files go to a temporary home; the go command keeps its
+	// caches.
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := strings.Split(strings.TrimSpace(string(goEnv)), "\n")
+	if len(vals) != 3 {
+		t.Fatalf("go env: %q", goEnv)
+	}
 	cmd.Env = append(os.Environ(), "DEPCON_BIN="+binary, "DEPCON_FILE="+registry, "DEPCON_ROOT="+dir, "DEPCON_OUT="+out,
+		"GOCACHE="+vals[0], "GOMODCACHE="+vals[1], "GOPATH="+vals[2],
 		"HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "XDG_STATE_HOME="+home, "XDG_CACHE_HOME="+home)
 	output, err := cmd.CombinedOutput()
 	t.Logf("nvim ran %.1fs", time.Since(start).Seconds())

@@ -73,6 +73,10 @@ func (p *pkgState) analyse(s *Server) {
 		start := time.Now()
 		a, err := analyze(p.dir)
 		s.logf("analysed %s in %.1fs", p.dir, time.Since(start).Seconds())
+		if err != nil {
+			// Before the waiters go on: the log says why there is nothing.
+			s.logMessage("depcon: %s: %v", p.dir, err)
+		}
 		s.mu.Lock()
 		if a != nil {
 			p.result, p.stamp = a, st
@@ -84,9 +88,6 @@ func (p *pkgState) analyse(s *Server) {
 			close(p.done)
 		}
 		s.mu.Unlock()
-		if err != nil {
-			s.logMessage("depcon: %s: %v", p.dir, err)
-		}
 		s.publish(p)
 		if !again {
 			return

@@ -436,3 +436,72 @@ func TestNoShutdown(t *testing.T) {
 		t.Fatal("the server did not end with its connection")
 	}
 }
+
+// TestInProcess serves a client over in-memory pipes, under the race
+// detector when the tests run with -race: a package that does not load
+// is reported in the log and has no lenses, a command with bad
+// arguments fails, and an exit after shutdown ends Serve without error.
+func TestInProcess(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.go")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/broken\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte("package broken\n\nfunc F() int { return undefined }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	serverEnd, clientEnd := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, serverEnd, Options{}) }()
+	rec := &recorder{}
+	cctx, conn, server := protocol.NewClient(ctx, rec, jsonrpc2.NewStream(clientEnd), zap.NewNop())
+	defer conn.Close()
+	if _, err := server.Initialize(cctx, &protocol.InitializeParams{}); err != nil {
+		t.Fatal(err)
+	}
+	u := fileURI(broken)
+	for range 2 { // the second open comes while the first analysis may run
+		if err := server.DidOpen(cctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "go"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lenses, err := server.CodeLens(cctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil || len(lenses) != 0 {
+		t.Errorf("code lenses of a broken package: %+v, %v", lenses, err)
+	}
+	// The client handles notifications apart from responses: wait.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec.mu.Lock()
+		msgs := strings.Join(rec.messages, "\n")
+		rec.mu.Unlock()
+		if strings.Contains(msgs, "undefined") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the load error is not in the log: %q", msgs)
+			break
+		}
+	}
+	if _, err := server.ExecuteCommand(cctx, &protocol.ExecuteCommandParams{Command: CommandTest, Arguments: []any{"nonsense"}}); err == nil {
+		t.Errorf("depcon.test with a bad argument did not fail")
+	}
+	if _, err := server.ExecuteCommand(cctx, &protocol.ExecuteCommandParams{Command: CommandWriteReproducer, Arguments: []any{"v99"}}); err == nil {
+		t.Errorf("writing the reproducer of an unknown violation did not fail")
+	}
+	if err := server.Shutdown(cctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Exit(cctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not end after exit")
+	}
+}
