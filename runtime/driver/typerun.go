@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/depcon/depcon/runtime/child"
@@ -31,7 +32,12 @@ type typeRun struct {
 	proc     *child.Proc
 	start    time.Time
 	deadline time.Time
-	tests    int                      // tests run
+	tests    int      // tests run
+	starts   int      // children started
+	slowest  struct { // the slowest request
+		d    time.Duration
+		test harness.Test
+	}
 	tested   map[[2]string]bool       // pairs whose suffixes ran
 	seqTime  map[string]time.Duration // slowest sequential run of each method
 	lastShow time.Time                // of the progress line
@@ -60,6 +66,11 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		r.loop()
 	}
 	r.stop()
+	if r.tests < fewTests && r.slowest.d > r.cfg.Budget/4 {
+		r.note("only %d tests ran in the budget: one request took %v (objects %s); constructor arguments that make "+
+			"objects slow (a large size, a tiny interval) slow every test", r.tests, r.slowest.d.Round(time.Millisecond),
+			describeObjects(r.slowest.test))
+	}
 	r.rep.PairsTested = len(r.tested)
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))
@@ -106,6 +117,8 @@ func (r *typeRun) do(req harness.Request) *child.Reply {
 		return nil
 	}
 	if r.proc == nil {
+		r.starts++
+		r.logf("starting child %d", r.starts)
 		p, err := child.Start(r.bin)
 		if err != nil {
 			r.note("testing stopped: %v", err)
@@ -114,7 +127,11 @@ func (r *typeRun) do(req harness.Request) *child.Reply {
 		}
 		r.proc = p
 	}
+	t0 := time.Now()
 	rep, err := r.proc.Do(r.ctx, req, req.HardCap+idleSlack)
+	if d := time.Since(t0); d > r.slowest.d {
+		r.slowest.d, r.slowest.test = d, req.Test
+	}
 	if err != nil {
 		r.proc.Kill()
 		r.proc = nil
@@ -133,6 +150,38 @@ func (r *typeRun) do(req harness.Request) *child.Reply {
 	return rep
 }
 
+// fewTests is the number of tests under which a type's run is said to
+// have been slow.
+const fewTests = 20
+
+// describeObjects describes the construction of a test's objects.
+func describeObjects(test harness.Test) string {
+	var parts []string
+	for _, o := range test.Objects {
+		if o.Fn == "" {
+			parts = append(parts, "zero value")
+			continue
+		}
+		parts = append(parts, o.Fn+"("+describeArgs(o.Args)+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func describeArgs(args []harness.Value) string {
+	var out []string
+	for _, a := range args {
+		switch {
+		case a.K == harness.KLit:
+			out = append(out, a.Lit)
+		case a.K == harness.KCall && a.Call != nil:
+			out = append(out, a.Call.Fn+"("+describeArgs(a.Call.Args)+")")
+		default:
+			out = append(out, a.K)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // stop kills the child, if any.
 func (r *typeRun) stop() {
 	if r.proc != nil {
@@ -149,7 +198,8 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 		seq = max(seq, r.seqTime[m])
 	}
 	wd := max(minWatchdog, 50*seq)
-	return harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd)}
+	return harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd),
+		MaxTime: max(time.Second, r.cfg.Budget/30)}
 }
 
 // note records a note of the type's report and logs it.

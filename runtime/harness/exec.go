@@ -20,7 +20,11 @@ func (x *execution) run() Message {
 	if iters < 1 {
 		iters = 1
 	}
+	began := time.Now()
 	for it := 0; it < iters; it++ {
+		if it > 0 && x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {
+			break
+		}
 		if it > 0 {
 			if p, res = x.prepareNext(); res != nil {
 				res.Iter = it

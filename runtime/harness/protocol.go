@@ -17,6 +17,10 @@ type Request struct {
 	// HardCap is how long a call or iteration that is still running (not
 	// blocked) may take before it is reported as hanging.
 	HardCap time.Duration `json:"hard_cap"`
+	// MaxTime, when positive, ends a concurrent test's iterations once
+	// they have run this long: objects that make every iteration slow
+	// cost one test a bounded time, not the whole budget.
+	MaxTime time.Duration `json:"max_time,omitempty"`
 }
 
 // Request operations.

@@ -1,8 +1,13 @@
 package testgen
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
 )
 
 // A method's documentation is evidence of its contract: a method whose
@@ -29,8 +34,8 @@ type contract struct {
 }
 
 // readContract reads the contract from the methods' documentation, by
-// method name.
-func readContract(docs map[string]string) *contract {
+// method name; methods are the names of all the methods.
+func readContract(docs map[string]string, methods []string) *contract {
 	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}}
 	for m, doc := range docs {
 		doc = strings.Join(strings.Fields(doc), " ")
@@ -38,12 +43,42 @@ func readContract(docs map[string]string) *contract {
 			c.sequential[m] = true
 		}
 		for _, sub := range beforeRE.FindAllStringSubmatch(doc, -1) {
-			if _, ok := docs[sub[1]]; ok {
+			if slices.Contains(methods, sub[1]) {
 				c.ordered[pairKey(m, sub[1])] = sub[0]
 			}
 		}
 	}
 	return c
+}
+
+// extend applies each ordering "m must happen before X" to the methods
+// that change the same state as m (those that write and are dependent
+// on m through a conflict): they are bound by the same contract, though
+// only m's documentation may say so ("The first call to Go must happen
+// before a Wait" binds TryGo too).
+func (c *contract) extend(plan *deps.TypePlan) {
+	writes := map[string]bool{}
+	for _, m := range plan.Methods {
+		writes[m.Name] = m.Writes > 0
+	}
+	for key, phrase := range maps.Clone(c.ordered) {
+		documented, named := key[0], key[1]
+		if !beforeNames(phrase, named) {
+			documented, named = named, documented
+		}
+		for _, other := range plan.Methods {
+			p := plan.Pair(documented, other.Name)
+			if other.Name != named && writes[other.Name] && p != nil && p.Has(deps.DepPC) {
+				c.ordered[pairKey(other.Name, named)] = phrase
+			}
+		}
+	}
+}
+
+// beforeNames reports whether the "before" phrase names method m.
+func beforeNames(phrase, m string) bool {
+	sub := beforeRE.FindStringSubmatch(phrase)
+	return sub != nil && sub[1] == m
 }
 
 // allows reports whether m1 and m2 may run concurrently.
@@ -60,4 +95,24 @@ func pairKey(a, b string) [2]string {
 		a, b = b, a
 	}
 	return [2]string{a, b}
+}
+
+// order moves the calls of methods that must not run concurrently with
+// anything to the front of a prefix, before the calls that may leave
+// goroutines running ("the limit must not be modified while any
+// goroutines in the group are active").
+func (c *contract) order(calls []harness.Call) []harness.Call {
+	if c == nil || len(c.sequential) == 0 {
+		return calls
+	}
+	slices.SortStableFunc(calls, func(a, b harness.Call) int {
+		switch sa, sb := c.sequential[a.Fn], c.sequential[b.Fn]; {
+		case sa && !sb:
+			return -1
+		case !sa && sb:
+			return 1
+		}
+		return 0
+	})
+	return calls
 }

@@ -1,6 +1,11 @@
 package testgen
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
+)
 
 // TestContract checks the phrases of method documentation that forbid
 // concurrent calls, and that ordinary documentation forbids nothing.
@@ -14,7 +19,7 @@ func TestContract(t *testing.T) {
 		"Get":      "Get returns the value. It is safe for concurrent use.",
 		"Put":      "Put stores a value; it must be called before Close returns, or it panics.",
 	}
-	c := readContract(docs)
+	c := readContract(docs, []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -35,5 +40,43 @@ func TestContract(t *testing.T) {
 	}
 	if (*contract)(nil).allows("A", "B") != true {
 		t.Error("no documentation must allow everything")
+	}
+}
+
+// TestContractExtends checks that "Go must happen before a Wait" binds
+// the methods that change the same state as Go, and that the calls of a
+// method that must not run concurrently go first in a prefix.
+func TestContractExtends(t *testing.T) {
+	docs := map[string]string{
+		"Go":       "The first call to Go must happen before a Wait.",
+		"SetLimit": "The limit must not be modified while any goroutines in the group are active.",
+	}
+	plan := &deps.TypePlan{
+		Methods: []deps.Method{{Name: "Go", Writes: 2}, {Name: "TryGo", Writes: 2}, {Name: "Wait", Writes: 0},
+			{Name: "Len", Writes: 0}, {Name: "SetLimit", Writes: 1}},
+		Pairs: []deps.Pair{
+			{M1: "Go", M2: "TryGo", Deps: []string{deps.DepPC}},
+			{M1: "Go", M2: "Len", Deps: []string{deps.DepPC}},
+			{M1: "TryGo", M2: "Wait", Deps: []string{deps.DepPC}},
+		},
+	}
+	c := readContract(docs, []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
+	c.extend(plan)
+	for _, tc := range []struct {
+		m1, m2 string
+		ok     bool
+	}{
+		{"TryGo", "Wait", false}, // writes what Go writes
+		{"Go", "Wait", false},
+		{"Len", "Wait", true}, // reads only
+		{"Go", "TryGo", true},
+	} {
+		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
+		}
+	}
+	calls := c.order([]harness.Call{{Fn: "Go"}, {Fn: "Len"}, {Fn: "SetLimit"}, {Fn: "TryGo"}})
+	if calls[0].Fn != "SetLimit" || calls[1].Fn != "Go" || calls[3].Fn != "TryGo" {
+		t.Errorf("prefix order %v, want SetLimit first, the others in their order", calls)
 	}
 }

@@ -96,7 +96,8 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorOK:   map[string]int{},
 		ctorFail: map[string]int{},
 	}
-	g.contract = readContract(s.Docs)
+	g.contract = readContract(s.Docs, s.Names)
+	g.contract.extend(s.Plan)
 	g.targets = g.makeTargets()
 	return g
 }
@@ -338,7 +339,7 @@ func (g *Generator) prefix(t *Target) []harness.Call {
 		calls = append(calls, g.call(recv, ms[g.rng.IntN(len(ms))], []int{(recv + 1) % t.Objects}))
 	}
 	if slices.ContainsFunc(calls, func(c harness.Call) bool { return g.conflicting(t, c.Fn) }) {
-		return calls
+		return g.contract.order(calls)
 	}
 	var conf []string
 	for _, m := range ms {
@@ -351,7 +352,7 @@ func (g *Generator) prefix(t *Target) []harness.Call {
 		recv := calls[i].Recv
 		calls[i] = g.call(recv, conf[g.rng.IntN(len(conf))], []int{(recv + 1) % t.Objects})
 	}
-	return calls
+	return g.contract.order(calls)
 }
 
 // swapObjects returns vs with shared objects 0 and 1 swapped.

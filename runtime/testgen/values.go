@@ -19,10 +19,13 @@ var (
 	stringLits   = []string{"", "a", "b", "ab"}
 	boolLits     = []string{"false", "true"}
 	byteLens     = []int{0, 1, 4, 16}
-	// durationLits span a nanosecond to a second: a TTL of 1ns expires
-	// while a concurrent call still reads the entry.
-	durationLits = []string{"0", "1", "1000", "1000000", "10000000", "1000000000"}
-	readerData   = []string{"", "a", "hello\nworld\n", "\x00\xff"}
+	// durationLits span a millisecond to a second, tinyDurations a
+	// nanosecond and a microsecond: a TTL of 1ns expires while a
+	// concurrent call still reads the entry, but a cleanup interval of
+	// 1ns keeps a goroutine ticking for as long as its object lives.
+	durationLits  = []string{"0", "1000000", "10000000", "1000000000"}
+	tinyDurations = []string{"1", "1000"}
+	readerData    = []string{"", "a", "hello\nworld\n", "\x00\xff"}
 )
 
 // maxDepth bounds the nesting of constructor calls in arguments; a
@@ -61,7 +64,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 		return v.context()
 	}
 	if isNamed(t, "time", "Duration") {
-		return harness.Value{K: harness.KLit, Lit: durationLits[v.rng.IntN(len(durationLits))]}
+		return harness.Value{K: harness.KLit, Lit: v.duration(depth)}
 	}
 	if c := v.ctor(t, depth); c != nil {
 		return harness.Value{K: harness.KCall, Call: c}
@@ -74,7 +77,9 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	case *types.Slice:
 		return v.slice(u, depth)
 	case *types.Map:
-		if v.rng.IntN(2) == 0 {
+		// A constructor given a nil map to serve as its store fails in
+		// every method that writes: constructors get empty maps.
+		if depth == 0 && v.rng.IntN(2) == 0 {
 			return harness.Value{K: harness.KZero}
 		}
 		return harness.Value{K: harness.KMap}
@@ -198,6 +203,21 @@ func (v *valuer) ctor(t types.Type, depth int) *harness.Call {
 }
 
 func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+
+// duration returns a duration, one time in four a tiny one for a
+// method, one in sixteen for a constructor (where it is often an
+// interval: a goroutine ticking every nanosecond slows every test of the
+// object down).
+func (v *valuer) duration(depth int) string {
+	odds := 4
+	if depth > 0 {
+		odds = 16
+	}
+	if v.rng.IntN(odds) == 0 {
+		return tinyDurations[v.rng.IntN(len(tinyDurations))]
+	}
+	return durationLits[v.rng.IntN(len(durationLits))]
+}
 
 // isNamed reports whether t is the named type path.name.
 func isNamed(t types.Type, path, name string) bool {
