@@ -694,11 +694,12 @@ func (f *Flow) summarize() {
 	f.summary = s
 }
 
-// Returns lists the function's return instructions.
+// Returns lists the function's return instructions, but for the one
+// reached only by recovering from a panic.
 func (f *Flow) Returns() []*ssa.Return {
 	var out []*ssa.Return
 	for _, b := range f.Fn.Blocks {
-		if len(b.Instrs) == 0 {
+		if len(b.Instrs) == 0 || b == f.Fn.Recover {
 			continue
 		}
 		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
@@ -792,4 +793,38 @@ func (f *Flow) Acquires(instr ssa.Instruction, k string) bool {
 // typeIsError reports whether t is the error interface.
 func typeIsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// A Lock is a lock as seen at one instruction by another analyzer.
+type Lock struct {
+	Path Path
+	// Held reports that the lock is held on every path to the
+	// instruction; otherwise it was acquired on every path and may
+	// have been released since.
+	Held bool
+	// Acq is the acquisition (for a held lock).
+	Acq Acq
+}
+
+// Under returns the locks that every path to instr has acquired since
+// the function's entry, held or released since, by key.
+func (f *Flow) Under(instr ssa.Instruction) map[string]Lock {
+	s := f.Before(instr)
+	out := map[string]Lock{}
+	if s == nil || s.dead {
+		return out
+	}
+	for k, v := range s.held {
+		if v&bitE != 0 || f.entryHeld[k] || v&(bitH|bitN) == 0 {
+			continue
+		}
+		out[k] = Lock{Path: f.paths[k], Held: v == bitH, Acq: s.site[k]}
+	}
+	return out
+}
+
+// Reachable reports whether some path of the function reaches instr.
+func (f *Flow) Reachable(instr ssa.Instruction) bool {
+	s := f.Before(instr)
+	return s != nil && !s.dead
 }

@@ -413,3 +413,54 @@ func (c *Conn) ViaParam() {
 	}
 	c.mu.Unlock()
 }
+
+// A deferred closure that releases on error only: the lock is held on
+// success, for the caller.
+func (c *Conn) lockChecked() (err error) {
+	c.mu.Lock()
+	defer func() {
+		if err != nil {
+			c.mu.Unlock()
+		}
+	}()
+	if c.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// The unlock is stored for later.
+type guard struct{ release func() }
+
+func (c *Conn) Guard(g *guard) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	g.release = c.mu.Unlock
+}
+
+// A conditionally deferred unlock.
+func (c *Conn) MaybeDefer(lock bool) int {
+	if lock {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	if c.closed {
+		return 0
+	}
+	return len(c.pending)
+}
+
+// The lock is held across iterations on purpose; continue keeps it.
+func (c *Conn) Batch(in <-chan int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for v := range in {
+		if v < 0 {
+			continue
+		}
+		c.pending = append(c.pending, v)
+	}
+}
