@@ -26,10 +26,11 @@
 //     one the server creates when the client supports
 //     window.workDoneProgress); window/workDoneProgress/cancel stops it.
 //     Each violation is published as a diagnostic on the declaration of
-//     the first method of its pair, with code the violation's kind
-//     (race, panic, deadlock, fatal, self-deadlock), its pair and seed in
-//     the message, and the other method and the static evidence as
-//     related information. A static diagnostic whose pair the run
+//     the first method of its pair (it follows the declaration as the
+//     files change, until the type is tested again), with code the
+//     violation's kind (race, panic, deadlock, fatal, self-deadlock), its
+//     pair and seed in the message, and the other method and the static
+//     evidence as related information. A static diagnostic whose pair the run
 //     confirmed (the same type, both methods of the pair among those of
 //     the diagnostic and its related positions, or static evidence on
 //     their lines; the reproducer did not pass) is published again with

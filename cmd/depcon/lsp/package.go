@@ -153,6 +153,12 @@ func (s *Server) publish(p *pkgState) {
 	sort.Strings(names)
 	for _, name := range names {
 		for _, rec := range p.tests[name].violations {
+			// Follow the method's declaration as the file changes.
+			if t := p.result.typeInfoOrNil(rec.typ); t != nil {
+				if loc, ok := t.methods[rec.v.Pair[0]]; ok {
+					rec.uri, rec.diag.Range = loc.URI, loc.Range
+				}
+			}
 			diags[rec.uri] = append(diags[rec.uri], rec.diag)
 		}
 	}

@@ -388,6 +388,23 @@ func TestServer(t *testing.T) {
 		t.Errorf("the reproducer was written twice")
 	}
 
+	// An edit moves the violation with its method.
+	data, err := os.ReadFile(counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(counter, bytes.Replace(data, []byte("// Get returns"), []byte("\n\n// Get returns"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: cntURI}}); err != nil {
+		t.Fatal(err)
+	}
+	getLine := lineOf(t, counter, "func (c *Counter) Get")
+	rec.waitDiags(t, 0, cntURI, time.Minute, func(ds []protocol.Diagnostic) bool {
+		d := find(ds, "race", "Get ∥ Inc")
+		return d != nil && d.Range.Start.Line == getLine
+	})
+
 	// A test run canceled through its progress token ends at once.
 	regLenses, err := server.CodeLens(ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: regURI}})
 	if err != nil || len(regLenses) != 1 || regLenses[0].Command == nil {
