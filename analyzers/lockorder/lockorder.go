@@ -142,7 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
 			Where: where, Func: outer(ev.Fn).Name()},
 			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: f.Name(ev.Held.Lock), acqName: acqName,
-			via: " (in " + ev.Acq.Via + ", called through " + callKind(ev) + ")"})
+			via: via(ev)})
 	}
 	reportCycles(pass, sites)
 	if len(sites) > 0 {
@@ -157,6 +157,14 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(fact)
 	}
 	return nil, nil
+}
+
+// via renders how an order through heldcalls is established.
+func via(ev heldcalls.Event) string {
+	if ev.Unnamed {
+		return report.Via(ev.Acq.Via)
+	}
+	return " (in " + ev.Acq.Via + ", called through " + callKind(ev) + ")"
 }
 
 func callKind(ev heldcalls.Event) string {

@@ -67,6 +67,10 @@ type Event struct {
 	// Recursive is set for a recursive call; otherwise the call goes
 	// through a function value or an interface.
 	Recursive bool
+	// Unnamed is set for a lock reached through a value that has no
+	// access path (the result of a call): Acq has its class alone, and
+	// Target is the function that locks it.
+	Unnamed bool
 	// Certain is set when the target acquires the lock on every path
 	// (the Lock, or the call through which it happens, dominates the
 	// target's returns).
@@ -127,8 +131,6 @@ func itoa(i int) string {
 // maxTargets bounds the targets of a dynamic call that are followed;
 // maxEntries the calls recorded per function; maxDepth the calls through
 // which they are propagated.
-const debug = false
-
 const (
 	maxTargets = 4
 	maxEntries = 64
@@ -153,6 +155,11 @@ type entry struct {
 	cells   []bool
 	fnval   []path
 	instr   ssa.CallInstruction
+	// anon is set for the acquisition of a lock reached through a value
+	// that has no access path (a result of a call), known by its class
+	// alone; origin is the function where it happens.
+	anon   *Lock
+	origin *ssa.Function
 }
 
 type staticCall struct {
@@ -309,8 +316,14 @@ func (a *analyzer) imported(fn *ssa.Function) []*entry {
 // propagate maps e, an entry of the callee of sc, onto fi's frame.
 func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 	p := &entry{pos: instrPos(sc.instr, fi.fn)}
+	// A callee that releases a lock its caller holds (to block, or to
+	// upgrade a read lock) does so before the calls it makes, as far as
+	// its summary tells.
+	released := a.released(sc.callee, sc.fr)
 	for _, h := range sc.held {
-		p.held = append(p.held, heldLock{Lock: h, own: true})
+		if !slices.Contains(released, h.Lock) {
+			p.held = append(p.held, heldLock{Lock: h, own: true})
+		}
 	}
 	resolvedHere := false
 	mapPaths := func(ps [][]path) [][]path {
@@ -324,6 +337,8 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 	}
 	p.args = mapPaths(e.args)
 	switch {
+	case e.anon != nil:
+		p.anon, p.origin = e.anon, e.origin
 	case e.targets != nil:
 		p.targets, p.binds, p.cells = e.targets, mapPaths(e.binds), e.cells
 	case len(e.fnval) == 1 && isParam(e.fnval[0]):
@@ -363,7 +378,7 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 			p.held = append(p.held, heldLock{Lock: m, own: resolvedHere})
 		}
 	}
-	if p.targets == nil && p.instr == nil && p.fnval == nil {
+	if p.targets == nil && p.instr == nil && p.fnval == nil && p.anon == nil {
 		return nil
 	}
 	return p
@@ -405,7 +420,7 @@ func bindings(r *resolver, mc *ssa.MakeClosure) ([][]path, []bool) {
 func (a *analyzer) fact(fi *funcInfo) *Fact {
 	var f Fact
 	for _, e := range a.effective(fi, 0) {
-		if len(e.held) == 0 || e.targets != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
+		if len(e.held) == 0 || e.targets != nil || e.anon != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
 			continue
 		}
 		c := FactCall{Param: atoi(e.fnval[0].str[1:])}
@@ -437,6 +452,18 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 		if !slices.ContainsFunc(e.held, func(h heldLock) bool { return h.own }) {
 			continue
 		}
+		if e.anon != nil {
+			acq := summary.Acquire{Class: e.anon.Class, Mode: e.anon.Mode, Pos: e.anon.Pos, Where: e.anon.Where, Via: e.origin.Name()}
+			if e.origin == fi.fn {
+				acq.Via = ""
+			}
+			for _, h := range e.held {
+				if h.own && h.Class != "" {
+					out = append(out, Event{Fn: fi.fn, Pos: e.pos, Held: h.Lock, Acq: acq, Target: e.origin, Unnamed: true})
+				}
+			}
+			continue
+		}
 		targets := e.targets
 		var fr frame
 		if targets != nil {
@@ -455,11 +482,12 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				tfr.binds, tfr.cells = a.ownerBinds(t, field, owner)
 			}
 			sum, tfr := a.target(t, tfr)
-			if debug {
-				println("target", fi.fn.String(), t.String(), t.Synthetic, sum != nil)
-			}
 			if sum == nil {
 				continue
+			}
+			var released []string
+			for _, r := range sum.Released {
+				released = append(released, tfr.loc(r)...)
 			}
 			for _, acq := range sum.Acquires {
 				if acq.Goroutine {
@@ -476,7 +504,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				}
 				certain := dominatesReturns(t, acq.Pos)
 				for _, h := range e.held {
-					if h.own {
+					if h.own && !slices.Contains(released, h.Lock.Lock) {
 						out = append(out, Event{Fn: fi.fn, Pos: e.pos, Held: h.Lock, Acq: acq, Target: t, Certain: certain})
 					}
 				}
@@ -864,6 +892,20 @@ func (a *analyzer) reentry(root *ssa.Function, fi *funcInfo, seen map[*ssa.Funct
 			l.Lock = ls[0]
 			out = append(out, l)
 		}
+	}
+	return out
+}
+
+// released returns the locks callee may release without acquiring them,
+// mapped onto its caller's locations.
+func (a *analyzer) released(callee *ssa.Function, fr frame) []string {
+	sum := a.sum(callee)
+	if sum == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range sum.Released {
+		out = append(out, fr.loc(r)...)
 	}
 	return out
 }

@@ -199,6 +199,10 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 		return false
 	}
 	ps := w.fi.r.paths(v)
+	if len(ps) == 0 {
+		w.unnamed(st, call, v, mode)
+		return true
+	}
 	if len(ps) != 1 {
 		return true
 	}
@@ -208,6 +212,28 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 	}
 	w.acquire(st, call, Lock{Lock: ps[0].location(), Class: class, Mode: mode})
 	return true
+}
+
+// unnamed records the acquisition of a lock that has no access path, by
+// its class: a field of a struct (x.mu where x is the result of a call).
+func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mode) {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok || !w.record || len(w.fi.entries) >= maxEntries {
+		return
+	}
+	_, class := fieldOf(fa.X.Type(), fa.Field)
+	if class == "" {
+		return
+	}
+	l := &Lock{Class: class, Mode: mode, Pos: instrPos(call, w.fi.fn)}
+	if w.a.local(l.Pos) {
+		l.Where = w.a.pass.Fset.Position(l.Pos).String()
+	}
+	e := &entry{pos: l.Pos, anon: l, origin: w.fi.fn}
+	for _, h := range st.held {
+		e.held = append(e.held, heldLock{Lock: h, own: true})
+	}
+	w.fi.entries = append(w.fi.entries, e)
 }
 
 func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {

@@ -1,4 +1,4 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
 
 package lockorder3
 
@@ -259,4 +259,49 @@ func (r *Router) Count() int {
 	n := 0
 	r.each(func(*Route) { n++ })
 	return n
+}
+
+// Locks of objects returned by calls: Close holds Manager.mu and locks
+// each Session's mu through lookup; Expire holds Session.mu and locks
+// Manager.mu in forget.
+type Manager struct {
+	mu       sync.Mutex
+	sessions map[int]*Session
+}
+
+type Session struct {
+	mu   sync.Mutex
+	id   int
+	mgr  *Manager
+	open bool
+}
+
+func (m *Manager) lookup(id int) *Session { return m.sessions[id] }
+
+func (m *Manager) closeOne(id int) {
+	s := m.lookup(id)
+	s.mu.Lock()
+	s.open = false
+	s.mu.Unlock()
+}
+
+func (m *Manager) Close(ids []int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range ids {
+		m.closeOne(id)
+	}
+}
+
+func (m *Manager) forget(id int) {
+	m.mu.Lock()
+	delete(m.sessions, id)
+	m.mu.Unlock()
+}
+
+func (s *Session) Expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open = false
+	s.mgr.forget(s.id) // want `lock order inversion: Expire locks recv.mgr.mu \(in forget\) while holding recv.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }

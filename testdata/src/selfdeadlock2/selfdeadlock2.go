@@ -31,7 +31,7 @@ func (t *Tree) Insert(n *node, k int) {
 		return
 	}
 	if k < n.key {
-		t.Insert(n.left, k) // want `recv.mu is locked \(in Insert, a recursive call\) while already held \(locked at selfdeadlock2.go:\d+:\d+\)`
+		t.Insert(n.left, k) // want `recv.mu is locked \(in (Insert|Insert, a recursive call)\) while already held \(locked at selfdeadlock2.go:\d+:\d+\)`
 	}
 }
 
@@ -39,7 +39,7 @@ func (t *Tree) Insert(n *node, k int) {
 func (t *Tree) Size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.sizeOf(t.root) // want `recv.mu is locked \(in sizeOf, a recursive call\) while already held`
+	return t.sizeOf(t.root) // want `recv.mu is locked \(in (Size|sizeOf, a recursive call)\) while already held`
 }
 
 func (t *Tree) sizeOf(n *node) int {
@@ -277,4 +277,79 @@ func (c *Cache) Stats2() int {
 	n := len(c.m)
 	c.mu.Unlock()
 	return n + report(c)
+}
+
+// A deferred Lock where Unlock was meant.
+func (c *Cache) Clear() {
+	c.mu.Lock()
+	defer c.mu.Lock() // want `recv.mu is locked while already held`
+	c.m = map[string]int{}
+}
+
+type Lazy struct {
+	mu   sync.Mutex
+	once sync.Once
+	m    map[string]int
+}
+
+func (l *Lazy) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.m)
+}
+
+func (l *Lazy) init() {
+	l.m = map[string]int{}
+	if l.Len() > 0 {
+		panic("not empty")
+	}
+}
+
+// A sync.Once body run with the lock held, which locks it again.
+func (l *Lazy) Get(k string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.once.Do(l.init) // want `recv.mu is locked \(in Len\) while already held`
+	return l.m[k]
+}
+
+// Correct: the Once runs before the lock is taken.
+func (l *Lazy) Get2(k string) int {
+	l.once.Do(l.init)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m[k]
+}
+
+// Correct: the handshake function, called through a field with the lock
+// held, drops the lock while it waits and takes it again.
+type Handshaker struct {
+	mu  sync.Mutex
+	fn  func() error
+	ch  chan int
+	err error
+}
+
+func NewHandshaker() *Handshaker {
+	h := &Handshaker{ch: make(chan int)}
+	h.fn = h.clientHandshake
+	return h
+}
+
+func (h *Handshaker) wait() {
+	h.mu.Unlock()
+	defer h.mu.Lock()
+	<-h.ch
+}
+
+func (h *Handshaker) clientHandshake() error {
+	h.wait()
+	return nil
+}
+
+func (h *Handshaker) Handshake() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.err = h.fn()
+	return h.err
 }
