@@ -1,38 +1,130 @@
-// Package unguarded defines an Analyzer that reports a field read or
-// written without the lock that guards it at every other access.
+// Package unguarded defines an Analyzer that reports a field accessed
+// without the synchronisation that its other accesses use: a field read or
+// written without the lock that guards it everywhere else, a field
+// accessed both with sync/atomic and plainly, and a guarded field read
+// before its lock is taken (check-then-lock).
 //
 // # Analyzer unguarded
 //
-// unguarded: report a field accessed without the lock that guards it elsewhere
+// unguarded: report a field accessed without the synchronisation used elsewhere
 //
-// For every struct type with exported methods, the analyzer looks at the
-// accesses its exported methods make to each field of the receiver,
+// The analyzer looks, for every struct type of the package, at the
+// accesses that its entry points make to the fields of the receiver,
 // directly or through the unexported methods and functions they call
-// (which run under the caller's locks). When a lock of the receiver is
-// held at every access but one, and at least two other accesses hold it
-// (in write mode where they write), the remaining access is reported:
+// (which run under the caller's locks). The entry points are the exported
+// methods of *T, and the methods that a goroutine of the package runs:
+// go t.loop(), wg.Go(t.tick), or go func() { t.flush() }() when the
+// function literal takes no lock before the call. A go statement in a
+// function that waits for a WaitGroup (or calls another Wait method) does
+// not count: fork-join goroutines run within their caller's critical
+// section.
+//
+// # A field accessed without its lock
+//
+// When a lock of the receiver is held at every access of a field but one,
+// and at least two other accesses hold it (in write mode where they
+// write), the remaining access is reported:
 //
 //	func (r *Reader) Read() byte { r.mu.Lock(); defer r.mu.Unlock(); return r.buf[r.pos] … }
 //	func (r *Reader) Reset()     { r.mu.Lock(); r.pos = 0; r.mu.Unlock() }
 //	func (r *Reader) Close()     { r.buf = nil } // reported: buf is guarded by r.mu
 //
 // A write made while holding only the read lock of an RWMutex that guards
-// the field everywhere else is reported too.
+// the field everywhere else is reported too. So is an access in a method
+// that a goroutine runs:
 //
-// To keep the bar of a vet check, only unexported fields are considered
-// (exported ones are configuration, set before the value is shared), and
-// only when one of their accesses is a write; constructors and other functions (which run
-// before the value is shared) are not entry points; atomic, sync.Map and
-// channel operations, fields that are themselves synchronisation
-// primitives, accesses by goroutines the method starts, accesses through
-// a value that may be one of several objects (c = c.parent on one path),
-// and calls of unknown code are ignored; so are reads in a method that takes the lock
-// elsewhere (a value set once under the lock and read after synchronising
-// on it). The related information points at an access
-// that holds the lock.
+//	func NewHub() *Hub { h := &Hub{}; go h.loop(); return h }
+//	func (h *Hub) loop() { h.clients = 0 } // reported: clients is guarded by h.mu
+//
+// Take the lock, or call a helper from a function that holds it.
+//
+// # A field accessed both atomically and plainly
+//
+// A field that some methods access with sync/atomic (atomic.AddInt64,
+// atomic.LoadInt64, …) is shared without a lock; a plain read or write of
+// it elsewhere is a data race in Go's memory model, even with a lock held
+// on the plain side, since the atomic side takes none:
+//
+//	func (s *Stats) Hit()          { atomic.AddInt64(&s.hits, 1) }
+//	func (s *Stats) Hits() int64   { return s.hits }                 // reported
+//	func (s *Stats) Reset()        { s.mu.Lock(); s.hits = 0; s.mu.Unlock() } // reported
+//
+// Use the atomic functions everywhere, or better a field of an atomic
+// type (atomic.Int64), which cannot be accessed plainly:
+//
+//	func (s *Stats) Hits() int64 { return atomic.LoadInt64(&s.hits) }
+//
+// Not reported: fields of sync/atomic types; plain accesses made before
+// the value is shared (composite literals, constructors and the helpers
+// only they call, which are not entry points); a plain access and the
+// atomic ones that hold a common lock (one of them in write mode): the
+// atomics are then merely redundant; a plain read where all the atomic
+// accesses are reads too; atomic accesses by goroutines that the method
+// making the plain access starts (it may wait for them). Exported fields
+// are checked too: an atomic access by the package's own methods shows
+// that the field changes while the value is shared.
+//
+// # Check-then-lock
+//
+// A method that reads a field and then locks the mutex that guards it
+// reads it unguarded: the check may see a torn or stale value, and the
+// decision it makes is outdated by the time the lock is held.
+//
+//	func (q *Queue) Send(x int) bool {
+//		if q.closed { // reported: closed is written with q.mu held in Close
+//			return false
+//		}
+//		q.mu.Lock()
+//		defer q.mu.Unlock()
+//		…
+//
+// Lock first and check under the lock, or make the flag atomic
+// (atomic.Bool) to keep a lock-free fast path:
+//
+//	func (q *Queue) Send(x int) bool {
+//		q.mu.Lock()
+//		defer q.mu.Unlock()
+//		if q.closed {
+//			return false
+//		}
+//		…
+//
+// The read is reported when it happens, directly or in a callee, before
+// the method locks a mutex of the receiver on every path that reaches the
+// lock (a read in a loop that also locks is not), when no synchronising
+// operation (a lock or unlock, an atomic access, a channel operation, a
+// call into sync) may come before it, and when every write of the field
+// by an entry point holds that mutex in write mode. len of a guarded map
+// reads the map's size, which its element writes change. Not reported:
+// fields accessed with sync/atomic (a double-checked read of an atomic
+// value is the correct form of the idiom; a plain read after an atomic
+// load that publishes the value is synchronised by it); fields no entry
+// point writes (set before the value is shared); a read under another lock
+// held at all the writes too; reads in deferred calls; a read by a
+// goroutine's method of a field that only that method writes (a single
+// writer reads its own writes without the lock).
+//
+// # Not reported
+//
+// To keep the bar of a vet check, the lock rules (the first and the last)
+// only consider unexported fields (exported ones are configuration, set
+// before the value is shared), and only when one of their accesses is a
+// write; constructors and other functions (which run before the value is
+// shared) are not entry points; fields that are themselves
+// synchronisation primitives or channels, sync.Map and channel
+// operations, accesses by goroutines a method starts through a function
+// literal, accesses through a value that may be one of several objects
+// (c = c.parent on one path), and calls of unknown code are ignored; so
+// are reads after the method synchronised on the lock (a value set once
+// under the lock and read after taking and releasing it). The related
+// information points at an access that holds the lock, at the atomic
+// access, or at the lock acquisition and a guarded write.
 package unguarded
 
-const doc = `report a field accessed without the lock that guards it elsewhere
+const doc = `report a field accessed without the synchronisation used elsewhere
 
-A field of a type whose exported methods access it with a lock of the
-receiver held everywhere but in one place is most likely racy there.`
+A field of a type whose entry points (exported methods, methods run by
+goroutines of the package) access it with a lock of the receiver held
+everywhere but in one place is most likely racy there. So is a field
+accessed with sync/atomic in some places and plainly in others, and a
+guarded field read before its lock is taken (check-then-lock).`

@@ -35,15 +35,16 @@ type use struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	reported := map[string]bool{}
-	for _, t := range res.Types {
-		st, ok := t.Obj.Type().Underlying().(*types.Struct)
+	reported := reports{}
+	for _, t := range entries(res) {
+		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {
 			continue
 		}
+		mixed(pass, t, reported)
 		byField := map[string][]use{}
 		var fields []string
-		for _, m := range t.Methods {
+		for _, m := range t.methods {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
 				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
@@ -64,84 +65,138 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		sort.Strings(fields)
 		for _, f := range fields {
+			// Writes first: x++ is reported as a write.
+			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
 			check(pass, t, byField[f], reported)
 		}
+		early(pass, t, st, reported)
 	}
 	return nil, nil
 }
 
 // check reports the accesses of one field that lack the lock held at all
-// the field's other accesses.
-func check(pass *analysis.Pass, t *summary.Type, uses []use, reported map[string]bool) {
+// the field's other accesses, or at all its accesses in the type's other
+// methods (then once per method: a method that reads and writes the field
+// without the lock, as x.f = append(x.f, v) does).
+func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
+	write := false
+	for _, u := range uses {
+		write = write || u.a.Write
+	}
+	if !write {
+		return // a field only read needs no lock
+	}
+	inMethod := map[*summary.Method]bool{} // reported in the per-method form
 	for i, u := range uses {
 		if !u.a.Pos.IsValid() {
 			continue
 		}
-		// Candidate guards: held at every other access (in W mode at
-		// writes), at least minGuarded of them, one being a write or u
-		// being a write.
-		var others []use
+		var others, outside []use
 		for j, v := range uses {
 			if j != i && v.a.Pos != u.a.Pos {
 				others = append(others, v)
-			}
-		}
-		if len(others) < minGuarded {
-			continue
-		}
-		write := u.a.Write
-		for _, v := range others {
-			write = write || v.a.Write
-		}
-		if !write {
-			continue // a field only read needs no lock
-		}
-		if guarded(u, others) {
-			continue // a lock held everywhere, this access included
-		}
-		for lock := range others[0].guards {
-			if !guardsAll(lock, others) {
-				continue
-			}
-			mode, held := u.guards[lock]
-			if held && (mode == summary.W || !u.a.Write) {
-				continue
-			}
-			if !u.a.Write && acquires(u.m, lock) {
-				// A method that takes the lock and reads outside it
-				// usually does so on purpose (a value set once under
-				// the lock, read after synchronising on it).
-				continue
-			}
-			key := fmt.Sprint(u.a.Pos, u.field)
-			if reported[key] {
-				continue
-			}
-			reported[key] = true
-			names := u.m.Params
-			what, how := "read", "without"
-			if u.a.Write {
-				what = "written"
-			}
-			if held {
-				how = "holding only a read lock on"
-			}
-			ex := others[0]
-			for _, v := range others {
 				if v.m != u.m {
-					ex = v // prefer an access in another method
-					break
+					outside = append(outside, v)
 				}
 			}
-			pass.Report(analysis.Diagnostic{
-				Pos: u.a.Pos,
-				Message: fmt.Sprintf("%s is %s%s in %s %s %s, which is held at its %d other accesses in %s's methods (e.g. %s in %s): data race",
-					summary.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, summary.Display(lock, names),
-					len(others), t.Obj.Name(), report.Short(ex.a.Where), ex.m.Name),
-				Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", summary.Display(u.field, names), summary.Display(lock, names))),
-			})
 		}
+		// Candidate guards: held at every other access (in W mode at
+		// writes), at least minGuarded of them; or else at every access
+		// of the other methods.
+		lock, ev := guardOfAll(u, others)
+		perMethod := false
+		if lock == "" && len(outside) < len(others) && !inMethod[u.m] {
+			lock, ev = guardOfAll(u, outside)
+			perMethod = true
+		}
+		if lock == "" {
+			continue
+		}
+		_, held := u.guards[lock]
+		if !reported.add(u.a.Pos, u.field) {
+			continue
+		}
+		if perMethod {
+			inMethod[u.m] = true
+		}
+		names := u.m.Params
+		what, how := "read", "without"
+		if u.a.Write {
+			what = "written"
+		}
+		if held {
+			how = "holding only a read lock on"
+		}
+		ex := ev[0]
+		for _, v := range ev {
+			if v.m != u.m {
+				ex = v // prefer an access in another method
+				break
+			}
+		}
+		where := fmt.Sprintf("its %d other accesses in %s's methods", len(ev), t.obj.Name())
+		if perMethod {
+			where = fmt.Sprintf("its %d accesses in %s's other methods", len(ev), t.obj.Name())
+		}
+		pass.Report(analysis.Diagnostic{
+			Pos: u.a.Pos,
+			Message: fmt.Sprintf("%s is %s%s in %s %s %s, which is held at %s (e.g. %s in %s): data race",
+				summary.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, summary.Display(lock, names),
+				where, report.Short(ex.a.Where), ex.m.Name),
+			Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", summary.Display(u.field, names), summary.Display(lock, names))),
+		})
 	}
+}
+
+// guardOfAll returns a lock that guards the field at all the accesses ev
+// (at least minGuarded of them) but not at u, with ev; "" when there is
+// none, or when u holds a lock that guards them all.
+func guardOfAll(u use, ev []use) (string, []use) {
+	if len(ev) < minGuarded || guarded(u, ev) {
+		return "", nil
+	}
+	var locks []string
+	for lock := range ev[0].guards {
+		locks = append(locks, lock)
+	}
+	sort.Strings(locks)
+	for _, lock := range locks {
+		if !guardsAll(lock, ev) {
+			continue
+		}
+		mode, held := u.guards[lock]
+		if held && (mode == summary.W || !u.a.Write) {
+			continue
+		}
+		if !u.a.Write && acquires(u.m, lock) {
+			// A method that takes the lock and reads outside it
+			// usually does so on purpose (a value set once under
+			// the lock, read after synchronising on it).
+			continue
+		}
+		if mayAcquire(u.m, lock) {
+			// The method locks the receiver's lock or another
+			// object's (first, second := a, b in id order): the lock
+			// may be held.
+			continue
+		}
+		return lock, ev
+	}
+	return "", nil
+}
+
+// reports records the reported sites: one diagnostic per access of a
+// field.
+type reports map[string]bool
+
+// add records a report of field at pos, and tells whether it is new.
+func (r reports) add(pos token.Pos, field string) bool {
+	key := fmt.Sprint(pos, field)
+	if r[key] {
+		return false
+	}
+	r[key] = true
+	return true
 }
 
 // guarded reports whether a lock held at u is held at all the others too.
@@ -159,6 +214,23 @@ func acquires(m *summary.Method, lock string) bool {
 	for _, a := range m.Summary.Acquires {
 		if a.Lock == lock && !a.Goroutine {
 			return true
+		}
+	}
+	return false
+}
+
+// mayAcquire reports whether m acquires lock through a value that may be
+// another object too: one acquisition site locking several paths.
+func mayAcquire(m *summary.Method, lock string) bool {
+	for _, a := range m.Summary.Acquires {
+		if a.Lock != lock || a.Goroutine {
+			continue
+		}
+		for _, b := range m.Summary.Acquires {
+			if b.Lock != lock && b.Class == a.Class && !b.Goroutine &&
+				(a.Pos.IsValid() && b.Pos == a.Pos || a.Where != "" && b.Where == a.Where) {
+				return true
+			}
 		}
 	}
 	return false
@@ -222,4 +294,16 @@ func synchronized(st *types.Struct, f string) bool {
 		}
 	}
 	return false
+}
+
+// related returns the related information of a diagnostic, leaving out
+// the sites outside this package.
+func related(sites ...analysis.RelatedInformation) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, s := range sites {
+		if s.Pos.IsValid() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
