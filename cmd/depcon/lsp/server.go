@@ -58,7 +58,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: depcon lsp [flags]
 
-Lsp serves depcon's diagnostics, code lenses and commands to an editor
+The lsp command serves depcon's diagnostics, code lenses and commands to an editor
 through the Language Server Protocol on standard input and output. Run it
 next to gopls: docs/EDITORS.md has editor configurations.
 
