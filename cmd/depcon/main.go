@@ -24,6 +24,7 @@ import (
 	"github.com/depcon/depcon/analyzers/suite"
 	"github.com/depcon/depcon/runtime/bench"
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/sarif"
 )
 
 const usage = `depcon finds thread-safety violations in Go types meant to be safe for concurrent use.
@@ -68,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "pairs":
 		return pairsMain(args[2:], stdout, stderr)
 	case "test":
-		return driver.Main(args[2:], stdout, stderr)
+		return driver.MainWith(args[2:], stdout, stderr, driver.Hooks{WriteSARIF: sarif.WriteTestSARIF})
 	case "bench":
 		return bench.Main(args[2:], stdout, stderr)
 	case "lsp":

@@ -34,9 +34,22 @@ a usage error or when the packages do not load or build.
 Flags:
 `
 
+// Hooks are what the command adds to Main from packages that import this
+// one.
+type Hooks struct {
+	// WriteSARIF writes the SARIF log of a report to a file; with it, Main
+	// has a -sarif flag.
+	WriteSARIF func(path string, rep *Report) error
+}
+
 // Main runs depcon test with args (the arguments after "test") and returns
 // the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return MainWith(args, stdout, stderr, Hooks{})
+}
+
+// MainWith is Main with hooks.
+func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 	fs := flag.NewFlagSet("depcon test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -64,6 +77,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
 	shardFlag := fs.String("shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")
 	merge := fs.Bool("merge", false, "merge the JSON reports named by the arguments (of shards) into one report")
+	var sarifPath string
+	if hooks.WriteSARIF != nil {
+		fs.StringVar(&sarifPath, "sarif", "", "also write the report as a SARIF 2.1.0 log to this file (- for standard output)")
+	}
 	reproduce := fs.Bool("reproduce", true, "run each violation's reproducer in the package before reporting it")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
@@ -79,8 +96,18 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	writeSARIF := func(rep *Report) bool {
+		if sarifPath == "" {
+			return true
+		}
+		if err := hooks.WriteSARIF(sarifPath, rep); err != nil {
+			fmt.Fprintf(stderr, "depcon test: writing SARIF: %v\n", err)
+			return false
+		}
+		return true
+	}
 	if *merge {
-		return mergeMain(cfg.Patterns, jsonOut, stdout, stderr)
+		return mergeMain(cfg.Patterns, jsonOut, stdout, stderr, writeSARIF)
 	}
 	if *shardFlag != "" {
 		if _, err := fmt.Sscanf(*shardFlag, "%d/%d", &cfg.Shard, &cfg.Shards); err != nil ||
@@ -103,6 +130,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	rep, err := Run(ctx, cfg)
 	if rep != nil {
+		if !writeSARIF(rep) {
+			return 2
+		}
 		if jsonOut {
 			if err := rep.WriteJSON(stdout); err != nil {
 				fmt.Fprintf(stderr, "depcon test: %v\n", err)
@@ -123,7 +153,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 // mergeMain merges the JSON reports in files and prints the result.
-func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer) int {
+func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer, writeSARIF func(*Report) bool) int {
 	var reps []*Report
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -140,6 +170,9 @@ func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer) int {
 		reps = append(reps, rep)
 	}
 	rep := Merge(reps...)
+	if !writeSARIF(rep) {
+		return 2
+	}
 	if jsonOut {
 		if err := rep.WriteJSON(stdout); err != nil {
 			fmt.Fprintf(stderr, "depcon test: %v\n", err)
