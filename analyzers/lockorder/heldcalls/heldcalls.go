@@ -83,8 +83,9 @@ type Result struct {
 }
 
 // Fact records, for an exported function, the calls of its function
-// parameters made while it holds locks, so that a caller in another
-// package passing a closure sees the locks the closure runs under.
+// parameters in its goroutine, with the locks it holds at each, so that a
+// caller in another package passing a closure sees that the closure runs
+// under the caller's locks and the function's.
 type Fact struct {
 	Calls []FactCall
 }
@@ -420,7 +421,9 @@ func bindings(r *resolver, mc *ssa.MakeClosure) ([][]path, []bool) {
 func (a *analyzer) fact(fi *funcInfo) *Fact {
 	var f Fact
 	for _, e := range a.effective(fi, 0) {
-		if len(e.held) == 0 || e.targets != nil || e.anon != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
+		// Calls without a lock held count too: the caller's locks are
+		// held while the function runs its argument (sort.Slice).
+		if e.targets != nil || e.anon != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
 			continue
 		}
 		c := FactCall{Param: atoi(e.fnval[0].str[1:])}

@@ -353,3 +353,22 @@ func (h *Handshaker) Handshake() error {
 	h.err = h.fn()
 	return h.err
 }
+
+// A closure run by a function of another package in the caller's
+// goroutine, with the caller's lock held.
+func (c *Cache) AddAll(ks []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	selfdeadlocklib.Each(ks, func(k string) { // want `recv.mu is locked \(in Len, called through a function value\) while already held`
+		if c.Len() < 10 {
+			c.m[k] = 1
+		}
+	})
+}
+
+// Correct: the closure runs in another goroutine.
+func (c *Cache) Later() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	selfdeadlocklib.Async(func() { c.Len() })
+}

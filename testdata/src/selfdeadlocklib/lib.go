@@ -22,3 +22,15 @@ func (g *Guard) Run(f func()) {
 	f()
 	g.Mu.Unlock()
 }
+
+// Each calls f for each element of xs, in the caller's goroutine.
+func Each(xs []string, f func(string)) {
+	for _, x := range xs {
+		f(x)
+	}
+}
+
+// Async calls f in a new goroutine.
+func Async(f func()) {
+	go f()
+}
