@@ -114,6 +114,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if a.Lock == "" || a.Lock != h.Lock || h.Mode != summary.R || a.Mode != summary.R || !ev.Pos.IsValid() {
 			continue
 		}
+		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
+			continue // a target of another type than the object's (the call graph over-approximates)
+		}
 		if ev.Recursive && !ev.Certain {
 			continue
 		}
@@ -135,4 +138,14 @@ func run(pass *analysis.Pass) (any, error) {
 		diag(f, ev.Pos, a.Lock, " (in "+a.Via+", "+how+")", summary.Held{Lock: h.Lock, Mode: h.Mode, Pos: h.Pos, Where: h.Where}, w)
 	}
 	return nil, nil
+}
+
+// fieldClass reports whether a lock class names a field ("pkg.T.mu"),
+// rather than the type of a lock handed over by pointer ("sync.Mutex").
+func fieldClass(class string) bool {
+	switch class {
+	case "", "sync.Mutex", "sync.RWMutex", "sync.Locker":
+		return false
+	}
+	return true
 }

@@ -51,6 +51,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if a.Lock == "" || a.Lock != h.Lock || !ev.Pos.IsValid() {
 			continue
 		}
+		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
+			continue // a target of another type than the object's (the call graph over-approximates)
+		}
 		if h.Mode == summary.R && a.Mode == summary.R {
 			continue
 		}
@@ -85,4 +88,14 @@ func lockVerb(m summary.Mode) string {
 		return "read-locked"
 	}
 	return "locked"
+}
+
+// fieldClass reports whether a lock class names a field ("pkg.T.mu"),
+// rather than the type of a lock handed over by pointer ("sync.Mutex").
+func fieldClass(class string) bool {
+	switch class {
+	case "", "sync.Mutex", "sync.RWMutex", "sync.Locker":
+		return false
+	}
+	return true
 }

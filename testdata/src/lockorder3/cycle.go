@@ -215,3 +215,31 @@ func (r *R3) Peek() int {
 	defer r.r1.mu.RUnlock()
 	return r.r1.n
 }
+
+// A package-level lock and a field, in opposite orders.
+var registryMu sync.Mutex
+
+type Plugin struct {
+	mu   sync.Mutex
+	name string
+}
+
+var plugins = map[string]*Plugin{}
+
+func Register(p *Plugin) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	p.mu.Lock()
+	plugins[p.name] = p
+	p.mu.Unlock()
+}
+
+func (p *Plugin) Rename(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	registryMu.Lock() // want `lock order inversion: Rename locks lockorder3.registryMu while holding recv.mu, but Register \(at cycle.go:\d+:\d+\) locks them in the opposite order`
+	delete(plugins, p.name)
+	plugins[name] = p
+	registryMu.Unlock()
+	p.name = name
+}

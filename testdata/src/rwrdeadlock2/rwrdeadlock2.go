@@ -112,3 +112,33 @@ func (x *Index) expand(k string, depth int) int {
 	}
 	return x.expand(k, depth-1)
 }
+
+// An interface method of the object itself, called with the read lock
+// held.
+type Counter interface{ count(string) int }
+
+func countVia(c Counter, k string) int { return c.count(k) }
+
+func (x *Index) Via(k string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return countVia(x, k) // want `recv.mu is read-locked \(in count, called through an interface\) while already read-locked`
+}
+
+// Correct: another implementation, with its own lock.
+type other struct {
+	mu sync.RWMutex
+	n  int
+}
+
+func (o *other) count(string) int {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return o.n
+}
+
+func (x *Index) Other(o *other, k string) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return countVia(o, k)
+}
