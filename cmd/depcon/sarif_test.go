@@ -16,7 +16,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/depcon/depcon/analyzers/suite"
-	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/sarif/sariftest"
 )
 
@@ -159,7 +158,7 @@ func TestWantsSARIF(t *testing.T) {
 
 // flagSets returns, for each depcon command the workflow runs, its flags
 // and whether each takes a value: vet -sarif's from its flag set, test's
-// from the help of driver.Main.
+// from the help of depcon test.
 func flagSets(t *testing.T) map[string]map[string]bool {
 	t.Helper()
 	vet := map[string]bool{}
@@ -169,7 +168,7 @@ func flagSets(t *testing.T) map[string]map[string]bool {
 		vet[f.Name] = !(ok && b.IsBoolFlag())
 	})
 	var stderr bytes.Buffer
-	if code := driver.Main([]string{"-h"}, io.Discard, &stderr); code != 0 {
+	if code := run([]string{"depcon", "test", "-h"}, io.Discard, &stderr); code != 0 {
 		t.Fatalf("depcon test -h: exit %d", code)
 	}
 	test := map[string]bool{}
@@ -183,11 +182,6 @@ func flagSets(t *testing.T) map[string]map[string]bool {
 	}
 	return map[string]map[string]bool{"vet": vet, "test": test}
 }
-
-// pendingTestFlags are flags of depcon test the workflow uses that the
-// command may not have yet: the test is skipped, not failed, while they
-// are missing.
-var pendingTestFlags = []string{"sarif"}
 
 // TestCIWorkflow parses docs/ci-workflow.yml and checks its jobs (vet
 // with -sarif uploaded to code scanning, sharded tests, their merge into
@@ -228,7 +222,6 @@ func TestCIWorkflow(t *testing.T) {
 	}
 
 	sets := flagSets(t)
-	var missing []string
 	seen := map[string]bool{} // "vet -sarif", "test -shard"...
 	uploads := map[string]string{}
 	for name, job := range wf.Jobs {
@@ -251,11 +244,7 @@ func TestCIWorkflow(t *testing.T) {
 					fname, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 					takesValue, ok := flags[fname]
 					if !ok {
-						if cmd[0] == "test" && slices.Contains(pendingTestFlags, fname) {
-							missing = append(missing, "depcon test -"+fname)
-						} else {
-							t.Errorf("job %s: depcon %s has no flag -%s: %s", name, cmd[0], fname, strings.Join(cmd, " "))
-						}
+						t.Errorf("job %s: depcon %s has no flag -%s: %s", name, cmd[0], fname, strings.Join(cmd, " "))
 						takesValue = true
 					}
 					seen[cmd[0]+" -"+fname] = true
@@ -285,9 +274,6 @@ func TestCIWorkflow(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "```yaml\n"+string(data)+"```\n") {
 		t.Error("docs/CI.md does not show docs/ci-workflow.yml as it is (copy it into the yaml block)")
-	}
-	if len(missing) > 0 {
-		t.Skipf("depcon test does not have %s yet", strings.Join(missing, ", "))
 	}
 }
 
