@@ -29,19 +29,20 @@ func run(pass *analysis.Pass) (any, error) {
 	return plan, nil
 }
 
-// NewPlan returns the plan of a package from its types' summaries (the
-// exported types are the types under test).
+// NewPlan returns the plan of a package from its types' summaries: the
+// full view of every type with methods (All), and the exported view of
+// the exported types with exported methods (Types).
 func NewPlan(path string, types []*summary.Type) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
-		if t.Obj.Exported() {
-			plan.Types = append(plan.Types, PlanType(t))
-		}
+		tp := PlanType(t)
+		plan.All = append(plan.All, tp)
 	}
+	plan.Types = exportedView(plan.All)
 	return plan
 }
 
-// method is an exported method with its summaries restricted to the
+// method is a method with its summaries restricted to the
 // shared locations of the type under test, normalized so that methods
 // can be compared: the receiver and the parameters of the type itself
 // become "T" (exception mode passes the shared object for them), globals
@@ -54,6 +55,9 @@ type method struct {
 	rwr      []summary.Acquire // recursive read acquisitions
 	self     []summary.Acquire // re-acquisitions of a held lock in W mode
 	writes   map[string]bool   // classes of locks acquired in W mode
+	// shown and shownWrites count the accesses that AS(m) shows: the
+	// reads of a location that no method writes are left out.
+	shown, shownWrites int
 }
 
 type access struct {
@@ -68,26 +72,23 @@ type lockPair struct {
 	sameObject bool
 }
 
-// PlanType computes the plan of one type from the summaries of its
-// exported methods.
+// PlanType computes the full view of the plan of one type from the
+// summaries of its methods, exported and unexported (see
+// TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type) *TypePlan {
 	self := summary.TypeClass(t.Obj.Type())
-	tp := &TypePlan{Name: t.Obj.Name()}
+	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	tp.ConcurrentWhy = concurrentWhy(t, self)
 	tp.Concurrent = tp.ConcurrentWhy != ""
-	written := writtenBy(t.Methods, self)
+	all := append(append([]*summary.Method(nil), t.Methods...), t.Unexported...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	written := writtenBy(all, self)
 	var ms []*method
-	for _, m := range t.Methods {
+	for _, m := range all {
 		mm := newMethod(m, self, written)
 		ms = append(ms, mm)
-		writes := 0
-		for _, a := range mm.accesses {
-			if a.a.Write {
-				writes++
-			}
-		}
-		tp.Methods = append(tp.Methods, Method{Name: m.Name, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: len(mm.accesses), Writes: writes})
+		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
+			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites})
 	}
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
@@ -121,10 +122,17 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 	var common map[site]summary.Mode
 	for _, a := range m.Summary.Accesses {
 		loc, ok := norm(a.Loc)
-		if !ok || !own(self, loc) || (!a.Write && !written(loc)) {
+		if !ok || !own(self, loc) {
 			continue
 		}
 		mm.accesses = append(mm.accesses, access{loc: loc, a: a})
+		if !a.Write && !written(loc) {
+			continue
+		}
+		mm.shown++
+		if a.Write {
+			mm.shownWrites++
+		}
 		here := map[site]summary.Mode{}
 		for _, h := range a.Held {
 			if l, ok := norm(h.Lock); ok && !h.Broken {

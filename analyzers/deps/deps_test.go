@@ -1,7 +1,10 @@
 package deps_test
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +176,53 @@ func TestSelection(t *testing.T) {
 		if tp.ConcurrentWhy != want || tp.Concurrent != (want != "") {
 			t.Errorf("%s: Concurrent=%t ConcurrentWhy=%q, want %q", name, tp.Concurrent, tp.ConcurrentWhy, want)
 		}
+	}
+}
+
+// TestUnexported checks the two views of a plan: the exported view has
+// the exported methods of exported types and the pairs among them only;
+// the full view adds the unexported methods and types, marked.
+func TestUnexported(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
+	p := results[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Store"))
+	if p.Type("worker") != nil {
+		t.Error("the exported view plans the unexported type worker")
+	}
+	full := p.Full("Store")
+	checkPairs(t, full, "Get~put:pc", "Put~put:pc", "put~put:pc")
+	if full.PairsTotal != 6 || full.PairsPC != 3 || !full.Exported {
+		t.Errorf("full Store: |M|=%d |M_pc|=%d exported=%t, want 6 3 true", full.PairsTotal, full.PairsPC, full.Exported)
+	}
+	for _, m := range full.Methods {
+		if m.Exported != (m.Name != "put") {
+			t.Errorf("Store.%s: Exported=%t", m.Name, m.Exported)
+		}
+	}
+	if e := full.ExportedOnly(); !reflect.DeepEqual(e, p.Type("Store")) {
+		t.Errorf("ExportedOnly of the full view:\n%+v\nwant the exported view\n%+v", e, p.Type("Store"))
+	}
+	w := p.Full("worker")
+	if w == nil || w.Exported {
+		t.Fatalf("full view of worker: %+v", w)
+	}
+	checkPairs(t, w, "get~inc:pc", "inc~inc:pc")
+}
+
+// TestPlanGob checks that a plan fact encodes its full view only and
+// derives the exported view when decoded.
+func TestPlanGob(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
+	p := results[0].Result.(*deps.Plan)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	var q deps.Plan
+	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, &q) {
+		t.Errorf("decoded plan:\n%+v\nwant\n%+v", q, *p)
 	}
 }

@@ -6,14 +6,26 @@ import (
 )
 
 // A Plan is the package fact exported by the deps analyzer: for every type
-// under test (TUT) of the package, its exported methods and the method pairs
-// that are dependent.
+// under test (TUT) of the package, its methods and the method pairs that
+// are dependent.
+//
+// A plan has two views. Types, the exported view, is what a user of the
+// package can call: its exported types with exported methods, each with
+// its exported methods and the pairs among them only (PairsTotal, PairsPC
+// and PairsD count those). All, the full view, also plans the unexported
+// types with methods and the unexported methods (marked by Exported
+// false), for tests that run inside the package (package main, internal
+// packages); a type with more than summary.MaxMethods methods keeps its
+// exported ones only (Omitted). The exported view of a type is its full
+// view restricted by ExportedOnly. Only All is encoded in the fact; Types
+// is derived from it when the fact is decoded.
 //
 // Plans are read by depcon test (the harness generator) and depcon pairs
 // through the analysis checker; they are never parsed from text.
 type Plan struct {
 	Package string      // import path
-	Types   []*TypePlan // sorted by name
+	Types   []*TypePlan // the exported view, sorted by name
+	All     []*TypePlan // the full view, sorted by name
 }
 
 func (*Plan) AFact() {}
@@ -27,9 +39,19 @@ func (p *Plan) String() string {
 	return strings.Join(s, "; ")
 }
 
-// Type returns the plan of the named type, or nil.
+// Type returns the exported view of the plan of the named type, or nil.
 func (p *Plan) Type(name string) *TypePlan {
 	for _, t := range p.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Full returns the full view of the plan of the named type, or nil.
+func (p *Plan) Full(name string) *TypePlan {
+	for _, t := range p.All {
 		if t.Name == name {
 			return t
 		}
@@ -40,6 +62,11 @@ func (p *Plan) Type(name string) *TypePlan {
 // A TypePlan is the plan of one type under test.
 type TypePlan struct {
 	Name string // type name, without package
+	// Exported reports whether the type's name is exported.
+	Exported bool
+	// Omitted counts the unexported methods left out of the full view
+	// (the type has more than summary.MaxMethods methods).
+	Omitted int
 	// Concurrent reports whether the type looks meant to be used from
 	// several goroutines, which makes depcon test test it by default: it
 	// holds a synchronisation primitive (a mutex, an atomic value, a
@@ -53,8 +80,8 @@ type TypePlan struct {
 	// "recv.shards[*].RWMutex is a sync.RWMutex", "atomic operations on
 	// recv.n", "doc: safe for concurrent use"; "" when it is not.
 	ConcurrentWhy string
-	Methods       []Method // exported methods of *T (incl. promoted), sorted
-	PairsTotal    int      // |M| = n(n+1)/2
+	Methods       []Method // methods of *T (incl. promoted), sorted
+	PairsTotal    int      // |M| = n(n+1)/2, n = len(Methods)
 	PairsPC       int      // |M_pc|: parallel and conflict dependent
 	PairsD        int      // |M_d|: double-lock (incl. RWR) dependent
 	Pairs         []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
@@ -83,11 +110,12 @@ func (t *TypePlan) Pair(m1, m2 string) *Pair {
 	return nil
 }
 
-// A Method is an exported method of a type under test.
+// A Method is a method of a type under test.
 type Method struct {
 	Name     string
+	Exported bool     // whether the method's name is exported
 	Pos      string   // file:line:col of the declaration ("" for synthesized)
-	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)"
+	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)" (full view)
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
 }

@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -26,23 +25,30 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	SSA   *buildssa.SSA
 	Funcs map[*ssa.Function]*Summary // every function analysed, wrappers included
-	Types []*Type                    // named types with exported methods, sorted by name
+	Types []*Type                    // named types with methods, sorted by name
 }
 
 // A Type is a named type declared in the package, with the summaries of
-// the exported methods of *T (promoted ones included).
+// the methods of *T (promoted ones included).
 type Type struct {
 	Obj     *types.TypeName
-	Methods []*Method // sorted by name
-	Doc     string    // the type's doc comment
+	Methods []*Method // the exported methods, sorted by name
+	// Unexported are the unexported methods declared in the package
+	// (promoted ones included), sorted by name, unless the type has more
+	// than MaxMethods methods in all: then they are left out, and
+	// Omitted counts them.
+	Unexported []*Method
+	Omitted    int
+	Doc        string // the type's doc comment
 }
 
-// A Method is an exported method of a type and its summary.
+// A Method is a method of a type and its summary.
 type Method struct {
-	Name    string
-	Func    *ssa.Function // the method, or the wrapper of a promoted one
-	Summary *Summary
-	Params  []string // the names of $0 ("recv"), $1, …
+	Name     string
+	Exported bool
+	Func     *ssa.Function // the method, or the wrapper of a promoted one
+	Summary  *Summary
+	Params   []string // the names of $0 ("recv"), $1, …
 }
 
 // Of returns the summary of fn, or nil when it has no shared effects known.
@@ -154,61 +160,6 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 	w.run()
 	b.sums[fn] = s
 	return s
-}
-
-// types returns the named types of pkg with exported methods and their
-// methods' summaries.
-func (b *builder) types(pkg *ssa.Package) []*Type {
-	var out []*Type
-	prog := pkg.Prog
-	scope := pkg.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || types.IsInterface(named) {
-			continue
-		}
-		t := &Type{Obj: tn}
-		if b.doc != nil {
-			t.Doc = b.doc(tn)
-		}
-		add := func(name string, fn *ssa.Function) {
-			if fn == nil {
-				return
-			}
-			sum := b.summary(fn)
-			if sum == nil {
-				sum = new(Summary)
-			}
-			t.Methods = append(t.Methods, &Method{Name: name, Func: fn, Summary: sum, Params: ParamNames(fn)})
-		}
-		if named.TypeParams().Len() > 0 {
-			// A generic type: its declared methods, with their generic
-			// bodies (promoted methods need an instantiation).
-			for i := 0; i < named.NumMethods(); i++ {
-				if m := named.Method(i); m.Exported() {
-					add(m.Name(), prog.FuncValue(m))
-				}
-			}
-		} else {
-			mset := prog.MethodSets.MethodSet(types.NewPointer(named))
-			for i := 0; i < mset.Len(); i++ {
-				sel := mset.At(i)
-				if !sel.Obj().Exported() || fromSync(sel.Obj()) {
-					continue
-				}
-				add(sel.Obj().Name(), prog.MethodValue(sel))
-			}
-		}
-		if len(t.Methods) > 0 {
-			sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // stripPos clears the positions of a summary imported from another

@@ -41,10 +41,12 @@
 // with a go/callgraph call graph (depcon pairs -callgraph).
 //
 // The analyzer reports no diagnostics; its Result is the package's
-// summaries and the types with exported methods, with their doc comments (the method set of *T,
-// promoted methods included but for those of sync and sync/atomic types,
-// such as the Lock of an embedded sync.Mutex; for a generic type, its
-// declared methods), used by the deps,
+// summaries and its named types with methods, with their doc comments and
+// the summaries of their methods: the exported methods of *T (promoted
+// methods included but for those of sync and sync/atomic types, such as
+// the Lock of an embedded sync.Mutex; for a generic type, its declared
+// methods), and the unexported methods the package declares, unless the
+// type has more than MaxMethods methods. It is used by the deps,
 // selfdeadlock, lockorder, rwrdeadlock and unguarded analyzers.
 package summary
 

@@ -45,6 +45,6 @@ func NewProgram(prog *ssa.Program, cg *callgraph.Graph) *Program {
 	return p
 }
 
-// Types returns the named types of pkg with exported methods, with the
+// Types returns the named types of pkg with methods, with the
 // whole-program summaries of their methods.
 func (p *Program) Types(pkg *ssa.Package) []*Type { return p.b.types(pkg) }

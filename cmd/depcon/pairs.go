@@ -14,15 +14,18 @@ import (
 
 // pairsMain implements depcon pairs: it prints, per type under test, the
 // methods, |M|, |M_pc|, |M_d|, |M_pc ∪ M_d|, the reduction, and each
-// dependent pair with its evidence.
+// dependent pair with its evidence. By default it prints the plans'
+// exported view (exported types, exported methods, the pairs among them);
+// with -unexported, the full view (unexported types and methods too).
 func pairsMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("depcon pairs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the plans as JSON")
 	typeRE := fs.String("type", "", "only the types whose name matches this `regexp`")
+	unexported := fs.Bool("unexported", false, "print the full view of the plans: unexported types and methods too")
 	cg := fs.String("callgraph", "", "whole-program mode: resolve dynamic calls with this call graph (`cha` or vta) instead of modelling them as unknown code")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-type REGEXP] [-callgraph cha|vta] PACKAGES\n\n")
+		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-unexported] [-type REGEXP] [-callgraph cha|vta] PACKAGES\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,7 +62,11 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 	sort.Strings(paths)
 	var out []jsonType
 	for _, path := range paths {
-		for _, t := range plans[path].Types {
+		types := plans[path].Types
+		if *unexported {
+			types = plans[path].All
+		}
+		for _, t := range types {
 			if !re.MatchString(t.Name) {
 				continue
 			}
@@ -87,9 +94,12 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 type jsonType struct {
 	Package    string     `json:"package"`
 	Type       string     `json:"type"`
+	Exported   bool       `json:"exported"`
 	Concurrent bool       `json:"concurrent"`
 	Why        string     `json:"concurrent_why,omitempty"`
 	Methods    []string   `json:"methods"`
+	Unexported []string   `json:"unexported_methods,omitempty"` // those of Methods
+	Omitted    int        `json:"unexported_omitted,omitempty"`
 	PairsTotal int        `json:"pairs_total"`
 	PairsPC    int        `json:"pairs_pc"`
 	PairsD     int        `json:"pairs_d"`
@@ -107,11 +117,14 @@ type jsonPair struct {
 }
 
 func toJSON(path string, t *deps.TypePlan) jsonType {
-	j := jsonType{Package: path, Type: t.Name, Concurrent: t.Concurrent, Why: t.ConcurrentWhy, Methods: []string{},
+	j := jsonType{Package: path, Type: t.Name, Exported: t.Exported, Concurrent: t.Concurrent, Why: t.ConcurrentWhy, Methods: []string{}, Omitted: t.Omitted,
 		PairsTotal: t.PairsTotal, PairsPC: t.PairsPC, PairsD: t.PairsD,
 		Dependent: t.Dependent(), Reduction: t.Reduction(), Pairs: []jsonPair{}}
 	for _, m := range t.Methods {
 		j.Methods = append(j.Methods, m.Name)
+		if !m.Exported {
+			j.Unexported = append(j.Unexported, m.Name)
+		}
 	}
 	for _, p := range t.Pairs {
 		j.Pairs = append(j.Pairs, jsonPair{M1: p.M1, M2: p.M2, Deps: p.Deps, Objects: p.Objects(), Evidence: p.Evidence})
@@ -125,6 +138,9 @@ func printType(w io.Writer, path string, t *deps.TypePlan) {
 		fmt.Fprintf(w, " (no synchronisation)")
 	} else if t.ConcurrentWhy != "" {
 		fmt.Fprintf(w, " (concurrent: %s)", t.ConcurrentWhy)
+	}
+	if t.Omitted > 0 {
+		fmt.Fprintf(w, " (%d unexported methods left out)", t.Omitted)
 	}
 	fmt.Fprintf(w, "\n  methods (%d):", len(t.Methods))
 	for _, m := range t.Methods {
