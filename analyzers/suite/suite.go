@@ -5,6 +5,7 @@ package suite
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/blockedlock"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/lockleak"
 	"github.com/depcon/depcon/analyzers/lockorder"
@@ -22,6 +23,7 @@ func Analyzers() []*analysis.Analyzer {
 		rwrdeadlock.Analyzer,
 		unguarded.Analyzer,
 		lockleak.Analyzer,
+		blockedlock.Analyzer,
 		deps.Analyzer,
 	}
 }

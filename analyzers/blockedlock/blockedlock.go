@@ -1,0 +1,797 @@
+package blockedlock
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/lockleak"
+)
+
+// Analyzer reports blocking channel, WaitGroup and Cond operations
+// performed while holding a lock that the other side needs to unblock
+// them.
+var Analyzer = &analysis.Analyzer{
+	Name:     "blockedlock",
+	Doc:      doc,
+	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/blockedlock",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockleak.Analyzer},
+	Run:      run,
+}
+
+// kind is the operation of a site.
+type kind int
+
+const (
+	send kind = iota
+	recv
+	closeOp
+	wait
+	done
+	condWait
+	signal
+)
+
+func (k kind) String() string {
+	return [...]string{"send on", "receive from", "close of", "Wait on", "Done on", "Wait on", "Signal on"}[k]
+}
+
+func (k kind) noun() string {
+	return [...]string{"send", "receive", "close", "Wait", "Done", "Wait", "Signal or Broadcast"}[k]
+}
+
+// A site is a channel or WaitGroup operation.
+type site struct {
+	fn    *ssa.Function
+	kind  kind
+	obj   string        // the channel or WaitGroup: its class and type
+	loc   lockleak.Path // where the channel or WaitGroup is
+	pos   token.Pos
+	at    ssa.Instruction   // where the operation happens
+	exits []ssa.Instruction // for a deferred operation: the returns
+	sel   *ssa.Select       // the select it is a case of, if any
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	prog   *lockleak.Program
+	sites  []*site
+	byObj  map[string][]*site
+	taint  map[string]bool   // objects used in ways not followed
+	condL  map[string]string // the class of each Cond's lock ("": unknown)
+	buffer map[string]bool   // channels made with a buffer (or unknown size)
+	calls  map[*ssa.Function][]*ssa.Call
+	refd   map[*ssa.Function]bool // used other than by a direct call
+	names  map[string]bool        // method names called through interfaces
+	entry  map[*ssa.Function]map[string]lockleak.Lock
+	busy   map[*ssa.Function]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	c := &checker{
+		pass:   pass,
+		prog:   pass.ResultOf[lockleak.Analyzer].(*lockleak.Program),
+		byObj:  map[string][]*site{},
+		taint:  map[string]bool{},
+		condL:  map[string]string{},
+		buffer: map[string]bool{},
+		calls:  map[*ssa.Function][]*ssa.Call{},
+		refd:   map[*ssa.Function]bool{},
+		names:  map[string]bool{},
+		entry:  map[*ssa.Function]map[string]lockleak.Lock{},
+		busy:   map[*ssa.Function]bool{},
+	}
+	fns := ssainfo.SrcFuncs
+	for _, fn := range fns {
+		c.scan(fn)
+	}
+	for _, s := range c.sites {
+		c.byObj[s.obj] = append(c.byObj[s.obj], s)
+	}
+	c.check()
+	return nil, nil
+}
+
+// scan collects the operations of fn and what the analysis needs to
+// know about the objects and calls.
+func (c *checker) scan(fn *ssa.Function) {
+	if fn.Synthetic != "" && !strings.HasPrefix(fn.Synthetic, "range-over-func") {
+		return
+	}
+	flow := c.prog.Flow(fn)
+	if flow == nil {
+		return
+	}
+	n := flow.Namer
+	add := func(s *site) {
+		if s.obj != "" {
+			s.fn = fn
+			c.sites = append(c.sites, s)
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			for _, op := range instr.Operands(nil) {
+				if g, ok := (*op).(*ssa.Function); ok {
+					if call, ok := instr.(*ssa.Call); ok && call.Call.Value == g {
+						continue
+					}
+					c.refd[g] = true
+				}
+			}
+			switch instr := instr.(type) {
+			case *ssa.Send:
+				obj, loc := c.chanObj(n, instr.Chan)
+				add(&site{kind: send, obj: obj, loc: loc, pos: instr.Pos(), at: instr})
+			case *ssa.UnOp:
+				switch instr.Op {
+				case token.ARROW:
+					obj, loc := c.chanObj(n, instr.X)
+					add(&site{kind: recv, obj: obj, loc: loc, pos: instr.Pos(), at: instr})
+				case token.MUL:
+					c.checkLoad(n, instr)
+				}
+			case *ssa.Select:
+				for _, st := range instr.States {
+					obj, loc := c.chanObj(n, st.Chan)
+					k := recv
+					if st.Dir == types.SendOnly {
+						k = send
+					}
+					add(&site{kind: k, obj: obj, loc: loc, pos: st.Pos, at: instr, sel: instr})
+				}
+			case *ssa.Store:
+				c.checkStore(n, instr)
+			case *ssa.FieldAddr:
+				c.checkAddr(n, instr)
+			case *ssa.Call:
+				if instr.Call.IsInvoke() {
+					c.names[instr.Call.Method.Name()] = true
+				}
+				if g, _ := instr.Call.Value.(*ssa.Function); g != nil {
+					c.calls[g] = append(c.calls[g], instr)
+				}
+				if mc, ok := instr.Call.Value.(*ssa.MakeClosure); ok {
+					if g, ok := mc.Fn.(*ssa.Function); ok {
+						c.calls[g] = append(c.calls[g], instr)
+					}
+				}
+				if s := c.callSite(n, &instr.Call, instr.Pos()); s != nil {
+					s.at = instr
+					add(s)
+				}
+			case *ssa.Defer:
+				if s := c.callSite(n, &instr.Call, instr.Pos()); s != nil {
+					s.exits = []ssa.Instruction{}
+					for _, r := range flow.Returns() {
+						s.exits = append(s.exits, r)
+					}
+					add(s)
+				}
+			case *ssa.Go:
+				if s := c.callSite(n, &instr.Call, instr.Pos()); s != nil {
+					c.taint[s.obj] = true
+				}
+			case *ssa.MakeClosure:
+				if g, ok := instr.Fn.(*ssa.Function); ok {
+					for _, r := range *instr.Referrers() {
+						if call, ok := r.(*ssa.Call); !ok || call.Call.Value != instr {
+							if _, ok := r.(*ssa.DebugRef); !ok {
+								c.refd[g] = true
+							}
+						}
+					}
+					if g.Synthetic != "" {
+						// A bound method value: its method is used
+						// other than by a call.
+						if obj, ok := g.Object().(*types.Func); ok {
+							c.names[obj.Name()] = true
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// callSite recognizes close(ch), wg.Wait() and wg.Done().
+func (c *checker) callSite(n *lockleak.Namer, call *ssa.CallCommon, pos token.Pos) *site {
+	if b, ok := call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(call.Args) == 1 {
+		obj, loc := c.chanObj(n, call.Args[0])
+		return &site{kind: closeOp, obj: obj, loc: loc, pos: pos}
+	}
+	fn, ok := call.Value.(*ssa.Function)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil {
+		return nil
+	}
+	if lockleak.IsSyncType(obj.Signature().Recv().Type(), "Cond") {
+		o, loc := c.condObj(n, call.Args[0])
+		switch obj.Name() {
+		case "Wait":
+			return &site{kind: condWait, obj: o, loc: loc, pos: pos}
+		case "Signal", "Broadcast":
+			return &site{kind: signal, obj: o, loc: loc, pos: pos}
+		}
+		return nil
+	}
+	if !lockleak.IsSyncType(obj.Signature().Recv().Type(), "WaitGroup") {
+		return nil
+	}
+	o, loc := c.wgObj(n, call.Args[0])
+	switch obj.Name() {
+	case "Wait":
+		return &site{kind: wait, obj: o, loc: loc, pos: pos}
+	case "Done":
+		return &site{kind: done, obj: o, loc: loc, pos: pos}
+	case "Add", "Go":
+		// Add(-1) is a Done, and Go calls Done itself: the WaitGroup
+		// is not followed.
+		if o != "" {
+			if k, ok := call.Args[1].(*ssa.Const); obj.Name() == "Go" || ok && k.Int64() < 0 {
+				c.taint[o] = true
+			}
+		}
+	}
+	return nil
+}
+
+// chanObj names the channel a value was loaded from: a field of a type
+// or a package variable, with the channel's type.
+func (c *checker) chanObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+	for {
+		ct, ok := v.(*ssa.ChangeType)
+		if !ok {
+			break
+		}
+		v = ct.X
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return "", lockleak.Path{}
+	}
+	p, ok := n.Name(load.X)
+	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
+		return "", lockleak.Path{}
+	}
+	return p.Class + " " + types.TypeString(v.Type(), nil), p
+}
+
+func (c *checker) wgObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+	p, ok := n.Name(v)
+	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
+		return "", lockleak.Path{}
+	}
+	return p.Class + " sync.WaitGroup", p
+}
+
+// condObj names a sync.Cond: a field holding it or a pointer to it.
+func (c *checker) condObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	p, ok := n.Name(v)
+	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
+		return "", lockleak.Path{}
+	}
+	return p.Class + " sync.Cond", p
+}
+
+// exported reports whether the last name of a class is exported: code
+// in other packages may use it.
+func exported(class string) bool {
+	i := strings.LastIndexAny(class, ".")
+	return i >= 0 && ast.IsExported(class[i+1:])
+}
+
+// checkLoad taints a channel loaded from a field and used other than by
+// channel operations: it may be operated on elsewhere.
+func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
+	if lockleak.IsSyncType(load.Type(), "Cond") {
+		if _, ok := load.Type().Underlying().(*types.Pointer); ok {
+			obj, _ := c.condObj(n, load)
+			c.onlySyncCalls(obj, load)
+		}
+		return
+	}
+	if _, ok := load.Type().Underlying().(*types.Chan); !ok {
+		return
+	}
+	obj, _ := c.chanObj(n, load)
+	if obj == "" {
+		return
+	}
+	for _, r := range *load.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Send, *ssa.Select, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.ARROW {
+				c.taint[obj] = true
+			}
+		case *ssa.BinOp:
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || (b.Name() != "close" && b.Name() != "len" && b.Name() != "cap") {
+				c.taint[obj] = true
+			}
+		default:
+			c.taint[obj] = true
+		}
+	}
+}
+
+// checkStore records the channels made for a field: a buffer (or a
+// channel from elsewhere) makes the field's operations not followed.
+func (c *checker) checkStore(n *lockleak.Namer, st *ssa.Store) {
+	if lockleak.IsSyncType(st.Val.Type(), "Cond") {
+		c.checkCond(n, st)
+		return
+	}
+	if _, ok := st.Val.Type().Underlying().(*types.Chan); !ok {
+		return
+	}
+	p, ok := n.Name(st.Addr)
+	if !ok || p.Class == "" {
+		return
+	}
+	obj := p.Class + " " + types.TypeString(st.Val.Type(), nil)
+	switch v := st.Val.(type) {
+	case *ssa.MakeChan:
+		if k, ok := v.Size.(*ssa.Const); !ok || k.Int64() != 0 {
+			c.buffer[obj] = true
+		}
+	case *ssa.Const:
+	default:
+		c.taint[obj] = true
+	}
+}
+
+// checkCond records the lock of a Cond made by sync.NewCond(&x.mu) and
+// stored in a field of the same object.
+func (c *checker) checkCond(n *lockleak.Namer, st *ssa.Store) {
+	p, ok := n.Name(st.Addr)
+	if !ok || p.Class == "" {
+		return
+	}
+	obj := p.Class + " sync.Cond"
+	own := ""
+	if call, ok := st.Val.(*ssa.Call); ok && len(call.Call.Args) == 1 {
+		if fn, ok := call.Call.Value.(*ssa.Function); ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync" && fn.Name() == "NewCond" {
+			if mi, ok := call.Call.Args[0].(*ssa.MakeInterface); ok {
+				if q, ok := n.Name(mi.X); ok && q.Class != "" && container(q) == container(p) {
+					own = q.Class
+				}
+			}
+		}
+	}
+	if prev, ok := c.condL[obj]; ok && prev != own {
+		own = ""
+	}
+	c.condL[obj] = own
+}
+
+// checkAddr taints a channel or WaitGroup field whose address is used
+// other than to load, store or call a WaitGroup method.
+func (c *checker) checkAddr(n *lockleak.Namer, fa *ssa.FieldAddr) {
+	t := fa.Type().Underlying().(*types.Pointer).Elem()
+	var obj string
+	if _, ok := t.Underlying().(*types.Chan); ok {
+		p, ok := n.Name(fa)
+		if !ok || p.Class == "" {
+			return
+		}
+		obj = p.Class + " " + types.TypeString(t, nil)
+	} else if lockleak.IsSyncType(t, "WaitGroup") {
+		obj, _ = c.wgObj(n, fa)
+	} else if lockleak.IsSyncType(t, "Cond") {
+		obj, _ = c.condObj(n, fa)
+	}
+	if obj == "" {
+		return
+	}
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != fa {
+				c.taint[obj] = true
+			}
+		case *ssa.Call:
+			if fn, ok := r.Call.Value.(*ssa.Function); !ok || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" {
+				c.taint[obj] = true
+			}
+		case *ssa.Defer:
+			if fn, ok := r.Call.Value.(*ssa.Function); !ok || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" {
+				c.taint[obj] = true
+			}
+		default:
+			c.taint[obj] = true
+		}
+	}
+}
+
+// onlySyncCalls taints obj unless v is only the receiver of calls of
+// sync methods.
+func (c *checker) onlySyncCalls(obj string, v ssa.Value) {
+	if obj == "" {
+		return
+	}
+	for _, r := range *v.Referrers() {
+		var call *ssa.CallCommon
+		switch r := r.(type) {
+		case *ssa.Call:
+			call = &r.Call
+		case *ssa.Defer:
+			call = &r.Call
+		case *ssa.DebugRef:
+			continue
+		}
+		if call == nil {
+			c.taint[obj] = true
+			return
+		}
+		if fn, ok := call.Value.(*ssa.Function); !ok || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" || len(call.Args) == 0 || call.Args[0] != v {
+			c.taint[obj] = true
+			return
+		}
+	}
+}
+
+// entryLocks returns the locks (by class) that every caller of fn holds
+// or has acquired when it calls fn: none for a function that other
+// packages, goroutines or function values may call.
+func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
+	if e, ok := c.entry[fn]; ok {
+		return e
+	}
+	if c.busy[fn] {
+		return nil
+	}
+	c.busy[fn] = true
+	defer delete(c.busy, fn)
+	var res map[string]lockleak.Lock
+	calls := c.calls[fn]
+	open := c.refd[fn] || len(calls) == 0
+	if obj, ok := fn.Object().(*types.Func); ok {
+		if obj.Exported() || obj.Signature().Recv() != nil && c.names[obj.Name()] {
+			open = true
+		}
+	} else if fn.Parent() == nil {
+		open = true
+	}
+	if !open {
+		for i, call := range calls {
+			here := map[string]lockleak.Lock{}
+			for cls, l := range c.locksAt(call.Parent(), call) {
+				if p, ok := c.translate(l.Path, call, fn); ok {
+					l.Path = p
+					here[cls] = l
+				}
+			}
+			if i == 0 {
+				res = here
+				continue
+			}
+			for cls, l := range res {
+				m, ok := here[cls]
+				if !ok {
+					delete(res, cls)
+					continue
+				}
+				if !m.Held {
+					l.Held = false
+					res[cls] = l
+				}
+			}
+		}
+	}
+	if res == nil {
+		res = map[string]lockleak.Lock{}
+	}
+	c.entry[fn] = res
+	return res
+}
+
+// translate names a lock of a caller, at a call of fn, in fn's terms:
+// through the parameter or free variable it is reached from.
+func (c *checker) translate(p lockleak.Path, call *ssa.Call, fn *ssa.Function) (lockleak.Path, bool) {
+	if isGlobal(p) {
+		return p, true
+	}
+	flow := c.prog.Flow(call.Parent())
+	if flow == nil {
+		return lockleak.Path{}, false
+	}
+	key := p.Key()
+	try := func(v ssa.Value, root, name string) (lockleak.Path, bool) {
+		a, ok := flow.Namer.Name(v)
+		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
+			return lockleak.Path{}, false
+		}
+		rest := key[len(a.Key()):]
+		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
+			return lockleak.Path{}, false
+		}
+		disp := name + strings.ReplaceAll(rest, "->", "")
+		return lockleak.Path{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+	}
+	for j, arg := range call.Call.Args {
+		if j < len(fn.Params) {
+			if q, ok := try(arg, "$"+strconv.Itoa(j), fn.Params[j].Name()); ok {
+				return q, true
+			}
+		}
+	}
+	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
+		for j, b := range mc.Bindings {
+			if j < len(fn.FreeVars) {
+				if q, ok := try(b, "$f"+strconv.Itoa(j), fn.FreeVars[j].Name()); ok {
+					return q, true
+				}
+			}
+		}
+	}
+	return lockleak.Path{}, false
+}
+
+// isGlobal reports whether a lock is a package variable (or in one).
+func isGlobal(p lockleak.Path) bool {
+	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
+}
+
+// container returns the object a field path selects from.
+func container(p lockleak.Path) string {
+	k := strings.TrimSuffix(p.Key(), "->")
+	i := strings.LastIndexByte(k, '.')
+	if i < len(p.Root) {
+		return ""
+	}
+	return k[:i]
+}
+
+// sameObject reports whether a lock and a channel (or WaitGroup) are
+// fields of the same object, or the lock is a package variable: then a
+// lock class and a channel class name one lock for the channel.
+func sameObject(lock, loc lockleak.Path) bool {
+	if isGlobal(lock) {
+		return true
+	}
+	c := container(lock)
+	return c != "" && c == container(loc)
+}
+
+// locksAt returns the locks, by class, held or acquired on every path
+// to instr, including those of every caller of its function.
+func (c *checker) locksAt(fn *ssa.Function, instr ssa.Instruction) map[string]lockleak.Lock {
+	out := map[string]lockleak.Lock{}
+	for cls, l := range c.entryLocks(fn) {
+		out[cls] = l
+	}
+	flow := c.prog.Flow(fn)
+	if flow == nil {
+		return out
+	}
+	for _, l := range flow.Under(instr) {
+		if l.Path.Class == "" || l.Path.Weak {
+			continue
+		}
+		if o, ok := out[l.Path.Class]; !ok || l.Held && !o.Held {
+			out[l.Path.Class] = l
+		}
+	}
+	return out
+}
+
+// under returns the lock of class cls at a site if every path to it has
+// acquired it.
+func (c *checker) under(s *site, cls string) (lockleak.Lock, bool) {
+	points := []ssa.Instruction{s.at}
+	if s.exits != nil {
+		points = s.exits
+	}
+	if len(points) == 0 {
+		return lockleak.Lock{}, false
+	}
+	var res lockleak.Lock
+	for i, p := range points {
+		l, ok := c.locksAt(s.fn, p)[cls]
+		if !ok {
+			return lockleak.Lock{}, false
+		}
+		if i == 0 || !l.Held {
+			res = l
+		}
+	}
+	return res, true
+}
+
+// complementary returns the kinds of operation that unblock k.
+func complementary(k kind) []kind {
+	switch k {
+	case send:
+		return []kind{recv}
+	case recv:
+		return []kind{send, closeOp}
+	case wait:
+		return []kind{done}
+	case condWait:
+		return []kind{signal}
+	}
+	return nil
+}
+
+// finding is a blocking operation that deadlocks with its other side.
+type finding struct {
+	lock  lockleak.Lock // held by the blocking side
+	other *site         // an operation of the other side
+	olock lockleak.Lock // the lock there
+}
+
+// blocked returns the finding for a blocking site holding lock l, or
+// false when some operation that would unblock it does not need l.
+func (c *checker) blocked(s *site, l lockleak.Lock) (finding, bool) {
+	if c.taint[s.obj] || c.buffer[s.obj] {
+		return finding{}, false
+	}
+	var others []*site
+	for _, k := range complementary(s.kind) {
+		for _, o := range c.byObj[s.obj] {
+			if o.kind == k {
+				others = append(others, o)
+			}
+		}
+	}
+	if len(others) == 0 {
+		return finding{}, false
+	}
+	if !sameObject(l.Path, s.loc) {
+		return finding{}, false
+	}
+	var f finding
+	for _, o := range others {
+		if o.fn == s.fn && o.at == s.at {
+			return finding{}, false
+		}
+		ol, ok := c.under(o, l.Path.Class)
+		if !ok {
+			return finding{}, false
+		}
+		if !sameObject(ol.Path, o.loc) {
+			return finding{}, false
+		}
+		if l.Acq.Read && (!ol.Held || ol.Acq.Read) {
+			return finding{}, false // read locks do not exclude each other
+		}
+		if f.other == nil || ol.Held && !f.olock.Held {
+			f = finding{lock: l, other: o, olock: ol}
+		}
+	}
+	return f, true
+}
+
+func (c *checker) check() {
+	reported := map[token.Pos]bool{}
+	selects := map[*ssa.Select]bool{}
+	for _, s := range c.sites {
+		if s.kind != send && s.kind != recv && s.kind != wait && s.kind != condWait || s.exits != nil {
+			continue
+		}
+		if s.sel != nil {
+			if s.sel.Blocking && !selects[s.sel] {
+				selects[s.sel] = true
+				c.checkSelect(s.sel, reported)
+			}
+			continue
+		}
+		for _, cls := range sortedClasses(c.locksAt(s.fn, s.at)) {
+			l := c.locksAt(s.fn, s.at)[cls]
+			if !l.Held {
+				continue
+			}
+			if s.kind == condWait {
+				if own, ok := c.condL[s.obj]; !ok || own == "" || own == cls {
+					continue // Wait releases the cond's own lock
+				}
+			}
+			f, ok := c.blocked(s, l)
+			if !ok || reported[s.pos] {
+				continue
+			}
+			reported[s.pos] = true
+			what := fmt.Sprintf("%s %s", s.kind, s.loc.Display)
+			if s.kind == condWait {
+				own := c.condL[s.obj]
+				what += " (which releases only its own lock, " + own[strings.LastIndexByte(own, '.')+1:] + ")"
+			}
+			c.report(s.pos, what, f)
+		}
+	}
+}
+
+// checkSelect reports a select without default all of whose cases block
+// on operations whose other sides need the same lock.
+func (c *checker) checkSelect(sel *ssa.Select, reported map[token.Pos]bool) {
+	var cases []*site
+	for _, s := range c.sites {
+		if s.sel == sel {
+			cases = append(cases, s)
+		}
+	}
+	if len(cases) != len(sel.States) || len(cases) == 0 {
+		return
+	}
+	locks := c.locksAt(cases[0].fn, sel)
+	for _, cls := range sortedClasses(locks) {
+		l := locks[cls]
+		if !l.Held {
+			continue
+		}
+		var first finding
+		ok := true
+		for i, s := range cases {
+			f, blocks := c.blocked(s, l)
+			if !blocks {
+				ok = false
+				break
+			}
+			if i == 0 {
+				first = f
+			}
+		}
+		if !ok || reported[sel.Pos()] {
+			continue
+		}
+		reported[sel.Pos()] = true
+		what := "select"
+		if len(cases) == 1 {
+			what = fmt.Sprintf("select on %s %s", cases[0].kind, cases[0].loc.Display)
+		}
+		c.report(sel.Pos(), what, first)
+	}
+}
+
+func (c *checker) report(pos token.Pos, what string, f finding) {
+	l, o, ol := f.lock, f.other, f.olock
+	how := "with " + ol.Path.Display + " held"
+	if !ol.Held {
+		how = "only after locking " + ol.Path.Display
+	}
+	verb := "locked"
+	if l.Acq.Read {
+		verb = "read-locked"
+	}
+	where := c.short(o.pos)
+	msg := fmt.Sprintf("%s blocks while holding %s (%s at %s), but the %s that would unblock it (in %s at %s) happens %s: neither side can proceed",
+		what, l.Path.Display, verb, c.short(l.Acq.Pos), o.kind.noun(), o.fn.Name(), where, how)
+	rel := []analysis.RelatedInformation{{Pos: o.pos, Message: fmt.Sprintf("%s %s, %s", o.kind, o.loc.Display, how)}}
+	if ol.Acq.Pos.IsValid() {
+		rel = append(rel, analysis.RelatedInformation{Pos: ol.Acq.Pos, Message: ol.Path.Display + " acquired here"})
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Message: msg, Related: rel})
+}
+
+func (c *checker) short(pos token.Pos) string {
+	p := c.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+func sortedClasses(m map[string]lockleak.Lock) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

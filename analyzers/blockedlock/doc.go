@@ -1,0 +1,73 @@
+// Package blockedlock defines an Analyzer that reports a channel
+// operation, a WaitGroup.Wait or a Cond.Wait that blocks while holding a
+// lock which the operation's other side must acquire first: a deadlock
+// between a channel (or WaitGroup, or Cond) and a mutex.
+//
+// # Analyzer blockedlock
+//
+// blockedlock: report blocking on a channel, WaitGroup or Cond while
+// holding a lock the other side needs
+//
+// A send on an unbuffered channel waits for a receiver; a receive waits
+// for a sender or a close; WaitGroup.Wait waits for Done. If the
+// goroutine that blocks holds a lock, and the only code in the package
+// that would unblock it does so holding that lock (or only after
+// locking it), neither side can proceed:
+//
+//	func (s *Server) Stop() {
+//		s.mu.Lock()
+//		defer s.mu.Unlock()
+//		s.quit <- struct{}{} // blocks with s.mu held
+//	}
+//
+//	func (s *Server) loop() {
+//		for {
+//			s.mu.Lock()
+//			select {
+//			case <-s.quit: // needs s.mu to get here
+//				s.mu.Unlock()
+//				return
+//			default:
+//			}
+//			s.mu.Unlock()
+//		}
+//	}
+//
+// Release the lock before blocking (or close the channel, or make it
+// buffered where one message is all there is):
+//
+//	func (s *Server) Stop() {
+//		s.mu.Lock()
+//		s.stopping = true
+//		s.mu.Unlock()
+//		s.quit <- struct{}{}
+//	}
+//
+// Locks are compared by class (the same field of the same type), and
+// operations by the field or package variable that holds the channel,
+// WaitGroup or Cond; the lock and the channel must be fields of the same
+// object on both sides (or the lock a package variable). The analyzer
+// reports a send, a receive, a WaitGroup.Wait, a Cond.Wait made while
+// holding a lock other than the Cond's own (Wait releases only that
+// one), or a select without default all of whose cases block that way,
+// made while the lock is held on every path (in the function itself or
+// in every caller of an unexported function), when every operation of
+// the package that would unblock it (receive for a send; send or close
+// for a receive; Done for a WaitGroup.Wait, deferred or not; Signal or
+// Broadcast for a Cond.Wait) happens with the same lock held or after
+// acquiring it on every path, directly or through every caller. A
+// goroutine does not inherit the locks of the function that starts it.
+//
+// It stays silent for operations after the unlock, selects with a
+// default, channels made with a buffer (or of unknown origin: passed in,
+// stored from elsewhere, exported fields), WaitGroups whose Add may be
+// negative or that run goroutines with Go, two read locks, and when any
+// operation that would unblock the blocked side does not need the lock.
+package blockedlock
+
+const doc = `report blocking on a channel, WaitGroup or Cond while holding a lock the other side needs
+
+A send, receive, select without default, WaitGroup.Wait or Cond.Wait made
+with a lock held, where every operation of the package that would unblock
+it (the receive, the send or close, Done, Signal) happens with that lock
+held or after acquiring it, deadlocks: neither side can proceed.`
