@@ -139,9 +139,13 @@ func run(pass *analysis.Pass) (any, error) {
 			where = pass.Fset.Position(ev.Pos).String()
 		}
 		h := summary.Held{Lock: ev.Held.Lock, Class: ev.Held.Class, Mode: ev.Held.Mode, Pos: ev.Held.Pos, Where: ev.Held.Where}
+		heldName := f.Name(ev.Held.Lock)
+		if strings.HasPrefix(ev.Held.Lock, "?") {
+			heldName = short(ev.Held.Class) // a lock reached through a call's result
+		}
 		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
 			Where: where, Func: outer(ev.Fn).Name()},
-			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: f.Name(ev.Held.Lock), acqName: acqName,
+			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: heldName, acqName: acqName,
 			via: via(ev)})
 	}
 	reportCycles(pass, sites)

@@ -514,6 +514,37 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			}
 		}
 	}
+	// Static calls made while holding a lock without an access path: the
+	// summaries do not see the orders it takes part in.
+	for _, sc := range fi.calls {
+		var unnamed []Lock
+		for _, h := range sc.held {
+			if isUnnamed(h.Lock) {
+				unnamed = append(unnamed, h)
+			}
+		}
+		sum := a.sum(sc.callee)
+		if len(unnamed) == 0 || sum == nil {
+			continue
+		}
+		for _, acq := range sum.Acquires {
+			if acq.Goroutine {
+				continue
+			}
+			ls := sc.fr.loc(acq.Lock)
+			acq.Lock = ""
+			if len(ls) == 1 {
+				acq.Lock = ls[0]
+			}
+			acq.Held = nil
+			if acq.Via == "" {
+				acq.Via = sc.callee.Name()
+			}
+			for _, u := range unnamed {
+				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: u, Acq: acq, Target: sc.callee, Unnamed: true})
+			}
+		}
+	}
 	// Recursive calls: the summaries see a recursive callee as empty;
 	// the locks it acquires on every path are computed here.
 	for _, sc := range fi.calls {

@@ -191,8 +191,14 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 	case "RLock":
 		mode = summary.R
 	case "Unlock", "RUnlock":
-		for _, p := range w.fi.r.paths(v) {
+		ps := w.fi.r.paths(v)
+		for _, p := range ps {
 			w.release(st, p.location())
+		}
+		if len(ps) == 0 {
+			if key, _ := unnamedKey(v); key != "" {
+				w.release(st, key)
+			}
 		}
 		return true
 	default:
@@ -210,19 +216,51 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 	if class == "" {
 		class = summary.TypeClass(v.Type())
 	}
+	if slices.ContainsFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) }) && w.record {
+		// The summaries see this order only for the locks they name.
+		unnamedOnly := &state{held: slices.DeleteFunc(slices.Clone(st.held), func(h Lock) bool { return !isUnnamed(h.Lock) })}
+		w.order(unnamedOnly, call, class, mode)
+	}
 	w.acquire(st, call, Lock{Lock: ps[0].location(), Class: class, Mode: mode})
 	return true
 }
 
-// unnamed records the acquisition of a lock that has no access path, by
-// its class: a field of a struct (x.mu where x is the result of a call).
-func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mode) {
+// unnamedKey returns the name under which a lock without an access path
+// is held in this function ("?t3.mu": the field of an SSA value), and its
+// class; "" when the lock is not a field of a struct.
+func unnamedKey(v ssa.Value) (key, class string) {
 	fa, ok := v.(*ssa.FieldAddr)
-	if !ok || !w.record || len(w.fi.entries) >= maxEntries {
+	if !ok {
+		return "", ""
+	}
+	name, class := fieldOf(fa.X.Type(), fa.Field)
+	if class == "" {
+		return "", ""
+	}
+	return "?" + fa.X.Name() + "." + name, class
+}
+
+// isUnnamed reports whether a held lock has no access path.
+func isUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }
+
+// unnamed handles the acquisition of a lock that has no access path: a
+// field of a struct that is the result of a call (s := find(); s.mu.Lock()),
+// known by its class. It is held until it is unlocked through the same
+// value, and its acquisition is an order of the locks held.
+func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mode) {
+	key, class := unnamedKey(v)
+	if key == "" {
 		return
 	}
-	_, class := fieldOf(fa.X.Type(), fa.Field)
-	if class == "" {
+	w.order(st, call, class, mode)
+	w.acquire(st, call, Lock{Lock: key, Class: class, Mode: mode})
+}
+
+// order records an acquisition of a lock of class while holding st.held
+// as an entry of its own, when the summaries do not see it: the lock, or
+// one of the locks held, has no access path.
+func (w *walker) order(st *state, call *ssa.Call, class string, mode summary.Mode) {
+	if !w.record || len(w.fi.entries) >= maxEntries {
 		return
 	}
 	l := &Lock{Class: class, Mode: mode, Pos: instrPos(call, w.fi.fn)}

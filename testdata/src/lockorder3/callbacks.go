@@ -1,4 +1,4 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
 
 package lockorder3
 
@@ -304,4 +304,58 @@ func (s *Session) Expire() {
 	defer s.mu.Unlock()
 	s.open = false
 	s.mgr.forget(s.id) // want `lock order inversion: Expire locks recv.mgr.mu \(in forget\) while holding recv.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// A lock of an object found with a comma-ok lookup, and one of an object
+// returned by a call held while calling a method of another type.
+type Lease struct {
+	mu sync.Mutex
+	id int
+}
+
+type NameCache struct {
+	mu     sync.Mutex
+	leases map[int]*Lease
+}
+
+type LeaseTable struct {
+	mu     sync.Mutex
+	names  *NameCache
+	active []*Lease
+}
+
+func (c *NameCache) Get(id int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.leases[id]
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	l.id++
+	l.mu.Unlock()
+}
+
+func (c *NameCache) drop(id int) {
+	c.mu.Lock()
+	delete(c.leases, id)
+	c.mu.Unlock()
+}
+
+func (t *LeaseTable) find(id int) *Lease { return t.active[id] }
+
+func (t *LeaseTable) Release(id int) {
+	l := t.find(id)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t.names.drop(l.id) // want `lock order inversion: Release locks recv.names.mu \(in drop\) while holding lockorder3.Lease.mu, but Get \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// Correct: the lease is unlocked before the cache is.
+func (t *LeaseTable) Release2(id int) {
+	l := t.find(id)
+	l.mu.Lock()
+	n := l.id
+	l.mu.Unlock()
+	t.names.drop(n)
 }

@@ -96,7 +96,7 @@ func (x *Index) Expand(k string, depth int) int {
 	if depth == 0 {
 		return len(x.m[k])
 	}
-	return x.Expand(k, depth-1) // want `recv.mu is read-locked \(in Expand, a recursive call\) while already read-locked`
+	return x.Expand(k, depth-1) // want `recv.mu is read-locked \(in Expand(, a recursive call)?\) while already read-locked`
 }
 
 // Correct: the recursion runs in a helper that expects the lock held.
