@@ -357,8 +357,11 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 			p.binds, p.cells = bindings(fi.r, v)
 			resolvedHere = true
 		default:
+			// A function value loaded from memory: the call graph
+			// resolves it here, where the callee's locks are known.
 			p.fnval = sc.fr.value(e.fnval[0])
 			p.instr = e.instr
+			resolvedHere = !(len(p.fnval) == 1 && isParam(p.fnval[0]))
 		}
 	default:
 		for _, v := range e.fnval {

@@ -142,6 +142,9 @@ func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Valu
 	for _, a := range args {
 		fr.args = append(fr.args, w.fi.r.paths(a))
 	}
+	if w.record && printer(callee) && len(args) > 0 {
+		w.printed(st, call, args[len(args)-1])
+	}
 	if w.record {
 		w.fi.calls = append(w.fi.calls, staticCall{instr: call, callee: callee, held: slices.Clone(st.held), fr: fr})
 		w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), callee: callee, fr: fr})
@@ -297,4 +300,65 @@ func eventOnly(call *ssa.Call) bool {
 
 func (w *walker) release(st *state, lock string) {
 	st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return h.Lock == lock })
+}
+
+// printer reports whether fn is a print function of fmt or log, which
+// calls the String or Error method of its operands in the caller's
+// goroutine.
+func printer(fn *ssa.Function) bool {
+	if fn.Pkg == nil || !fn.Signature.Variadic() || fn.Signature.Recv() != nil {
+		return false
+	}
+	switch fn.Pkg.Pkg.Path() {
+	case "fmt", "log":
+		return true
+	}
+	return false
+}
+
+// printed records, for the operands of a print function (the variadic
+// slice), the calls of their String or Error methods.
+func (w *walker) printed(st *state, call *ssa.Call, varargs ssa.Value) {
+	sl, ok := varargs.(*ssa.Slice)
+	if !ok {
+		return
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return
+	}
+	prog := w.fi.fn.Prog
+	for _, ref := range *arr.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, ref := range *ia.Referrers() {
+			store, ok := ref.(*ssa.Store)
+			if !ok || store.Addr != ia {
+				continue
+			}
+			mi, ok := store.Val.(*ssa.MakeInterface)
+			if !ok {
+				continue
+			}
+			mset := prog.MethodSets.MethodSet(mi.X.Type())
+			for _, name := range []string{"String", "Error"} {
+				sel := mset.Lookup(nil, name)
+				if sel == nil {
+					continue
+				}
+				fn := prog.MethodValue(sel)
+				if fn == nil || len(w.fi.entries) >= maxEntries {
+					continue
+				}
+				e := &entry{pos: instrPos(call, w.fi.fn), targets: []*ssa.Function{fn}, args: [][]path{w.fi.r.paths(mi.X)}}
+				for _, h := range st.held {
+					e.held = append(e.held, heldLock{Lock: h, own: true})
+				}
+				w.fi.entries = append(w.fi.entries, e)
+				break
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@
 package rwrdeadlock2
 
 import (
+	"fmt"
 	"sync"
 
 	"rwrdeadlocklib"
@@ -141,4 +142,34 @@ func (x *Index) Other(o *other, k string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return countVia(o, k)
+}
+
+// A String method that read-locks, called by fmt with the read lock held.
+type Range struct {
+	mu   sync.RWMutex
+	desc string
+}
+
+func (r *Range) String() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.desc
+}
+
+func (r *Range) Lookup() string {
+	r.mu.RLock()
+	s := fmt.Sprintf("range %s", r) // want `recv.mu is read-locked \(in String, called through an interface\) while already read-locked`
+	r.mu.RUnlock()
+	r.mu.Lock()
+	r.desc = s
+	r.mu.Unlock()
+	return s
+}
+
+// Correct: the description is read under the lock, printed after.
+func (r *Range) Lookup2() string {
+	r.mu.RLock()
+	d := r.desc
+	r.mu.RUnlock()
+	return fmt.Sprintf("range %s", d)
 }

@@ -4,6 +4,7 @@
 package selfdeadlock2
 
 import (
+	"log"
 	"sync"
 
 	"selfdeadlocklib"
@@ -371,4 +372,30 @@ func (c *Cache) Later() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	selfdeadlocklib.Async(func() { c.Len() })
+}
+
+// A String method that locks, called by log with the lock held.
+type Peer2 struct {
+	mu   sync.Mutex
+	addr string
+}
+
+func (p *Peer2) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.addr
+}
+
+func (p *Peer2) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	log.Printf("closing %v", p) // want `recv.mu is locked \(in String, called through an interface\) while already held`
+}
+
+// Correct: printed after the lock is released.
+func (p *Peer2) Close2() {
+	p.mu.Lock()
+	p.addr = ""
+	p.mu.Unlock()
+	log.Printf("closed %v", p)
 }
