@@ -67,8 +67,11 @@ type access struct {
 }
 
 type lockPair struct {
-	a, b       summary.Held // held, then acquired (as Held for uniformity)
-	acq        summary.Acquire
+	a, b summary.Held // held, then acquired (as Held for uniformity)
+	acq  summary.Acquire
+	// sameObject is set when both locks may be in one shared object:
+	// they hang off the same root and are different fields (the same
+	// field twice, as recv.mu and recv.kids[*].mu, is two objects).
 	sameObject bool
 }
 
@@ -168,7 +171,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 				mm.self = append(mm.self, acq)
 			default:
 				mm.ds = append(mm.ds, lockPair{a: h, b: summary.Held{Lock: acq.Lock, Class: acq.Class, Mode: acq.Mode},
-					acq: acq, sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock)})
+					acq: acq, sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock) && h.Class != acq.Class})
 			}
 		}
 	}

@@ -226,3 +226,16 @@ func TestPlanGob(t *testing.T) {
 		t.Errorf("decoded plan:\n%+v\nwant\n%+v", q, *p)
 	}
 }
+
+// TestRecursion checks that the summary of a recursive method is computed
+// to a fixed point: Sum locks a node and, recursively, its children with
+// the node's lock held, so Sum~Sum is double-lock dependent on two objects
+// (two trees containing each other). Total releases the lock before it
+// recurses: no double lock.
+func TestRecursion(t *testing.T) {
+	tp := plan(t, "tree", "Node")
+	checkPairs(t, tp, "Sum~Sum:d")
+	if p := tp.Pair("Sum", "Sum"); p == nil || p.Objects() != 2 {
+		t.Errorf("Sum~Sum needs two objects: %+v", p)
+	}
+}

@@ -73,7 +73,6 @@ func run(pass *analysis.Pass) (any, error) {
 			return &f.Summary
 		},
 		sums: map[*ssa.Function]*Summary{},
-		busy: map[*ssa.Function]bool{},
 	}
 	docs := typeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
@@ -128,13 +127,14 @@ type builder struct {
 	dynamic func(instr ssa.CallInstruction) []*ssa.Function
 	doc     func(*types.TypeName) string // a type's doc comment
 	sums    map[*ssa.Function]*Summary
-	busy    map[*ssa.Function]bool
+	rec     recursion
 }
 
 // summary returns the summary of fn: computed from its body when the
 // builder analyses it, imported when it is analysed elsewhere, nil when
 // nothing is known (a function without a body, or one with no shared
-// effects). Recursive calls see the callee's summary as empty.
+// effects). The summaries of recursive functions are computed to a fixed
+// point over their strongly connected component (see recursion).
 func (b *builder) summary(fn *ssa.Function) *Summary {
 	if fn.Blocks == nil && fn.Origin() != nil {
 		fn = fn.Origin()
@@ -150,16 +150,15 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 		b.sums[fn] = s
 		return s
 	}
-	if b.busy[fn] {
-		return nil
+	if s, ok := b.rec.inProgress(fn); ok {
+		return s
 	}
-	b.busy[fn] = true
-	defer delete(b.busy, fn)
-	s := new(Summary)
-	w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
-	w.run()
-	b.sums[fn] = s
-	return s
+	return b.rec.solve(fn, func() *Summary {
+		s := new(Summary)
+		w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
+		w.run()
+		return s
+	}, func(s *Summary) { b.sums[fn] = s })
 }
 
 // stripPos clears the positions of a summary imported from another

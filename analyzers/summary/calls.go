@@ -64,7 +64,12 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings
 	}
-	w.apply(st, instr, sum, c.Args, bindings, mode, callee.Name(), true)
+	via := callee.Name()
+	if origin(callee) == w.fn {
+		// The function calls itself: say so in messages.
+		via += ", a recursive call"
+	}
+	w.apply(st, instr, sum, c.Args, bindings, mode, via, true)
 }
 
 // maxDynamic bounds the callees of a dynamic call that are followed.

@@ -33,8 +33,11 @@
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.
-// Recursive calls see an empty summary; a function of another package
-// without a fact has no shared effects. Summaries are capped in size.
+// The summaries of recursive functions are computed to a fixed point over
+// their strongly connected component (a recursive call sees the previous
+// round's summary, empty at first; at most three rounds, for a recursion
+// over a data structure extends its paths at every round); a function of
+// another package without a fact has no shared effects. Summaries are capped in size.
 //
 // Outside go vet, NewProgram computes the same summaries over a whole
 // program at once, resolving calls through interfaces and function values

@@ -27,7 +27,6 @@ func NewProgram(prog *ssa.Program, cg *callgraph.Graph) *Program {
 		local: token.Pos.IsValid,
 		here:  func(*ssa.Function) bool { return true },
 		sums:  map[*ssa.Function]*Summary{},
-		busy:  map[*ssa.Function]bool{},
 	}
 	docs := &fileDocs{fset: prog.Fset, files: map[string]map[token.Pos]string{}}
 	p.b.doc = docs.doc

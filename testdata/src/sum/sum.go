@@ -135,3 +135,21 @@ func Lookup(k string) int { // want Lookup:`^R @sum\.table; R @sum\.table->\[\*\
 	tableOnce.Do(initTable)
 	return table[k]
 }
+
+// Node is a tree whose Depth recurses into the children while holding the
+// node's lock: its summary, computed to a fixed point, acquires the
+// children's locks with the node's held.
+type Node struct {
+	mu   sync.Mutex
+	kids []*Node
+}
+
+func (n *Node) Depth() int { // want Depth:`L \$0\.kids->\[\*\]->mu:W \{\$0\.mu:W\}`
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	d := 0
+	for _, k := range n.kids {
+		d = max(d, k.Depth())
+	}
+	return d + 1
+}

@@ -1,0 +1,118 @@
+package summary
+
+import "golang.org/x/tools/go/ssa"
+
+// maxRounds bounds the rounds of the fixed-point computation of a
+// recursive function's summary: a recursion over a data structure (a
+// method that recurses into the children of a tree node) extends its
+// paths at every round and never stabilises.
+const maxRounds = 3
+
+// recursion computes the summaries of recursive functions to a fixed
+// point over their strongly connected component of the call graph, in the
+// manner of Tarjan's algorithm: the functions being summarised form a
+// stack; a call of a function on the stack (a recursive call) sees that
+// function's summary of the previous round (empty at first) and marks the
+// callers above it as depending on it. A function that depends on no
+// function below it on the stack is the root of its component: its
+// summary is recomputed, with those of the component's other functions,
+// until it no longer changes or maxRounds is reached. The summaries of the
+// other functions of the component are final only once their root's is;
+// until then they are kept for the current round only.
+type recursion struct {
+	stack   []frame
+	onStack map[*ssa.Function]int
+	partial map[*ssa.Function]*Summary // the previous round's, of roots
+	round   map[*ssa.Function]inRound  // non-final, of the current round
+}
+
+type frame struct {
+	fn  *ssa.Function
+	low int  // the lowest frame whose summary this one depends on
+	hit bool // some function called this one recursively
+}
+
+type inRound struct {
+	sum *Summary
+	low int
+}
+
+// depend records that the function on top of the stack depends on frame i.
+func (r *recursion) depend(i int) {
+	if top := len(r.stack) - 1; top >= 0 && i < r.stack[top].low {
+		r.stack[top].low = i
+	}
+}
+
+// inProgress returns the summary to use for a call of fn while fn, or a
+// function of its component, is being summarised.
+func (r *recursion) inProgress(fn *ssa.Function) (*Summary, bool) {
+	if i, ok := r.onStack[fn]; ok {
+		r.stack[i].hit = true
+		r.depend(i)
+		return r.partial[fn], true
+	}
+	if e, ok := r.round[fn]; ok {
+		r.depend(e.low)
+		return e.sum, true
+	}
+	return nil, false
+}
+
+// origin returns the generic function of an instantiation without a body
+// of its own, fn otherwise.
+func origin(fn *ssa.Function) *ssa.Function {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
+}
+
+// solve computes the summary of fn with compute, to a fixed point if fn
+// is the root of a recursive component, and calls final with it once it
+// is final.
+func (r *recursion) solve(fn *ssa.Function, compute func() *Summary, final func(*Summary)) *Summary {
+	if r.onStack == nil {
+		r.onStack = map[*ssa.Function]int{}
+		r.partial = map[*ssa.Function]*Summary{}
+		r.round = map[*ssa.Function]inRound{}
+	}
+	idx := len(r.stack)
+	r.onStack[fn] = idx
+	r.stack = append(r.stack, frame{fn: fn, low: idx})
+	var s *Summary
+	for rounds := 1; ; rounds++ {
+		s = compute()
+		f := &r.stack[idx]
+		if f.low < idx || !f.hit || rounds >= maxRounds || key(r.partial[fn]) == key(s) {
+			break
+		}
+		r.partial[fn] = s
+		f.hit = false
+		clear(r.round)
+	}
+	f := r.stack[idx]
+	r.stack = r.stack[:idx]
+	delete(r.onStack, fn)
+	if f.low < idx {
+		// fn depends on a function below it, whose summary is not
+		// final yet: neither is fn's.
+		r.round[fn] = inRound{sum: s, low: f.low}
+		r.depend(f.low)
+		return s
+	}
+	if f.hit {
+		delete(r.partial, fn)
+		clear(r.round)
+	}
+	final(s)
+	return s
+}
+
+// key renders a summary for comparing rounds ("" for none).
+func key(s *Summary) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
+}
