@@ -67,7 +67,10 @@ func syncIn(t types.Type, pkg *types.Package, path string, depth int, seen map[t
 		}
 	case *types.Pointer:
 		if depth > 0 {
-			return syncIn(u.Elem(), pkg, path, depth+1, seen)
+			// Going through a pointer is no step deeper:
+			// struct{ *shards } with shards{ cs []*shard } is
+			// as deep as struct{ shards } with shards{ cs []shard }.
+			return syncIn(u.Elem(), pkg, path, depth, seen)
 		}
 	case *types.Slice:
 		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)

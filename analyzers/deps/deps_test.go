@@ -160,6 +160,7 @@ func TestSelection(t *testing.T) {
 		"Outer":    "recv.inner.mu is a sync.RWMutex",
 		"Sharded":  "recv.shards[*].RWMutex is a sync.RWMutex",
 		"ByKey":    "recv.m[*].RWMutex is a sync.RWMutex",
+		"Wrapped":  "recv.shards.cs[*].RWMutex is a sync.RWMutex",
 		"Counter":  "atomic operations on recv.n",
 		"Registry": "doc: safe for concurrent use by multiple goroutines",
 		"Config":   "doc: immutable",

@@ -47,6 +47,15 @@ type ByKey struct{ m map[string]*shard }
 // Len returns the number of shards.
 func (b *ByKey) Len() int { return len(b.m) }
 
+type shards struct{ cs []*shard }
+
+// Wrapped holds a sharded map through an embedded pointer, as
+// go-cache's unexportedShardedCache does.
+type Wrapped struct{ *shards }
+
+// Len returns the number of shards.
+func (w *Wrapped) Len() int { return len(w.cs) }
+
 // Counter counts with sync/atomic functions on a plain field.
 type Counter struct{ n int64 }
 
