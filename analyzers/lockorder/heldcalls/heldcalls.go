@@ -752,32 +752,61 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 	}
 	idx := -1
 	cell := false
+	// match finds the binding of mc that holds owner, the object whose
+	// field receives the closure.
+	match := func(mc *ssa.MakeClosure, owner ssa.Value) bool {
+		found := -1
+		for i, b := range mc.Bindings {
+			if b == owner {
+				found, cell = i, false
+			} else if c, ok := b.(*ssa.Alloc); ok && holds(c, owner) {
+				found, cell = i, true
+			}
+		}
+		if found < 0 || idx >= 0 && found != idx {
+			return false
+		}
+		idx = found
+		return true
+	}
 	for _, mc := range mcs {
 		stored := false
+		// The closure, and its conversions to a named func type.
+		vals := []ssa.Value{mc}
+		var refs []ssa.Instruction
 		for _, ref := range *mc.Referrers() {
-			st, ok := ref.(*ssa.Store)
-			if !ok || st.Val != mc {
+			if ct, ok := ref.(*ssa.ChangeType); ok {
+				vals = append(vals, ct)
+				refs = append(refs, *ct.Referrers()...)
 				continue
 			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok {
-				return nil, nil
-			}
-			if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
-				return nil, nil
-			}
-			found := -1
-			for i, b := range mc.Bindings {
-				if b == fa.X {
-					found, cell = i, false
-				} else if c, ok := b.(*ssa.Alloc); ok && holds(c, fa.X) {
-					found, cell = i, true
+			refs = append(refs, ref)
+		}
+		for _, ref := range refs {
+			switch ref := ref.(type) {
+			case *ssa.Store:
+				if !slices.Contains(vals, ref.Val) {
+					continue
 				}
-			}
-			if found < 0 || idx >= 0 && found != idx {
+				fa, ok := ref.Addr.(*ssa.FieldAddr)
+				if !ok {
+					return nil, nil
+				}
+				if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field || !match(mc, fa.X) {
+					return nil, nil
+				}
+				stored = true
+			case *ssa.Call:
+				// A setter: x.SetHook(func() { x.… }) storing its
+				// parameter in a field of its receiver.
+				owner := setterOwner(ref, vals, field)
+				if owner == nil || !match(mc, owner) {
+					return nil, nil
+				}
+				stored = true
+			default:
 				return nil, nil
 			}
-			idx, stored = found, true
 		}
 		if !stored {
 			return nil, nil
@@ -945,4 +974,40 @@ func (a *analyzer) released(callee *ssa.Function, fr frame) []string {
 		out = append(out, fr.loc(r)...)
 	}
 	return out
+}
+
+// setterOwner returns the argument of call whose field the callee stores
+// the closure (one of vals) in (a setter storing its parameter in a field of
+// another parameter), or nil.
+func setterOwner(call *ssa.Call, vals []ssa.Value, field string) ssa.Value {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Blocks == nil {
+		return nil
+	}
+	k := slices.IndexFunc(call.Call.Args, func(v ssa.Value) bool { return slices.Contains(vals, v) })
+	if k < 0 || k >= len(callee.Params) {
+		return nil
+	}
+	var owner ssa.Value
+	for _, ref := range *callee.Params[k].Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != callee.Params[k] {
+			continue
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		param, ok := fa.X.(*ssa.Parameter)
+		if !ok {
+			return nil
+		}
+		name, _ := fieldOf(fa.X.Type(), fa.Field)
+		r := slices.Index(callee.Params, param)
+		if name != field || r < 0 || r >= len(call.Call.Args) {
+			return nil
+		}
+		owner = call.Call.Args[r]
+	}
+	return owner
 }

@@ -1,4 +1,4 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
 
 package lockorder3
 
@@ -358,4 +358,33 @@ func (t *LeaseTable) Release2(id int) {
 	n := l.id
 	l.mu.Unlock()
 	t.names.drop(n)
+}
+
+// A callee that drops the set's lock and takes it again while the
+// caller holds a device's lock: two deletions of one device deadlock.
+type DeviceSet struct {
+	sync.Mutex
+	infos map[string]*DevInfo
+}
+
+type DevInfo struct {
+	lock sync.Mutex
+	name string
+}
+
+func (d *DeviceSet) lookup(hash string) *DevInfo { return d.infos[hash] }
+
+func (d *DeviceSet) removeAndWait(name string) {
+	d.Unlock()
+	defer d.Lock()
+	_ = name
+}
+
+func (d *DeviceSet) Delete(hash string) {
+	d.Lock()
+	defer d.Unlock()
+	info := d.lookup(hash)
+	info.lock.Lock()
+	defer info.lock.Unlock()
+	d.removeAndWait(info.name) // want `lock order inversion: Delete locks recv.Mutex \(in removeAndWait\) while holding lockorder3.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }

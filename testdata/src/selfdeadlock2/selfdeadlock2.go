@@ -399,3 +399,64 @@ func (p *Peer2) Close2() {
 	p.mu.Unlock()
 	log.Printf("closed %v", p)
 }
+
+// A hook installed through a setter, by a closure over the object
+// itself, and called with the object's lock held.
+type Hook func(int)
+
+type Lessor struct {
+	mu sync.Mutex
+	cp Hook
+	n  int
+}
+
+func (l *Lessor) SetHook(h Hook) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cp = h
+}
+
+func (l *Lessor) Checkpoint(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n = n
+}
+
+func (l *Lessor) Renew() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cp != nil {
+		l.cp(l.n) // want `recv.mu is locked \(in Checkpoint, called through a function value\) while already held`
+	}
+}
+
+func NewLessor() *Lessor {
+	l := &Lessor{}
+	l.SetHook(func(n int) { l.Checkpoint(n) })
+	return l
+}
+
+// Correct: the hook of one lessor checkpoints another.
+type Lessor2 struct {
+	mu sync.Mutex
+	cp Hook
+	n  int
+}
+
+func (l *Lessor2) SetHook(h Hook) { l.cp = h }
+
+func (l *Lessor2) Checkpoint(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n = n
+}
+
+func (l *Lessor2) Renew() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cp(l.n)
+}
+
+func Chain(a, b *Lessor2) {
+	a.SetHook(func(n int) { b.Checkpoint(n) })
+}
