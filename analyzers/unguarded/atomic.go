@@ -48,7 +48,8 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 	}
 	sort.Strings(locs)
 	for _, loc := range locs {
-		if len(plains[loc]) == 0 || !atomicOperand(locType(t.obj.Type(), loc)) || inLock(t.obj.Type(), loc) {
+		if len(plains[loc]) == 0 || !atomicOperand(locType(t.obj.Type(), loc)) || inLock(t.obj.Type(), loc) ||
+			!declaredIn(t.obj.Type(), loc, t.obj.Pkg()) {
 			continue
 		}
 		f, _ := field(loc)
@@ -126,6 +127,35 @@ func inLock(recv types.Type, loc string) bool {
 		}
 	}
 	return false
+}
+
+// declaredIn reports whether the last field on the path loc belongs to a
+// struct type declared in pkg: the accesses of another package's fields
+// are reported in that package.
+func declaredIn(recv types.Type, loc string, pkg *types.Package) bool {
+	for {
+		trimmed := strings.TrimSuffix(strings.TrimSuffix(loc, "[*]"), "->")
+		if trimmed == loc {
+			break
+		}
+		loc = trimmed
+	}
+	i := strings.LastIndexAny(loc, ".>")
+	if i < len("$0") {
+		return true
+	}
+	prefix := loc[:i]
+	if loc[i] == '>' {
+		prefix = loc[:i-1]
+	}
+	t := locType(recv, prefix)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg() == pkg
+	}
+	return true
 }
 
 // conflicting returns an atomic access that may run concurrently with the

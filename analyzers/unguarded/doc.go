@@ -29,6 +29,17 @@
 //	func (r *Reader) Reset()     { r.mu.Lock(); r.pos = 0; r.mu.Unlock() }
 //	func (r *Reader) Close()     { r.buf = nil } // reported: buf is guarded by r.mu
 //
+// So is the first access in a method that accesses the field several
+// times, none of them with the lock that the type's other methods hold at
+// every access of it (at least two):
+//
+//	func (l *Log) Append(s string) {
+//		l.mu.Lock()
+//		l.seq++
+//		l.mu.Unlock()
+//		l.entries = append(l.entries, s) // reported: entries is guarded by l.mu
+//	}
+//
 // A write made while holding only the read lock of an RWMutex that guards
 // the field everywhere else is reported too. So is an access in a method
 // that a goroutine runs:
@@ -60,7 +71,10 @@
 // atomic ones that hold a common lock (one of them in write mode): the
 // atomics are then merely redundant; a plain read where all the atomic
 // accesses are reads too; atomic accesses by goroutines that the method
-// making the plain access starts (it may wait for them). Exported fields
+// making the plain access starts (it may wait for them); the fields of
+// lock implementations (a type that declares Lock and Unlock, and the
+// fields inside one), whose atomics are their synchronisation; the fields
+// of another package's types, reported in that package. Exported fields
 // are checked too: an atomic access by the package's own methods shows
 // that the field changes while the value is shared.
 //
@@ -90,19 +104,25 @@
 //		…
 //
 // The read is reported when it happens, directly or in a callee, before
-// the method locks a mutex of the receiver on every path that reaches the
-// lock (a read in a loop that also locks is not), when no synchronising
-// operation (a lock or unlock, an atomic access, a channel operation, a
-// call into sync) may come before it, and when every write of the field
-// by an entry point holds that mutex in write mode. len of a guarded map
-// reads the map's size, which its element writes change. Not reported:
-// fields accessed with sync/atomic (a double-checked read of an atomic
-// value is the correct form of the idiom; a plain read after an atomic
-// load that publishes the value is synchronised by it); fields no entry
-// point writes (set before the value is shared); a read under another lock
-// held at all the writes too; reads in deferred calls; a read by a
-// goroutine's method of a field that only that method writes (a single
-// writer reads its own writes without the lock).
+// the function locks a mutex of the receiver on every path that reaches
+// the lock (a read in a loop that also locks is not), when no
+// synchronising operation (a lock or unlock, an atomic access, a channel
+// operation, a call into sync) may come before it, and when every write
+// of the field by an entry point holds that mutex in write mode. The
+// functions looked at are the entry points and the methods of the type
+// that they call on their receiver (a lazy-initialisation helper), each
+// in its own body. len of a guarded map reads the map's size, which its
+// element writes change.
+//
+// Not reported: fields accessed with sync/atomic (a double-checked read
+// of an atomic value is the correct form of the idiom; a plain read after
+// an atomic load that publishes the value is synchronised by it); fields
+// no entry point writes (set before the value is shared); a read under
+// another lock held at all the writes too; reads in deferred calls; a
+// function that unlocks the mutex before locking it (it is called with
+// the lock held, and upgrades a read lock); a read by a goroutine's method
+// of a field that only that method writes (a single writer reads its own
+// writes without the lock).
 //
 // # Not reported
 //
@@ -111,12 +131,16 @@
 // before the value is shared), and only when one of their accesses is a
 // write; constructors and other functions (which run before the value is
 // shared) are not entry points; fields that are themselves
-// synchronisation primitives or channels, sync.Map and channel
-// operations, accesses by goroutines a method starts through a function
-// literal, accesses through a value that may be one of several objects
-// (c = c.parent on one path), and calls of unknown code are ignored; so
+// synchronisation primitives or channels, the accesses of an object that
+// a field refers to made with that object's own lock held, sync.Map and
+// channel operations, accesses by goroutines a method starts through a
+// function literal, accesses through a value that may be one of several
+// objects (c = c.parent on one path), and calls of unknown code are
+// ignored; so
 // are reads after the method synchronised on the lock (a value set once
-// under the lock and read after taking and releasing it). The related
+// under the lock and read after taking and releasing it), and the accesses
+// of a method that locks the receiver's lock or another object's through
+// one variable (first, second := a, b in id order). The related
 // information points at an access that holds the lock, at the atomic
 // access, or at the lock acquisition and a guarded write.
 package unguarded

@@ -47,6 +47,8 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			}
 			var locks []string
 			for _, acq := range sum.Acquires {
+				// A function that releases the lock without taking it
+				// first is called with it held (to upgrade a read lock).
 				if !acq.Goroutine && guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) {
 					locks = append(locks, acq.Lock)
 				}
@@ -69,7 +71,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			}
 			for _, lock := range locks {
 				acqs := g.acquisitions(sum, lock)
-				if !g.before(reads, acqs) {
+				if !g.before(reads, acqs) || g.releasesHeld(lock, acqs) {
 					continue
 				}
 				w, ok := guardedWrite(t, fn, a, contents, lock)
@@ -328,6 +330,37 @@ func (g *cfg) acquisitions(sum *summary.Summary, lock string) []ssa.Instruction 
 		}
 	}
 	return out
+}
+
+// releasesHeld reports whether the function unlocks lock before it
+// acquires it: it is called with the lock held, and releases it to upgrade
+// a read lock or to wait.
+func (g *cfg) releasesHeld(lock string, acqs []ssa.Instruction) bool {
+	recv := g.fn.Params[0]
+	for _, b := range g.fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			switch syncName(call.Call.StaticCallee()) {
+			case "(*sync.Mutex).Unlock", "(*sync.RWMutex).Unlock", "(*sync.RWMutex).RUnlock":
+			default:
+				continue
+			}
+			if p, ok := addrPath(call.Call.Args[0], recv); !ok || p != lock {
+				continue
+			}
+			after := false
+			for _, acq := range acqs {
+				after = after || g.precedes(acq, instr)
+			}
+			if !after {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addrPath returns the path of v, an address computed from the receiver

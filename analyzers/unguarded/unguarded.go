@@ -48,7 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
 				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
-					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) {
+					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) || ownLocked(a) {
 					continue
 				}
 				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
@@ -213,6 +213,18 @@ func guarded(u use, others []use) bool {
 func acquires(m *summary.Method, lock string) bool {
 	for _, a := range m.Summary.Acquires {
 		if a.Lock == lock && !a.Goroutine {
+			return true
+		}
+	}
+	return false
+}
+
+// ownLocked reports whether a is an access of an object that a field
+// refers to, made with a lock of that object held (recv.body->closed with
+// recv.body->mu): the object synchronises its own state.
+func ownLocked(a summary.Access) bool {
+	for _, h := range a.Held {
+		if i := strings.LastIndex(h.Lock, "->"); i >= 0 && strings.HasPrefix(a.Loc, h.Lock[:i+2]) {
 			return true
 		}
 	}

@@ -319,3 +319,36 @@ func (w *Worker) Stage() int {
 	defer w.mu.Unlock()
 	return w.stage
 }
+
+// Options upgrades its caller's read lock to check and fill a field: the
+// helper is called with the read lock held.
+type Options struct {
+	mu   sync.RWMutex
+	keys []string
+}
+
+func (o *Options) keysRLocked() []string {
+	if len(o.keys) > 0 {
+		return o.keys
+	}
+	o.mu.RUnlock()
+	defer o.mu.RLock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.keys) == 0 {
+		o.keys = []string{"default"}
+	}
+	return o.keys
+}
+
+func (o *Options) Keys() []string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return o.keysRLocked()
+}
+
+func (o *Options) SetKeys(keys []string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.keys = keys
+}

@@ -102,3 +102,46 @@ func (p *Purse) Pay(to *Purse, n int) {
 		to.balance += n
 	}
 }
+
+// Stream's body synchronises its own state: Close closes it without the
+// stream's lock, which guards only the stream's use of it.
+type body struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+func (b *body) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+}
+
+func (b *body) Read() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.closed
+}
+
+type Stream struct {
+	mu   sync.Mutex
+	body *body
+	n    int
+}
+
+func (s *Stream) Read() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	return s.body.Read()
+}
+
+func (s *Stream) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n = 0
+	s.body.Close()
+}
+
+func (s *Stream) Close() {
+	s.body.Close()
+}
