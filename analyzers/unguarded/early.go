@@ -47,8 +47,6 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			}
 			var locks []string
 			for _, acq := range sum.Acquires {
-				// A function that releases the lock without taking it
-				// first is called with it held (to upgrade a read lock).
 				if !acq.Goroutine && guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) {
 					locks = append(locks, acq.Lock)
 				}
@@ -70,6 +68,8 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 				contents = a.Loc + "->[*]" // len(m) reads the map's count
 			}
 			for _, lock := range locks {
+				// A function that unlocks the lock before taking it is
+				// called with it held (to upgrade a read lock).
 				acqs := g.acquisitions(sum, lock)
 				if !g.before(reads, acqs) || g.releasesHeld(lock, acqs) {
 					continue
