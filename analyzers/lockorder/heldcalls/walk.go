@@ -1,6 +1,7 @@
 package heldcalls
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -199,8 +200,10 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 			w.release(st, p.location())
 		}
 		if len(ps) == 0 {
-			if key, _ := unnamedKey(v); key != "" {
-				w.release(st, key)
+			// The same value, or another load of the same variable: any
+			// lock of the class without a path is released.
+			if _, class := unnamedKey(v); class != "" {
+				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) && h.Class == class })
 			}
 		}
 		return true
@@ -240,7 +243,13 @@ func unnamedKey(v ssa.Value) (key, class string) {
 	if class == "" {
 		return "", ""
 	}
-	return "?" + fa.X.Name() + "." + name, class
+	x := fa.X
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if cell, ok := u.X.(*ssa.Alloc); ok {
+			x = cell // a variable captured by a closure, loaded at each use
+		}
+	}
+	return "?" + x.Name() + "." + name, class
 }
 
 // isUnnamed reports whether a held lock has no access path.

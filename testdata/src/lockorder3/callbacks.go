@@ -1,4 +1,4 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DB.mu -> lockorder3.Driver.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
 
 package lockorder3
 
@@ -387,4 +387,44 @@ func (d *DeviceSet) Delete(hash string) {
 	info.lock.Lock()
 	defer info.lock.Unlock()
 	d.removeAndWait(info.name) // want `lock order inversion: Delete locks recv.Mutex \(in removeAndWait\) while holding lockorder3.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+}
+
+// Correct: a lock of an object returned by a call, captured by a
+// closure, locked and unlocked through two loads of the variable.
+type Driver struct {
+	mu    sync.Mutex
+	opens int
+}
+
+type DB struct {
+	mu     sync.Mutex
+	driver *Driver
+	hook   func()
+}
+
+func (db *DB) Driver() *Driver { return db.driver }
+
+func (db *DB) conn() {
+	db.mu.Lock()
+	db.mu.Unlock()
+}
+
+func (db *DB) open() {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	d := db.Driver()
+	d.mu.Lock()
+	d.opens++
+	d.mu.Unlock()
+}
+
+func Count(db *DB) int {
+	d := db.Driver()
+	db.hook = func() { d.opens = 0 }
+	d.mu.Lock()
+	n := d.opens
+	d.mu.Unlock()
+	db.hook = db.conn
+	db.hook()
+	return n
 }
