@@ -7,25 +7,29 @@
 // deps: compute the dependent method pairs of each type under test
 //
 // A type under test is an exported named type with exported methods (the
-// method set of *T, promoted methods included). From the summaries of its
-// methods (see package summary) deps derives, as DepCon+ does:
+// method set of *T, promoted methods included): the plan's exported view.
+// The plan's full view also covers the unexported types with methods and
+// the unexported methods (for tests run inside the package; see Plan).
+// From the summaries of its methods (see package summary) deps derives, as
+// DepCon+ does:
 //
 //   - AS(m), the accesses of m to shared locations: the receiver's, those of
 //     parameters of the type itself, and the package variables of the
 //     type's own package (those of other packages, reached through calls
 //     into them — reflect's or encoding/json's caches, fmt's or time's
 //     internals — are their private state and do not count; the type's own
-//     fields written by other packages' code do) (a read counts
-//     only if some method of the type writes a compatible location: error
-//     values, lookup tables and fields set once by the constructor, such
-//     as the pointer to an embedded struct that promoted methods go
-//     through, are not shared mutable state);
+//     fields written by other packages' code do); a read counts in AS(m)
+//     as shown only if some method of the type writes a compatible
+//     location (error values, lookup tables and fields set once by the
+//     constructor, such as the pointer to an embedded struct that promoted
+//     methods go through, are not shared mutable state; such a read
+//     conflicts with nothing);
 //   - LS(m), the locks held under one acquisition at every such access
 //     (shown in the plan; the pairs are decided on the locks held at each
 //     access);
 //   - DS(m), the pairs ⟨l1,l2⟩ such that m may acquire l2 while holding l1.
 //
-// Over all unordered pairs M of exported methods (self-pairs included,
+// Over all unordered pairs M of the view's methods (self-pairs included,
 // |M| = n(n+1)/2) it computes:
 //
 //   - M_pc: m1 and m2 are parallel and conflict dependent, decided per
