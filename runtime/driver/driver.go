@@ -264,8 +264,9 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 // the exported ones, and the unexported ones that an exported function
 // returns behind an interface of the package, each with its exported
 // methods; with -unexported (the default in package main and in internal
-// packages), every type and its unexported methods too. A type that
-// -type names is selected with all its methods.
+// packages), every type and its unexported methods too. Iterators are
+// left out (see isIterator). A type that -type names is selected with
+// all its methods.
 func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen.Subject, []*TypeReport) {
 	var subjects []*testgen.Subject
 	var skipped []*TypeReport
@@ -279,6 +280,8 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 			continue
 		case !tp.Exported && !unexported && !named && !behind[tp.Name]:
 			continue
+		case !named && isIterator(pkg.Types, tp.Name):
+			continue // one consumer at a time, by convention: sharing it is misuse
 		}
 		view := tp
 		if !unexported && !named {
@@ -298,6 +301,30 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped
+}
+
+// isIterator reports whether the type name of pkg is an iterator: a
+// method Next, SetNext or HasNext returns a bool. An iterator (like a
+// bufio.Scanner or an sql.Rows) has one consumer at a time; two
+// goroutines advancing one are misusing it, whatever lock it holds.
+func isIterator(pkg *types.Package, name string) bool {
+	tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for _, m := range []string{"Next", "SetNext", "HasNext"} {
+		sel := mset.Lookup(pkg, m)
+		if sel == nil {
+			continue
+		}
+		sig := sel.Obj().Type().(*types.Signature)
+		if sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
+			types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+			return true
+		}
+	}
+	return false
 }
 
 // isInternal reports whether path is an internal package.

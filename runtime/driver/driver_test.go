@@ -3,6 +3,10 @@ package driver
 import (
 	"bytes"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -238,4 +242,32 @@ func step(r *child.Reply) string {
 		return r.Step
 	}
 	return r.Result.Step
+}
+
+// TestIsIterator checks which types are taken for iterators.
+func TestIsIterator(t *testing.T) {
+	const src = `package p
+type It struct{}
+func (*It) Next() bool { return false }
+type Sc struct{}
+func (Sc) HasNext() bool { return false }
+type Cache struct{}
+func (*Cache) Next(n int) bool { return false }
+type Q struct{}
+func (*Q) Next() int { return 0 }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := new(types.Config).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"It": true, "Sc": true, "Cache": false, "Q": false, "Nope": false} {
+		if got := isIterator(pkg, name); got != want {
+			t.Errorf("isIterator(%s) = %v, want %v", name, got, want)
+		}
+	}
 }
