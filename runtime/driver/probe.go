@@ -49,6 +49,12 @@ func (r *typeRun) probe() bool {
 		}
 	}
 	zero := len(r.g.Ctors()) == 0
+	for _, f := range r.g.Ctors() {
+		r.rep.BuiltBy = append(r.rep.BuiltBy, f.Name)
+	}
+	if zero {
+		r.rep.BuiltBy = []string{ZeroValue}
+	}
 	switch {
 	case zero && len(r.s.Ctors) > 0:
 		r.note("no usable constructor (%s): testing the zero value", strings.Join(failures, "; "))

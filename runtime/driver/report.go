@@ -77,6 +77,9 @@ func (t *TypeReport) Confirmed() int {
 	return n
 }
 
+// ZeroValue stands in BuiltBy for objects that are zero values.
+const ZeroValue = "the zero value"
+
 // Whether a violation's reproducer failed when depcon ran it.
 const (
 	ReproYes    = "yes"     // it ran and failed: the violation is real
@@ -94,6 +97,9 @@ type TypeReport struct {
 	TestsGenerated int          `json:"tests_generated"` // tests run
 	Elapsed        float64      `json:"elapsed_s"`
 	Violations     []*Violation `json:"violations"`
+	// BuiltBy names the functions that built its objects (those whose
+	// probe succeeded), or holds ZeroValue.
+	BuiltBy []string `json:"built_by,omitempty"`
 	// Skipped says why the type could not be tested.
 	Skipped string   `json:"skipped,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
@@ -158,6 +164,9 @@ func (r *Report) WriteText(w io.Writer) {
 		} else {
 			fmt.Fprintf(w, "%d pairs tested (%d dependent, %d in all), %d tests, %.1fs\n",
 				t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed)
+			if len(t.BuiltBy) > 0 {
+				fmt.Fprintf(w, "  built by: %s\n", strings.Join(t.BuiltBy, ", "))
+			}
 		}
 		for _, n := range t.Notes {
 			fmt.Fprintf(w, "  note: %s\n", n)
