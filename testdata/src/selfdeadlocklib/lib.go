@@ -5,7 +5,7 @@ package selfdeadlocklib
 import "sync"
 
 // Do calls f with mu held.
-func Do(mu *sync.Mutex, f func()) {
+func Do(mu *sync.Mutex, f func()) { // want Do:`call \$1 \{\$0:W\}`
 	mu.Lock()
 	defer mu.Unlock()
 	f()
@@ -17,14 +17,14 @@ type Guard struct {
 }
 
 // Run calls f with g.Mu held.
-func (g *Guard) Run(f func()) {
+func (g *Guard) Run(f func()) { // want Run:`call \$1 \{\$0.Mu:W\}`
 	g.Mu.Lock()
 	f()
 	g.Mu.Unlock()
 }
 
 // Each calls f for each element of xs, in the caller's goroutine.
-func Each(xs []string, f func(string)) {
+func Each(xs []string, f func(string)) { // want Each:`call \$1 \{\}`
 	for _, x := range xs {
 		f(x)
 	}
