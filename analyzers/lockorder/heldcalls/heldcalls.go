@@ -168,6 +168,17 @@ type staticCall struct {
 	callee *ssa.Function
 	held   []Lock
 	fr     frame
+	// vals are the values of the callee's parameters, when they are not
+	// the call's arguments (a method called through an interface).
+	vals []ssa.Value
+}
+
+// paramValues returns the values of the callee's parameters at sc.
+func (sc staticCall) paramValues() []ssa.Value {
+	if sc.vals != nil {
+		return sc.vals
+	}
+	return sc.instr.Common().Args
 }
 
 type funcInfo struct {
@@ -198,6 +209,10 @@ type analyzer struct {
 	busy  map[*ssa.Function]bool
 	cg    *callgraph.Graph
 	cgOK  bool
+	// follow is set when the targets of calls through function values
+	// and interfaces are followed (see run).
+	follow bool
+	deepMemo map[*ssa.Function][]summary.Acquire
 	// closures indexes the closures and bound method values of the
 	// package by function.
 	closures map[*ssa.Function][]*ssa.MakeClosure
@@ -206,10 +221,20 @@ type analyzer struct {
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	a := &analyzer{pass: pass, res: res, infos: map[*ssa.Function]*funcInfo{}, busy: map[*ssa.Function]bool{}}
+	// The calls of unknown code are followed into their targets only in
+	// a package that holds a lock at such a call, where the call graph is
+	// computed anyway.
+	for _, fn := range res.SSA.SrcFuncs {
+		for _, e := range a.info(fn).entries {
+			if len(e.held) > 0 && e.anon == nil {
+				a.follow = true
+			}
+		}
+	}
 	var events []Event
 	for _, fn := range res.SSA.SrcFuncs {
 		fi := a.info(fn)
-		events = append(events, a.events(fi)...)
+		events = append(events, a.safeEvents(fi)...)
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Parent() == nil {
 			if f := a.fact(fi); f != nil {
 				pass.ExportObjectFact(obj, f)
@@ -217,6 +242,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return &Result{Events: events}, nil
+}
+
+// safeEvents returns the events of fi; a construct the analysis does not
+// handle costs that function's events, not the package's vet run.
+func (a *analyzer) safeEvents(fi *funcInfo) (evs []Event) {
+	defer func() {
+		if recover() != nil {
+			evs = nil
+		}
+	}()
+	return a.events(fi)
 }
 
 func (a *analyzer) sum(fn *ssa.Function) *summary.Summary {
@@ -277,6 +313,38 @@ func (a *analyzer) effective(fi *funcInfo, depth int) []*entry {
 			}
 			if p := a.propagate(fi, e, sc); p != nil {
 				out = append(out, p)
+			}
+		}
+	}
+	// The calls of unknown code made by the targets of fi's own calls
+	// through function values and interfaces.
+	if a.follow {
+		for _, e := range fi.entries {
+			if e.instr == nil || e.anon != nil || e.targets != nil || len(e.fnval) == 1 && isParam(e.fnval[0]) {
+				continue
+			}
+			c := e.instr.Common()
+			vals := c.Args
+			if c.IsInvoke() {
+				vals = append([]ssa.Value{c.Value}, c.Args...)
+			}
+			var held []Lock
+			for _, h := range e.held {
+				held = append(held, h.Lock)
+			}
+			for _, t := range a.dynamic(e.instr) {
+				if !a.here(t) || a.busy[t] {
+					continue
+				}
+				sc := staticCall{instr: e.instr, callee: t, held: held, fr: frame{args: e.args}, vals: vals}
+				for _, sub := range a.effective(a.info(t), depth+1) {
+					if len(out) >= maxEntries {
+						break
+					}
+					if p := a.propagate(fi, sub, sc); p != nil {
+						out = append(out, p)
+					}
+				}
 			}
 		}
 	}
@@ -344,7 +412,7 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 		p.targets, p.binds, p.cells = e.targets, mapPaths(e.binds), e.cells
 	case len(e.fnval) == 1 && isParam(e.fnval[0]):
 		k := atoi(e.fnval[0].str[1:])
-		args := sc.instr.Common().Args
+		args := sc.paramValues()
 		if k < 0 || k >= len(args) {
 			return nil
 		}
@@ -495,7 +563,11 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			for _, r := range sum.Released {
 				released = append(released, tfr.loc(r)...)
 			}
-			for _, acq := range sum.Acquires {
+			acqs := sum.Acquires
+			if a.follow {
+				acqs = append(slices.Clone(acqs), a.deep(t, 0)...)
+			}
+			for _, acq := range acqs {
 				if acq.Goroutine {
 					continue
 				}
@@ -1010,4 +1082,62 @@ func setterOwner(call *ssa.Call, vals []ssa.Value, field string) ssa.Value {
 		owner = call.Call.Args[r]
 	}
 	return owner
+}
+
+// deep returns the lock acquisitions of t's calls through function values
+// and interfaces (the summaries see them as unknown code), on t's
+// locations: a callback that calls a listener that locks.
+func (a *analyzer) deep(t *ssa.Function, depth int) []summary.Acquire {
+	if t.Blocks == nil && t.Origin() != nil {
+		t = t.Origin()
+	}
+	if depth > 2 || !a.here(t) {
+		return nil
+	}
+	if a.deepMemo == nil {
+		a.deepMemo = map[*ssa.Function][]summary.Acquire{}
+	}
+	if acqs, ok := a.deepMemo[t]; ok {
+		return acqs
+	}
+	a.deepMemo[t] = nil // cycle guard
+	var out []summary.Acquire
+	for _, e := range a.effective(a.info(t), 0) {
+		if e.anon != nil {
+			out = append(out, summary.Acquire{Class: e.anon.Class, Mode: e.anon.Mode, Pos: e.anon.Pos, Where: e.anon.Where, Via: e.origin.Name()})
+			continue
+		}
+		targets := e.targets
+		fr := frame{args: e.args, binds: e.binds, cells: e.cells}
+		if targets == nil {
+			if e.instr == nil || len(e.fnval) == 1 && isParam(e.fnval[0]) {
+				continue
+			}
+			targets = a.dynamic(e.instr)
+			fr = frame{args: e.args}
+		}
+		for _, u := range targets {
+			sum, ufr := a.target(u, fr)
+			if sum == nil {
+				continue
+			}
+			for _, acq := range append(slices.Clone(sum.Acquires), a.deep(u, depth+1)...) {
+				if acq.Goroutine || len(out) >= maxEntries {
+					continue
+				}
+				ls := ufr.loc(acq.Lock)
+				acq.Lock = ""
+				if len(ls) == 1 {
+					acq.Lock = ls[0]
+				}
+				acq.Held = nil
+				if acq.Via == "" {
+					acq.Via = strings.TrimSuffix(u.Name(), "$bound")
+				}
+				out = append(out, acq)
+			}
+		}
+	}
+	a.deepMemo[t] = out
+	return out
 }

@@ -219,6 +219,9 @@ func (fr *frame) loc(loc string) []string {
 // loaded) onto the caller's.
 func (fr *frame) value(q path) []path {
 	root := summary.Root(q.str)
+	if len(root) < 2 || root[0] != '$' && root[0] != '@' {
+		return nil // no path (a lock known by its class alone)
+	}
 	tail := q.str[len(root):]
 	if strings.HasPrefix(root, "@") {
 		return []path{q}

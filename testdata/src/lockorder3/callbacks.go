@@ -1,4 +1,4 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DB.mu -> lockorder3.Driver.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DB.mu -> lockorder3.Driver.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.FIFO.mu -> lockorder3.Informer.mu; lockorder3.FIFO.mu -> lockorder3.Stats.mu; lockorder3.Informer.mu -> lockorder3.FIFO.mu; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
 
 package lockorder3
 
@@ -427,4 +427,89 @@ func Count(db *DB) int {
 	db.hook = db.conn
 	db.hook()
 	return n
+}
+
+// Callbacks several calls deep: the queue holds its lock while it runs
+// the function its controller passes, which calls a handler, whose
+// function locks the informer; the informer holds its lock while it asks
+// the queue.
+type Queue3 interface {
+	Pop(func())
+	Synced() bool
+}
+
+type FIFO struct {
+	mu    sync.Mutex
+	items []int
+}
+
+func (f *FIFO) Pop(process func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	process()
+}
+
+func (f *FIFO) Synced() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.items) == 0
+}
+
+type Handler interface{ OnAdd() }
+
+type HandlerFuncs struct{ AddFunc func() }
+
+func (h HandlerFuncs) OnAdd() {
+	if h.AddFunc != nil {
+		h.AddFunc()
+	}
+}
+
+type Controller struct {
+	queue   Queue3
+	process func()
+}
+
+func (c *Controller) loop() { c.queue.Pop(c.process) }
+
+func NewController(h Handler) *Controller {
+	return &Controller{queue: &FIFO{}, process: func() { h.OnAdd() }}
+}
+
+type Stats struct {
+	mu sync.Mutex
+	n  int
+}
+
+type Informer struct {
+	mu    sync.Mutex
+	ctrl  *Controller
+	n     int
+	stats *Stats
+}
+
+func (i *Informer) add() {
+	i.mu.Lock()
+	i.n++
+	i.mu.Unlock()
+}
+
+func (i *Informer) statsOf() *Stats { return i.stats }
+
+func NewInformer() *Informer {
+	i := &Informer{stats: &Stats{}}
+	i.ctrl = NewController(HandlerFuncs{AddFunc: func() {
+		i.add()
+		s := i.statsOf()
+		s.mu.Lock()
+		s.n++
+		s.mu.Unlock()
+	}})
+	return i
+}
+
+func (i *Informer) Synced() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.ctrl.queue.Synced() // want `lock order inversion: Synced locks recv.ctrl.queue.mu \(in Synced, called through an interface or a method value\) while holding recv.mu, but loop \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
