@@ -211,7 +211,7 @@ type analyzer struct {
 	cgOK  bool
 	// follow is set when the targets of calls through function values
 	// and interfaces are followed (see run).
-	follow bool
+	follow   bool
 	deepMemo map[*ssa.Function][]summary.Acquire
 	// closures indexes the closures and bound method values of the
 	// package by function.
