@@ -15,7 +15,9 @@
 // through closures, and through callbacks called with A held (function
 // values passed as arguments or stored in fields, method values,
 // interface methods whose implementations the package declares, found by
-// the package's call graph).
+// the package's call graph, and the callbacks those call in turn). A lock
+// of an object returned by a call (s := t.find(id); s.mu.Lock()) takes
+// part by its class.
 //
 // It reports a cycle of orders A → B → … → A when it goes through an
 // order of this package; the orders of imported packages are exported as

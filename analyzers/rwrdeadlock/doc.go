@@ -23,7 +23,8 @@
 // write-locked in the package or in a package it imports (the write-locked
 // classes are exported as facts). The second RLock may happen directly,
 // in a callee several calls deep or in another package, in a recursive
-// call, or in a callback run with the read lock held:
+// call, in the String method of a value printed with fmt or log, or in a
+// callback run with the read lock held:
 //
 //	func Sum(t *lib.Table) (n int) {
 //		t.Each(func(k string) { n += t.Get(k) }) // Each read-locks t, so does Get

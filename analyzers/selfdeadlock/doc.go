@@ -57,9 +57,29 @@
 // helper of another package that calls them with a lock held), callbacks
 // stored in a field of the very object they capture (c.onEvict =
 // func(k string) { c.Remove(k) }, or a method value c.onClose = c.Close),
-// and the implementations of an interface method found by the package's
-// call graph, when the receiver is the object whose lock is held. A
-// callback of another object (a.onDone = b.Done) is not reported: its
+// callbacks installed through a setter by a closure over the object
+// (l.SetHook(func() { l.Checkpoint() })), the implementations of an
+// interface method found by the package's call graph when the receiver is
+// the object whose lock is held, and the String and Error methods of the
+// operands of fmt and log print functions:
+//
+//	func (p *Peer) String() string { p.mu.Lock(); defer p.mu.Unlock(); return p.addr }
+//
+//	func (p *Peer) Close() {
+//		p.mu.Lock()
+//		defer p.mu.Unlock()
+//		log.Printf("closing %v", p) // reported: String locks p.mu
+//	}
+//
+// Fix it by calling out after the lock is released, or by handing the
+// callback what it needs instead of the object:
+//
+//	p.mu.Lock()
+//	addr := p.addr
+//	p.mu.Unlock()
+//	log.Printf("closing %s", addr)
+//
+// A callback of another object (a.onDone = b.Done) is not reported: its
 // lock is another one.
 //
 // Recursive read locking (RLock while read-locked) is reported by

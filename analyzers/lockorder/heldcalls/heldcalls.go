@@ -17,7 +17,14 @@
 // function values and interface methods are resolved with the package's
 // call graph (go/callgraph/vta over a CHA graph), computed only when a
 // lock is held at such a call; a call with more than a few possible
-// targets is left alone.
+// targets is left alone. In a package where a lock is held at such a
+// call, the targets' own calls through function values and interfaces are
+// followed too, a few levels deep.
+//
+// The String and Error methods of the operands of fmt and log print
+// functions count as called with the caller's locks held. Locks of
+// objects that have no access path (the result of a call) are held by
+// class, for lock orders, until an Unlock of their class.
 package heldcalls
 
 import (
