@@ -165,7 +165,7 @@ func flagSets(t *testing.T) map[string]map[string]bool {
 	fs, _, _ := vetSARIFFlags(io.Discard)
 	fs.VisitAll(func(f *flag.Flag) {
 		b, ok := f.Value.(interface{ IsBoolFlag() bool })
-		vet[f.Name] = !(ok && b.IsBoolFlag())
+		vet[f.Name] = !ok || !b.IsBoolFlag()
 	})
 	var stderr bytes.Buffer
 	if code := run([]string{"depcon", "test", "-h"}, io.Discard, &stderr); code != 0 {

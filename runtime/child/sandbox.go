@@ -28,7 +28,7 @@ func newSandbox(parent string) (*sandbox, error) {
 	s := &sandbox{dir: dir}
 	for _, d := range []string{s.tmp(), s.home()} {
 		if err := os.Mkdir(d, 0o755); err != nil {
-			s.remove()
+			_ = s.remove()
 			return nil, fmt.Errorf("making a sandbox: %w", err)
 		}
 	}

@@ -97,7 +97,7 @@ func (r *Registry) RegisterType(name string, zero func() interface{}) { r.types[
 // pointer, requests about name fail with StatusError.
 func (r *Registry) RegisterTypeOf(name string, ptr interface{}) {
 	pt := reflect.TypeOf(ptr)
-	if pt == nil || pt.Kind() != reflect.Ptr {
+	if pt == nil || pt.Kind() != reflect.Pointer {
 		r.badTypes[name] = fmt.Sprintf("type %q registered with a %T, not a pointer to it", name, ptr)
 		return
 	}

@@ -191,7 +191,7 @@ func (v *valuer) ctor(t types.Type, depth int) *harness.Call {
 	for _, f := range v.s.byRes[n.Obj()] {
 		// Near the bound, a builder's chain must end: only functions.
 		chained := f.Sig.Params().Len() > 0 && strings.Contains(f.Name, ".")
-		if types.Identical(f.Res, n) && !v.dropped(f.Name) && !(chained && depth+1 >= maxDepth) {
+		if types.Identical(f.Res, n) && !v.dropped(f.Name) && (!chained || depth+1 < maxDepth) {
 			fs = append(fs, f)
 		}
 	}

@@ -97,7 +97,7 @@ func analyze(dir string) (*pkgResult, error) {
 	var errs []error
 	for _, act := range graph.Roots {
 		if act.Err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", act.Analyzer.Name, act.Err))
+			errs = append(errs, fmt.Errorf("%s: %w", act.Analyzer.Name, act.Err))
 			continue
 		}
 		if act.Analyzer == deps.Analyzer {

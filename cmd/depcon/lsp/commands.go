@@ -73,7 +73,7 @@ func (s *Server) executeCommand(params *protocol.ExecuteCommandParams) (any, err
 		if args.Budget != "" {
 			d, err := time.ParseDuration(args.Budget)
 			if err != nil {
-				return nil, fmt.Errorf("%w: budget: %v", jsonrpc2.ErrInvalidParams, err)
+				return nil, fmt.Errorf("%w: budget: %w", jsonrpc2.ErrInvalidParams, err)
 			}
 			budget = d
 		}

@@ -15,7 +15,7 @@ import (
 
 // fileURI returns the document URI of a file path.
 func fileURI(path string) protocol.DocumentURI {
-	return protocol.DocumentURI(uri.File(path))
+	return uri.File(path)
 }
 
 // uriPath returns the file path of a file:// document URI, or "".
@@ -23,7 +23,7 @@ func uriPath(u protocol.DocumentURI) string {
 	if !strings.HasPrefix(string(u), "file://") {
 		return ""
 	}
-	return filepath.Clean(uri.URI(u).Filename())
+	return filepath.Clean(u.Filename())
 }
 
 // A mapper converts go/token positions (1-based lines, byte columns) to

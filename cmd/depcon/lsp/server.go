@@ -214,7 +214,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	decode := func(v any) bool {
 		if err := json.Unmarshal(req.Params(), v); err != nil {
-			_ = reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
+			_ = reply(ctx, nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err))
 			return false
 		}
 		return true

@@ -273,7 +273,7 @@ func TestServer(t *testing.T) {
 	defer conn.Close()
 
 	init, err := server.Initialize(ctx, &protocol.InitializeParams{
-		RootURI: fileURI(dir),
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(fileURI(dir)), Name: filepath.Base(dir)}},
 		Capabilities: protocol.ClientCapabilities{
 			Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true},
 			TextDocument: &protocol.TextDocumentClientCapabilities{

@@ -67,9 +67,9 @@ func TestAnalyzerPackage(t *testing.T) {
 func TestProgressWriter(t *testing.T) {
 	var got []string
 	w := &progressWriter{report: func(s string) { got = append(got, s) }}
-	w.Write([]byte("\r\033[KCounter: 0/1 pairs covered, 3 tests, 4s left"))
-	w.Write([]byte("\r\033[KCounter: 1/1 pairs covered, 9 tests, 3s left")) // within 250ms: dropped
-	w.Write([]byte("\r\033[K"))
+	_, _ = w.Write([]byte("\r\033[KCounter: 0/1 pairs covered, 3 tests, 4s left"))
+	_, _ = w.Write([]byte("\r\033[KCounter: 1/1 pairs covered, 9 tests, 3s left")) // within 250ms: dropped
+	_, _ = w.Write([]byte("\r\033[K"))
 	if len(got) != 1 || got[0] != "Counter: 0/1 pairs covered, 3 tests, 4s left" {
 		t.Errorf("reports: %q", got)
 	}
