@@ -21,10 +21,16 @@ type candidate struct {
 	details   string
 }
 
-// confirm runs both sequential orders of the suffixes of test, each in a
-// fresh child, and returns the violation when neither reproduces cand.
+// seqRepeats is how many times each sequential order is run before a
+// concurrent failure is taken for a violation: a failure that depends on
+// timing (a timeout, a clock) may show in one sequential run only.
+const seqRepeats = 2
+
+// confirm runs both sequential orders of the suffixes of test, each
+// seqRepeats times in a fresh child, and returns the violation when none
+// reproduces cand.
 func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *Violation {
-	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+	for _, order := range [][2]int{{0, 1}, {1, 0}, {0, 1}, {1, 0}}[:2*seqRepeats] {
 		seq := test
 		seq.Suffix = []harness.Call{test.Suffix[order[0]], test.Suffix[order[1]]}
 		r.stop()
