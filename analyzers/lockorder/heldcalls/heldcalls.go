@@ -436,7 +436,7 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 			// resolves it here, where the callee's locks are known.
 			p.fnval = sc.fr.value(e.fnval[0])
 			p.instr = e.instr
-			resolvedHere = !(len(p.fnval) == 1 && isParam(p.fnval[0]))
+			resolvedHere = len(p.fnval) != 1 || !isParam(p.fnval[0])
 		}
 	default:
 		for _, v := range e.fnval {
