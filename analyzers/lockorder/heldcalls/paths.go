@@ -1,9 +1,7 @@
 package heldcalls
 
 import (
-	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -38,120 +36,26 @@ func (p path) step(s string) string {
 	return p.str + s
 }
 
-type resolver struct {
-	params map[*ssa.Parameter]int
-	free   map[*ssa.FreeVar]int
-	memo   map[ssa.Value][]path
-}
+// A resolver names the SSA values of one function as the summaries do
+// (summary.Resolver), so that the two never disagree on a path.
+type resolver struct{ r *summary.Resolver }
 
-func newResolver(fn *ssa.Function) *resolver {
-	r := &resolver{params: map[*ssa.Parameter]int{}, free: map[*ssa.FreeVar]int{}, memo: map[ssa.Value][]path{}}
-	for i, p := range fn.Params {
-		r.params[p] = i
-	}
-	for i, fv := range fn.FreeVars {
-		r.free[fv] = i
-	}
-	return r
-}
+func newResolver(fn *ssa.Function) *resolver { return &resolver{summary.NewResolver(fn)} }
 
-const maxPaths = 4
+// paths returns the access paths v may denote (nil when v is local or
+// unknown).
+func (r *resolver) paths(v ssa.Value) []path { return fromSummary(r.r.Paths(v)) }
 
-func (r *resolver) paths(v ssa.Value) []path {
-	if ps, ok := r.memo[v]; ok {
-		return ps
-	}
-	r.memo[v] = nil
-	ps := r.compute(v)
-	if len(ps) > maxPaths {
-		ps = ps[:maxPaths]
-	}
-	r.memo[v] = ps
-	return ps
-}
+// cellContents returns the paths stored in a captured variable's cell.
+func (r *resolver) cellContents(cell *ssa.Alloc) []path { return fromSummary(r.r.CellContents(cell)) }
 
-func (r *resolver) compute(v ssa.Value) []path {
-	switch v := v.(type) {
-	case *ssa.Parameter:
-		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: summary.TypeClass(v.Type())}}
-	case *ssa.FreeVar:
-		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: summary.TypeClass(v.Type())}}
-	case *ssa.Global:
-		if v.Pkg == nil {
-			return nil
-		}
-		return []path{{str: "@" + v.Pkg.Pkg.Path() + "." + v.Name(), class: v.Pkg.Pkg.Path() + "." + v.Name()}}
-	case *ssa.FieldAddr:
-		name, class := fieldOf(v.X.Type(), v.Field)
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.step("." + name), class: class} })
-	case *ssa.Field:
-		name, class := fieldOf(v.X.Type(), v.Field)
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.str + "." + name, loaded: true, class: class} })
-	case *ssa.IndexAddr:
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.step("[*]")} })
-	case *ssa.Index:
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.str + "[*]", loaded: true} })
-	case *ssa.Lookup:
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.step("[*]"), loaded: true} })
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return nil
-		}
-		if cell, ok := v.X.(*ssa.Alloc); ok {
-			return r.cellContents(cell)
-		}
-		return mapPaths(r.paths(v.X), func(p path) path { return path{str: p.location(), loaded: true, class: p.class} })
-	case *ssa.Slice:
-		return r.paths(v.X)
-	case *ssa.ChangeType:
-		return r.paths(v.X)
-	case *ssa.Convert:
-		return r.paths(v.X)
-	case *ssa.MakeInterface:
-		return r.paths(v.X)
-	case *ssa.ChangeInterface:
-		return r.paths(v.X)
-	case *ssa.TypeAssert:
-		if v.CommaOk {
-			return nil
-		}
-		return r.paths(v.X)
-	case *ssa.SliceToArrayPointer:
-		return r.paths(v.X)
-	case *ssa.Extract:
-		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
-			return r.paths(ta.X)
-		}
-	case *ssa.Phi:
-		var out []path
-		for _, e := range v.Edges {
-			ps := r.paths(e)
-			if ps == nil {
-				return nil
-			}
-			out = appendPaths(out, ps...)
-		}
-		return out
-	case *ssa.Call:
-		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "ssa:wrapnilchk" {
-			return r.paths(v.Call.Args[0])
-		}
+func fromSummary(ps []summary.Path) []path {
+	if ps == nil {
+		return nil
 	}
-	return nil
-}
-
-func (r *resolver) cellContents(cell *ssa.Alloc) []path {
-	var out []path
-	for _, ref := range *cell.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != cell {
-			continue
-		}
-		ps := r.paths(st.Val)
-		if ps == nil {
-			return nil
-		}
-		out = appendPaths(out, ps...)
+	out := make([]path, len(ps))
+	for i, p := range ps {
+		out[i] = path{str: p.Str, loaded: p.Loaded, class: p.Class}
 	}
 	return out
 }
@@ -180,17 +84,9 @@ next:
 	return out
 }
 
-func fieldOf(t types.Type, i int) (name, class string) {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() {
-		return "?", ""
-	}
-	name = st.Field(i).Name()
-	return name, summary.TypeClass(t) + "." + name
-}
+// fieldOf returns the name of field i of the struct t (or *t) points to,
+// and its class.
+func fieldOf(t types.Type, i int) (name, class string) { return summary.FieldOf(t, i) }
 
 // A frame maps the roots of a callee ($i, $fi) onto the caller's paths.
 // cells marks the free variables bound to a captured variable's cell: the
@@ -274,38 +170,11 @@ func (fr *frame) value(q path) []path {
 	return out
 }
 
+// extendTail maps a callee's path tail onto the caller's path p, as the
+// summaries do.
 func extendTail(p path, tail string) string {
-	switch {
-	case tail == "":
-		return p.location()
-	case strings.HasPrefix(tail, "->"):
-		return p.location() + tail
-	}
-	n := stepLen(tail)
-	return p.step(tail[:n]) + tail[n:]
+	return summary.ExtendTail(summary.Path{Str: p.str, Loaded: p.loaded, Class: p.class}, tail)
 }
 
-func stepLen(tail string) int {
-	if strings.HasPrefix(tail, "[*]") {
-		return 3
-	}
-	i := strings.IndexAny(tail[1:], ".[-")
-	if i < 0 {
-		return len(tail)
-	}
-	return i + 1
-}
-
-func atoi(s string) int {
-	if s == "" {
-		return -1
-	}
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
+// atoi returns the index a root spells ("0" in "$0"), or -1.
+func atoi(s string) int { return summary.ParseIndex(s) }

@@ -1,0 +1,65 @@
+package summary
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Path is an SSA value expressed as an access path (see the package
+// documentation): Str is the path, Loaded reports whether the value was
+// read from memory (steps from it go through the reference), and Class is
+// the compatibility class of the location, for locks.
+type Path struct {
+	Str    string
+	Loaded bool
+	Class  string
+}
+
+// Location returns the location a load or store through the value (an
+// address) accesses.
+func (p Path) Location() string { return path{p.Str, p.Loaded, p.Class}.location() }
+
+// Step extends the address p with a field or element step ("." + name, or
+// "[*]").
+func (p Path) Step(s string) string { return path{p.Str, p.Loaded, p.Class}.step(s) }
+
+// A Resolver computes the access paths of the SSA values of one function,
+// by the rules the summaries use, so that other analyzers name locations
+// as the summaries do.
+type Resolver struct{ r *resolver }
+
+// NewResolver returns a resolver for the values of fn.
+func NewResolver(fn *ssa.Function) *Resolver { return &Resolver{newResolver(fn)} }
+
+// Paths returns the access paths v may denote (nil when v is local or
+// unknown).
+func (r *Resolver) Paths(v ssa.Value) []Path { return exported(r.r.paths(v)) }
+
+// CellContents returns the paths stored in a local variable that is only
+// ever assigned values with paths (as a captured receiver is), or nil.
+func (r *Resolver) CellContents(cell *ssa.Alloc) []Path { return exported(r.r.cellContents(cell)) }
+
+// FieldOf returns the name of field i of the struct t (or *t) points to,
+// and its class "pkg.Type.field".
+func FieldOf(t types.Type, i int) (name, class string) { return fieldOf(t, i) }
+
+func exported(ps []path) []Path {
+	if ps == nil {
+		return nil
+	}
+	out := make([]Path, len(ps))
+	for i, p := range ps {
+		out[i] = Path{p.str, p.loaded, p.class}
+	}
+	return out
+}
+
+// ExtendTail appends a callee's path tail (".x", "[*]", "->y", "") to p,
+// the caller's path of the argument the callee's root stands for: how a
+// callee's location is mapped onto its caller's.
+func ExtendTail(p Path, tail string) string { return extendTail(path{p.Str, p.Loaded, p.Class}, tail) }
+
+// ParseIndex returns the number s spells in decimal digits ("0" in "$0"),
+// or -1.
+func ParseIndex(s string) int { return atoi(s) }
