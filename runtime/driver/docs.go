@@ -13,7 +13,7 @@ func methodDocs(pkg *packages.Package, typ string) map[string]string {
 	for _, f := range pkg.Syntax {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil || recvName(fd.Recv.List[0].Type) != typ {
+			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil || ReceiverName(fd.Recv.List[0].Type) != typ {
 				continue
 			}
 			docs[fd.Name.Name] = fd.Doc.Text()
@@ -22,9 +22,9 @@ func methodDocs(pkg *packages.Package, typ string) map[string]string {
 	return docs
 }
 
-// recvName returns the name of the type of a receiver: T for T, *T,
-// T[K] and *T[K].
-func recvName(e ast.Expr) string {
+// ReceiverName returns the name of the type of a method's receiver
+// expression: T for T, *T, T[K] and *T[K]; "" for anything else.
+func ReceiverName(e ast.Expr) string {
 	for {
 		switch x := e.(type) {
 		case *ast.StarExpr:

@@ -20,6 +20,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/suite"
+	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
 )
 
@@ -234,7 +235,7 @@ func newFuncIndex(pkg *packages.Package) *funcIndex {
 			}
 			span := funcSpan{start: fd.Pos(), end: fd.End(), name: fd.Name.Name}
 			if fd.Recv != nil && len(fd.Recv.List) == 1 {
-				span.recv = recvName(fd.Recv.List[0].Type)
+				span.recv = driver.ReceiverName(fd.Recv.List[0].Type)
 			}
 			idx.funcs = append(idx.funcs, span)
 		}
@@ -253,25 +254,6 @@ func (idx *funcIndex) enclosing(pos token.Pos) (typ, method string) {
 	return "", ""
 }
 
-// recvName returns the type name of a receiver type expression.
-func recvName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
-}
 
 // stamp returns a fingerprint of the Go files of dir and of the go.mod
 // and go.sum above it: when it is unchanged, so is the analysis (as far
