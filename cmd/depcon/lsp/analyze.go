@@ -254,7 +254,6 @@ func (idx *funcIndex) enclosing(pos token.Pos) (typ, method string) {
 	return "", ""
 }
 
-
 // stamp returns a fingerprint of the Go files of dir and of the go.mod
 // and go.sum above it: when it is unchanged, so is the analysis (as far
 // as the package itself goes).
