@@ -63,3 +63,8 @@ func ExtendTail(p Path, tail string) string { return extendTail(path{p.Str, p.Lo
 // ParseIndex returns the number s spells in decimal digits ("0" in "$0"),
 // or -1.
 func ParseIndex(s string) int { return atoi(s) }
+
+// SyncMethod returns the full name ("(*sync.Mutex).Lock") of fn when it is
+// a function or method of sync or sync/atomic, "" otherwise: the calls the
+// analyzers model rather than follow.
+func SyncMethod(fn *ssa.Function) string { return syncMethod(fn) }

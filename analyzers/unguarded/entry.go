@@ -249,17 +249,4 @@ func joins(fn *ssa.Function) bool {
 
 // syncName returns "(*sync.WaitGroup).Go" for the functions and methods
 // of sync and sync/atomic, "" otherwise.
-func syncName(fn *ssa.Function) string {
-	if fn == nil {
-		return ""
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil {
-		return ""
-	}
-	switch obj.Pkg().Path() {
-	case "sync", "sync/atomic":
-		return obj.FullName()
-	}
-	return ""
-}
+func syncName(fn *ssa.Function) string { return summary.SyncMethod(fn) }

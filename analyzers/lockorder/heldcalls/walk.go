@@ -2,7 +2,6 @@ package heldcalls
 
 import (
 	"go/token"
-	"go/types"
 	"slices"
 	"strings"
 
@@ -78,20 +77,9 @@ func (w *walker) block(b *ssa.BasicBlock, st *state) {
 	}
 }
 
-func syncName(fn *ssa.Function) string {
-	if fn == nil {
-		return ""
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil {
-		return ""
-	}
-	switch obj.Pkg().Path() {
-	case "sync", "sync/atomic":
-		return obj.FullName()
-	}
-	return ""
-}
+// syncName returns "(*sync.WaitGroup).Go" for the functions and methods
+// of sync and sync/atomic, "" otherwise.
+func syncName(fn *ssa.Function) string { return summary.SyncMethod(fn) }
 
 func (w *walker) call(st *state, call *ssa.Call) {
 	c := call.Common()
