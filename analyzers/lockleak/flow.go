@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // The lock state of one lock at a program point is a set of the ways it
@@ -641,19 +643,8 @@ func rootDisplay(p Path) string {
 	return p.Display
 }
 
-func atoi(s string) int {
-	n := 0
-	if s == "" {
-		return -1
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
+// atoi returns the index a root spells ("0" in "$0"), or -1.
+func atoi(s string) int { return summary.ParseIndex(s) }
 
 // summarize computes the function's net effect from its returns.
 func (f *Flow) summarize() {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -68,3 +69,7 @@ func ParseIndex(s string) int { return atoi(s) }
 // a function or method of sync or sync/atomic, "" otherwise: the calls the
 // analyzers model rather than follow.
 func SyncMethod(fn *ssa.Function) string { return syncMethod(fn) }
+
+// InstrPos returns the position the summaries give an instruction's
+// accesses: its own, its first operand's that has one, or fn's.
+func InstrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos { return instrPos(instr, fn) }

@@ -244,24 +244,8 @@ func newCFG(res *summary.Result, fn *ssa.Function) *cfg {
 }
 
 // instrPos returns the position the summary gives an instruction's
-// accesses: its own, or its first operand's that has one.
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
-	if p := instr.Pos(); p.IsValid() {
-		return p
-	}
-	var ops [4]*ssa.Value
-	for _, op := range instr.Operands(ops[:0]) {
-		if op == nil || *op == nil {
-			continue
-		}
-		if i, ok := (*op).(ssa.Instruction); ok {
-			if p := i.Pos(); p.IsValid() {
-				return p
-			}
-		}
-	}
-	return fn.Pos()
-}
+// accesses.
+func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos { return summary.InstrPos(instr, fn) }
 
 // at returns the instructions at pos.
 func (g *cfg) at(pos token.Pos) []ssa.Instruction { return g.byPos[pos] }
