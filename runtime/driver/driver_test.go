@@ -271,3 +271,32 @@ func (*Q) Next() int { return 0 }
 		}
 	}
 }
+
+// TestFailsAs checks that a reproducer confirms a violation only when it
+// fails the way the violation did.
+func TestFailsAs(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		res  child.TestResult
+		want bool
+	}{
+		{KindRace, child.TestResult{Race: true, ExitCode: 66}, true},
+		{KindRace, child.TestResult{ExitCode: 1, Output: "--- FAIL: TestX\n    x_test.go:9: NewX failed"}, false},
+		{KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:20: a.Get panicked: index out of range"}, true},
+		{KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:12: no cell"}, false},
+		{KindDeadlock, child.TestResult{ExitCode: 1, Output: "deadlock: a.Put and a.Close did not return within 5s"}, true},
+		{KindDeadlock, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
+		{KindSelfDeadlock, child.TestResult{ExitCode: 1, Output: "self-deadlock: a.Inc did not return within 5s"}, true},
+		{KindFatal, child.TestResult{ExitCode: 2, Output: "fatal error: concurrent map writes"}, true},
+		{KindFatal, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
+		{KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel
+
+goroutine 7"}, true},
+		{KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
+	} {
+		res := tc.res
+		if got := failsAs(tc.kind, &res); got != tc.want {
+			t.Errorf("failsAs(%s, %q) = %v, want %v", tc.kind, res.Output, got, tc.want)
+		}
+	}
+}

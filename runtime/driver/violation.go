@@ -65,7 +65,7 @@ func (r *typeRun) reproducer(v *Violation) {
 		v.ReproOutput = err.Error()
 		return
 	}
-	v.Reproduced, v.ReproOutput = r.runReproducer(repro.FileName(r.s, rv), repro.TestName(r.s, rv), src)
+	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, repro.FileName(r.s, rv), repro.TestName(r.s, rv), src)
 	if r.cfg.Out == "" {
 		v.Reproducer = string(src)
 		return
@@ -89,7 +89,7 @@ const reproRuns = 2
 
 // runReproducer runs the reproducer test name of file in the package
 // and returns whether it failed, with the end of its output.
-func (r *typeRun) runReproducer(file, name string, src []byte) (string, string) {
+func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, string) {
 	if r.cfg.NoReproduce {
 		return ReproNotRun, ""
 	}
@@ -105,10 +105,40 @@ func (r *typeRun) runReproducer(file, name string, src []byte) (string, string) 
 		}
 		out = res.Output
 		if !res.Passed {
+			if !failsAs(kind, res) {
+				// It failed, but not as the violation did (a constructor
+				// that failed this time, a timeout of the test binary):
+				// that does not confirm it.
+				return ReproNo, tail(out, 2000)
+			}
 			return ReproYes, tail(out, 2000)
 		}
 	}
 	return ReproNo, tail(out, 2000)
+}
+
+// failsAs reports whether a failed reproducer failed the way a violation
+// of kind does: with the message its test prints for that kind, or with
+// a data race (which the race detector may report before a panic, a
+// deadlock or a fatal error it leads to).
+func failsAs(kind string, res *child.TestResult) bool {
+	if res.Race || strings.Contains(res.Output, "WARNING: DATA RACE") {
+		return true
+	}
+	switch kind {
+	case KindPanic:
+		// Recovered in a goroutine of the test, or, in a goroutine the
+		// method started, ending the process.
+		return strings.Contains(res.Output, " panicked: ") || !res.TimedOut && strings.Contains(res.Output, "panic: ")
+	case KindDeadlock:
+		return strings.Contains(res.Output, "deadlock: ")
+	case KindSelfDeadlock:
+		return strings.Contains(res.Output, "self-deadlock: ")
+	case KindFatal:
+		return strings.Contains(res.Output, "fatal error: ") ||
+			!res.TimedOut && (strings.Contains(res.Output, "panic: ") || res.ExitCode > 1)
+	}
+	return false
 }
 
 // tail returns the last n bytes of s, from a line start.

@@ -29,13 +29,6 @@ func (p path) location() string {
 	return p.str
 }
 
-func (p path) step(s string) string {
-	if p.loaded {
-		return p.str + "->" + strings.TrimPrefix(s, ".")
-	}
-	return p.str + s
-}
-
 // A resolver names the SSA values of one function as the summaries do
 // (summary.Resolver), so that the two never disagree on a path.
 type resolver struct{ r *summary.Resolver }
@@ -56,17 +49,6 @@ func fromSummary(ps []summary.Path) []path {
 	out := make([]path, len(ps))
 	for i, p := range ps {
 		out[i] = path{str: p.Str, loaded: p.Loaded, class: p.Class}
-	}
-	return out
-}
-
-func mapPaths(ps []path, f func(path) path) []path {
-	if len(ps) == 0 {
-		return nil
-	}
-	out := make([]path, len(ps))
-	for i, p := range ps {
-		out[i] = f(p)
 	}
 	return out
 }
