@@ -289,9 +289,7 @@ func TestFailsAs(t *testing.T) {
 		{KindSelfDeadlock, child.TestResult{ExitCode: 1, Output: "self-deadlock: a.Inc did not return within 5s"}, true},
 		{KindFatal, child.TestResult{ExitCode: 2, Output: "fatal error: concurrent map writes"}, true},
 		{KindFatal, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
-		{KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel
-
-goroutine 7"}, true},
+		{KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel\n\ngoroutine 7"}, true},
 		{KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
 	} {
 		res := tc.res
