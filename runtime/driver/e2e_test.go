@@ -177,6 +177,15 @@ func TestMisbehavingTypes(t *testing.T) {
 	} else if v := stuck.Violations[0]; !strings.Contains(v.Details, "misbehave.(*Stuck).Value") {
 		t.Errorf("Stuck: the stack does not show the second lock in Value:\n%s", v.Details)
 	}
+	// Fanout: Notify waits, holding its lock, for goroutines that need it.
+	fanout := typeReport(t, rep, "Fanout")
+	if len(fanout.Violations) != 1 || fanout.Violations[0].Kind != KindSelfDeadlock || fanout.Violations[0].Pair[0] != "Notify" {
+		t.Errorf("Fanout: violations %+v, want a self-deadlock of Notify", fanout.Violations)
+	} else if v := fanout.Violations[0]; !strings.Contains(v.Details, "goroutine 1 it started") ||
+		!strings.Contains(v.Message, "sync.WaitGroup.Wait") || v.Reproduced != ReproYes {
+		t.Errorf("Fanout: %s (reproduced %s)\n%s, want the blocked goroutines it started and a failing reproducer",
+			v.Message, v.Reproduced, v.Details)
+	}
 	// Exiter: Close ends the process; Add is still tested.
 	exiter := typeReport(t, rep, "Exiter")
 	if len(exiter.Violations) != 0 || !slices.ContainsFunc(exiter.Notes, func(n string) bool {

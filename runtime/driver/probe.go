@@ -116,6 +116,18 @@ func (r *typeRun) probe() bool {
 					"goroutine calling "+m+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix)))
 				continue
 			}
+			if len(res.Offspring) > 0 {
+				// It waits for goroutines it started, which wait for a lock.
+				r.g.Exclude(m)
+				details := "goroutine calling " + m + ":\n" + trimStack(res.Stacks[0], r.bin.Names.Prefix)
+				for i, st := range res.Offspring {
+					details += fmt.Sprintf("\n\ngoroutine %d it started:\n%s", i+1, trimStack(st, r.bin.Names.Prefix))
+				}
+				r.violation(r.alone(m, test, KindSelfDeadlock,
+					fmt.Sprintf("%s never returns when called alone on a fresh object: it waits (%s) for goroutines it started, "+
+						"which wait for a lock", m, res.Waits[0]), details))
+				continue
+			}
 			r.g.NoPrefix(m)
 			r.note("%s blocks when called alone on a fresh object (%s): kept out of prefixes", m, res.Waits[0])
 			callable++

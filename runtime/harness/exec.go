@@ -148,6 +148,9 @@ func (x *execution) step(name string, f func() outcome) (outcome, *Message) {
 		res.Status = StatusRunning
 	}
 	res.Waits[0], res.Stacks[0] = w.states[0], w.stacks[0]
+	if res.Status == StatusBlocked && !LockWait(w.states[0]) {
+		res.Offspring = lockedOffspring(w.dump, ids[0])
+	}
 	return outcome{}, res // f may still write o
 }
 
@@ -157,6 +160,7 @@ type waited struct {
 	hung     bool     // some did not finish
 	states   []string // of the unfinished ones, at the last dump
 	stacks   []string
+	dump     []Goroutine // the last dump
 }
 
 // wait waits for the goroutines ids to send their index on done. When the
@@ -178,7 +182,8 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) wai
 			continue
 		case <-timer.C:
 		}
-		w.states, w.stacks = states(dumpAll(), ids, w.finished)
+		w.dump = dumpAll()
+		w.states, w.stacks = states(w.dump, ids, w.finished)
 		blocked := true
 		for i, s := range w.states {
 			if !w.finished[i] && !Blocked(s) {

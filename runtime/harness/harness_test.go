@@ -355,3 +355,40 @@ main.g()
 		}
 	}
 }
+
+// TestLockedOffspring checks that the goroutines a call started, directly
+// or not, and that wait for a lock are found in a dump, and only those.
+func TestLockedOffspring(t *testing.T) {
+	dump := ParseGoroutines(`goroutine 7 [sync.WaitGroup.Wait]:
+p.(*F).Notify(0xc0)
+	/p/f.go:20 +0x1
+created by harness.step in goroutine 5
+
+goroutine 8 [sync.Mutex.Lock]:
+p.(*F).Notify.func1()
+	/p/f.go:15 +0x1
+created by p.(*F).Notify in goroutine 7
+
+goroutine 9 [chan receive]:
+p.(*F).Notify.func2()
+	/p/f.go:17 +0x1
+created by p.(*F).Notify in goroutine 7
+
+goroutine 10 [sync.Mutex.Lock]:
+p.helper()
+	/p/f.go:30 +0x1
+created by p.(*F).Notify.func2 in goroutine 9
+
+goroutine 11 [sync.Mutex.Lock]:
+q.other()
+	/q/q.go:3 +0x1
+created by main.main in goroutine 1
+`)
+	got := lockedOffspring(dump, 7)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "goroutine 8 ") || !strings.HasPrefix(got[1], "goroutine 10 ") {
+		t.Errorf("offspring of 7 waiting for a lock: %q, want goroutines 8 and 10", got)
+	}
+	if got := lockedOffspring(dump, 1); len(got) != 1 {
+		t.Errorf("offspring of 1: %q, want goroutine 11", got)
+	}
+}

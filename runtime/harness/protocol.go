@@ -127,6 +127,10 @@ type Message struct {
 	// ("sync.Mutex.Lock", "chan receive", "" for a returned one).
 	Waits   [2]string `json:"waits"`
 	Dropped []Drop    `json:"dropped,omitempty"` // prefix calls dropped because they failed
+	// Offspring holds, for a sequential call blocked other than on a lock
+	// (StatusBlocked), the stacks of the goroutines it started that wait
+	// for a lock: it waits for them, they wait for it.
+	Offspring []string `json:"offspring,omitempty"`
 	// Durations are the run times of the suffix calls (OpSeq).
 	Durations []time.Duration `json:"durations,omitempty"`
 }

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -105,4 +106,38 @@ func ownStack() string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// createdRE finds, in a goroutine's stack, the goroutine that started it.
+var createdRE = regexp.MustCompile(`\ncreated by .* in goroutine (\d+)`)
+
+// lockedOffspring returns the stacks of the goroutines that goroutine id
+// started, directly or through others, and that wait for a lock: a call
+// waiting for its own goroutines while they wait for a lock it holds
+// never returns.
+func lockedOffspring(dump []Goroutine, id int) []string {
+	parent := map[int]int{}
+	for _, g := range dump {
+		if m := createdRE.FindStringSubmatch(g.Stack); m != nil {
+			p, err := strconv.Atoi(m[1])
+			if err == nil {
+				parent[g.ID] = p
+			}
+		}
+	}
+	var out []string
+	for _, g := range dump {
+		if !LockWait(g.State) {
+			continue
+		}
+		seen := 0
+		for p, ok := parent[g.ID]; ok && seen < len(dump); p, ok = parent[p] {
+			seen++
+			if p == id {
+				out = append(out, g.Stack)
+				break
+			}
+		}
+	}
+	return out
 }

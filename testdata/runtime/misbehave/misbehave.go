@@ -66,3 +66,37 @@ func (e *Exiter) Close() {
 	defer e.mu.Unlock()
 	os.Exit(3)
 }
+
+// Fanout notifies its listeners from goroutines, and waits for them while
+// holding the lock they need: Notify never returns.
+type Fanout struct {
+	mu        sync.Mutex
+	delivered int
+}
+
+// NewFanout returns a fanout.
+func NewFanout() *Fanout { return &Fanout{} }
+
+// Notify delivers to three listeners concurrently.
+func (f *Fanout) Notify() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.mu.Lock() // held by Notify, which waits for this goroutine
+			f.delivered++
+			f.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// Delivered returns how many deliveries were made.
+func (f *Fanout) Delivered() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.delivered
+}
