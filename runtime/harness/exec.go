@@ -26,10 +26,14 @@ func (x *execution) run() Message {
 			break
 		}
 		if it > 0 {
+			// A death while rebuilding the objects is the set-up's, not
+			// the suffixes': the driver must know which it was in.
+			x.progress(StepSetup)
 			if p, res = x.prepareNext(); res != nil {
 				res.Iter = it
 				return *res
 			}
+			x.progress("suffix")
 		}
 		watchdog := longer(x.watchdog, 50*slowest)
 		elapsed, res := x.concurrent(p, watchdog)

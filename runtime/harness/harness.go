@@ -27,7 +27,8 @@
 // The child reads one Request per line of standard input and answers on
 // file descriptor 3 with Messages: EvStep before each sequential step of
 // the first iteration (so that the driver can tell which call a crash
-// happened in), EvTick while iterations run, and one EvResult.
+// happened in) and before the set-up and the suffixes of later
+// iterations, EvTick while iterations run, and one EvResult.
 //
 // Each iteration sets up fresh shared objects before the suffixes run,
 // every step watched for blocking: the constructors, the prefix calls and

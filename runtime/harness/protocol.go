@@ -135,6 +135,10 @@ type Message struct {
 	Durations []time.Duration `json:"durations,omitempty"`
 }
 
+// StepSetup is the step of a concurrent test's later iterations while
+// their objects are rebuilt and their prefix runs again.
+const StepSetup = "setup"
+
 // Message events.
 const (
 	EvStep   = "step"
