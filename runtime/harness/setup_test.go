@@ -106,7 +106,7 @@ func TestPrefixPanicRebuilds(t *testing.T) {
 		}
 		want := "object 0,prefix 0,prefix 1,object 0,prefix 0,prefix 2,args"
 		if op == OpRun {
-			want += ",suffix"
+			want += ",suffix" + strings.Repeat(",setup,suffix", 4) // 5 iterations
 		} else {
 			want += ",suffix 0,suffix 1"
 		}
