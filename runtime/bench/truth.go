@@ -22,6 +22,13 @@ type Subject struct {
 	Pair    []string `json:"pair"`    // the failing pair, sorted; empty for a control
 	Objects int      `json:"objects"` // shared objects the bug needs: 1 or 2
 	Note    string   `json:"note"`
+	// Hard marks a subject whose bug needs a narrow interleaving: plain
+	// repetition exposes it in fewer than one run in 10,000 (its
+	// directory's repeat_test.go measures that).
+	Hard bool `json:"hard,omitempty"`
+	// Equivalent lists other pairs (each sorted) whose violation of an
+	// allowed kind is the same defect seen from another method.
+	Equivalent [][]string `json:"equivalent,omitempty"`
 }
 
 // Control reports whether s is a control: a correctly synchronised type
@@ -100,6 +107,11 @@ func (s *Subject) check() error {
 		return errors.New("no kinds")
 	case len(s.Pair) != 2 || s.Pair[0] > s.Pair[1]:
 		return fmt.Errorf("pair %q: want two method names, sorted", s.Pair)
+	}
+	for _, p := range s.Equivalent {
+		if len(p) != 2 || p[0] > p[1] {
+			return fmt.Errorf("equivalent pair %q: want two method names, sorted", p)
+		}
 	}
 	for _, k := range s.Kinds {
 		if !slices.Contains(validKinds, k) {

@@ -104,7 +104,29 @@ type Config struct {
 	// NoReproduce skips running the reproducers: violations are then
 	// reported with Reproduced == ReproNotRun.
 	NoReproduce bool
+	// Sched selects how the two goroutines of a test are interleaved:
+	// SchedTargeted, SchedPCT, SchedStress or SchedAll (the default).
+	Sched string
+	// PCTDepth is the bug depth d of the PCT schedules (d-1 priority
+	// change points), 1 to 3; 0 means DefaultPCTDepth.
+	PCTDepth int
 }
+
+// Schedulers (Config.Sched, the -sched flag).
+const (
+	// SchedTargeted forces, at the hooks placed at a pair's evidence,
+	// the orders that expose it (atomicity, order, lock inversion, RWR).
+	SchedTargeted = "targeted"
+	// SchedPCT draws PCT priority schedules at the hooks.
+	SchedPCT = "pct"
+	// SchedStress releases the two goroutines together and lets the Go
+	// scheduler interleave them (no hooks).
+	SchedStress = "stress"
+	// SchedAll runs the targeted orders first, then PCT, then stress.
+	SchedAll = "all"
+	// DefaultPCTDepth is the default bug depth of the PCT schedules.
+	DefaultPCTDepth = 3
+)
 
 // Defaults of the flags.
 const (
