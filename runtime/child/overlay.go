@@ -190,6 +190,10 @@ func HarnessFiles(pkgName string, names Names, subjects []*testgen.Subject) (map
 	files["register.go"] = Registration(pkgName, names, subjects)
 	out := map[string][]byte{}
 	for name, src := range files {
+		if name == harness.HookFile {
+			out["zz_depcon_"+name] = src
+			continue
+		}
 		out["zz_depcon_"+strings.TrimSuffix(name, ".go")+"_test.go"] = src
 	}
 	return out, nil

@@ -21,6 +21,13 @@ func (x *execution) run() Message {
 		iters = 1
 	}
 	began := time.Now()
+	var sch *scheduler
+	var sres *SchedResult
+	if x.req.Sched != nil {
+		sch = newScheduler(*x.req.Sched)
+		defer sch.stop()
+		sres = &SchedResult{}
+	}
 	for it := 0; it < iters; it++ {
 		if it > 0 && x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {
 			break
@@ -36,10 +43,11 @@ func (x *execution) run() Message {
 			x.progress("suffix")
 		}
 		watchdog := longer(x.watchdog, 50*slowest)
-		elapsed, res := x.concurrent(p, watchdog)
+		elapsed, res := x.concurrent(p, watchdog, sch, sres)
 		if res != nil {
 			res.Iter = it
 			res.Dropped = x.drops()
+			res.Sched = sres
 			return *res
 		}
 		slowest = longer(slowest, elapsed)
@@ -48,13 +56,15 @@ func (x *execution) run() Message {
 			lastTick = time.Now()
 		}
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops()}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Sched: sres}
 }
 
 // concurrent runs the two suffixes of p in two goroutines released by a
-// start barrier and waits for them. It returns how long they took, or the
-// failure.
-func (x *execution) concurrent(p *prepared, watchdog time.Duration) (time.Duration, *Message) {
+// start barrier and waits for them, under scheduler sch when it is not
+// nil (adding to sres how the iteration went). It returns how long they
+// took, or the failure.
+func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *scheduler, sres *SchedResult) (time.Duration,
+	*Message) {
 	var (
 		outs  [2]outcome
 		ids   = make([]int, 2)
@@ -70,14 +80,37 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration) (time.Durati
 			ready.Done()
 			gate.Wait()
 			outs[g] = invoke(p.fns[g], p.ins[g])
+			if sch != nil {
+				sch.finished(g)
+			}
 			done <- g
 		}(i)
 	}
 	ready.Wait()
+	var kick chan struct{}
+	if sch != nil {
+		sch.startIter(ids)
+		kick = sch.kick
+	}
 	began := time.Now()
 	gate.Done()
-	w := x.wait(ids, done, watchdog)
+	w := x.wait(ids, done, watchdog, kick)
 	elapsed := time.Since(began)
+	if sch != nil && !w.hung {
+		r := sch.endIter()
+		sres.Iters++
+		if r.forced {
+			sres.Forced++
+		} else {
+			if sres.Why == nil {
+				sres.Why = map[string]int{}
+			}
+			sres.Why[whyOf(r.why)]++
+		}
+		if r.steps > sres.Steps {
+			sres.Steps = r.steps
+		}
+	}
 	// Only the outcomes of finished goroutines may be read: the others
 	// may still write theirs.
 	for i := 0; i < 2; i++ {
@@ -143,7 +176,7 @@ func (x *execution) step(name string, f func() outcome) (outcome, *Message) {
 		done <- 0
 	}()
 	<-ready
-	w := x.wait(ids, done, x.watchdog)
+	w := x.wait(ids, done, x.watchdog, nil)
 	if !w.hung {
 		return o, nil // o is written before done is sent
 	}
@@ -170,8 +203,10 @@ type waited struct {
 // wait waits for the goroutines ids to send their index on done. When the
 // watchdog fires it dumps the goroutines: the unfinished ones are hung
 // when they are blocked (lock, channel, ...) in the same states at two
-// dumps in a row, half a watchdog apart, or still busy at HardCap.
-func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) waited {
+// dumps in a row, half a watchdog apart, or still busy at HardCap. A
+// receive on kick (the scheduler saw every goroutine block on a lock)
+// makes it look at once, and again a few milliseconds later.
+func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration, kick <-chan struct{}) waited {
 	w := waited{finished: make([]bool, len(ids))}
 	left := len(ids)
 	start := time.Now()
@@ -184,6 +219,8 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) wai
 			w.finished[i] = true
 			left--
 			continue
+		case <-kick:
+			watchdog = kicked
 		case <-timer.C:
 		}
 		w.dump = dumpAll()
@@ -223,6 +260,9 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration) wai
 	w.states, w.stacks = make([]string, len(ids)), make([]string, len(ids))
 	return w
 }
+
+// kicked is the watchdog once every goroutine was seen blocked on a lock.
+const kicked = 10 * time.Millisecond
 
 // states returns the states and stacks of the goroutines ids in dump, ""
 // for finished ones. A goroutine missing from the dump is "running": it is

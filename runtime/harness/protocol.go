@@ -21,6 +21,55 @@ type Request struct {
 	// they have run this long: objects that make every iteration slow
 	// cost one test a bounded time, not the whole budget.
 	MaxTime time.Duration `json:"max_time,omitempty"`
+	// Sched, when set, runs the concurrent iterations (OpRun) under a
+	// schedule enforced at the hooks of the rewritten package; nil lets
+	// the Go scheduler interleave the two goroutines.
+	Sched *Schedule `json:"sched,omitempty"`
+}
+
+// A Schedule says how the two suffix goroutines of a concurrent test are
+// interleaved at the hooks.
+type Schedule struct {
+	Kind string `json:"kind"` // SchedTargeted or SchedPCT
+	// Holds are the waits of a targeted schedule: each makes one
+	// goroutine wait at a hook until the other has gone past a site,
+	// which forces an order of their operations.
+	Holds []Hold `json:"holds,omitempty"`
+	// Seed and Depth draw the PCT schedule of each iteration: random
+	// priorities and Depth-1 priority change points among the hooks.
+	Seed  uint64 `json:"seed,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+	// Patience is how long a goroutine may be kept waiting at a hook
+	// before it goes on anyway (the order could not be forced).
+	Patience time.Duration `json:"patience"`
+}
+
+// Schedule kinds.
+const (
+	SchedTargeted = "targeted"
+	SchedPCT      = "pct"
+)
+
+// A Hold makes goroutine G (0 runs the first suffix call, 1 the second)
+// wait, once per iteration, at the first hook where all its conditions
+// hold, until the other goroutine meets the Until conditions, finishes,
+// blocks on a lock, or Patience runs out.
+type Hold struct {
+	G int `json:"g"`
+	// Conditions on G's hook: at site At (0: any site), once G has gone
+	// past site Past (0: always), holding no lock (Free), or right after
+	// an acquisition that leaves it holding Depth locks (0: any hook).
+	At    int  `json:"at,omitempty"`
+	Past  int  `json:"past,omitempty"`
+	Free  bool `json:"free,omitempty"`
+	Depth int  `json:"depth,omitempty"`
+	// Until conditions on the other goroutine: it has gone past site
+	// UntilSite (reached a hook after it, or finished), acquired a lock
+	// (UntilLock), or blocked on a lock (UntilBlocked). With none, G
+	// waits until the other finishes or blocks.
+	UntilSite    int  `json:"until_site,omitempty"`
+	UntilLock    bool `json:"until_lock,omitempty"`
+	UntilBlocked bool `json:"until_blocked,omitempty"`
 }
 
 // Request operations.
@@ -133,7 +182,29 @@ type Message struct {
 	Offspring []string `json:"offspring,omitempty"`
 	// Durations are the run times of the suffix calls (OpSeq).
 	Durations []time.Duration `json:"durations,omitempty"`
+	// Sched says how the iterations of a scheduled test went.
+	Sched *SchedResult `json:"sched,omitempty"`
 }
+
+// A SchedResult counts, over the iterations of a scheduled test, those
+// whose every hold was met (the order was forced, or happened on its
+// own) and, for the others, why a hold was let go.
+type SchedResult struct {
+	Iters  int            `json:"iters"`
+	Forced int            `json:"forced"`
+	Why    map[string]int `json:"why,omitempty"`
+	// Steps is the largest number of hook calls of an iteration.
+	Steps int `json:"steps"`
+}
+
+// Why a hold was let go before its Until conditions were met.
+const (
+	WhyNotReached = "not reached"          // G never met the hold's conditions
+	WhyFinished   = "other finished"       // the other goroutine returned first
+	WhyBlocked    = "other blocked"        // the other blocked on a lock G may hold
+	WhyPatience   = "patience ran out"     // the other did not get there in time
+	WhyBothHeld   = "both goroutines held" // each waited for the other
+)
 
 // StepSetup is the step of a concurrent test's later iterations while
 // their objects are rebuilt and their prefix runs again.

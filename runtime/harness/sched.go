@@ -1,0 +1,513 @@
+package harness
+
+import (
+	"math/rand"
+	"sync/atomic"
+	"time"
+)
+
+// The scheduler of a scheduled test (Request.Sched) decides, at the hooks
+// of the rewritten package, which of the two suffix goroutines goes on.
+//
+// It runs in a goroutine of its own that owns all its state; a managed
+// goroutine at a hook sends it an event and waits for its answer. Every
+// handoff happens with the race detector's synchronisation events
+// disabled (raceDisable), on both sides: a goroutine kept waiting and
+// then released gains no happens-before edge the program does not have,
+// so a race between the two goroutines is reported under every schedule.
+// For the same reason, the state other goroutines may read (the current
+// scheduler, the managed goroutines' IDs) is only accessed atomically.
+
+// Event kinds.
+const (
+	evPoint = iota + 1
+	evLocked
+	evUnlocked
+	evWait     // about to block on a lock
+	evWaited   // got the lock after blocking
+	evFinished // the suffix call returned
+)
+
+type event struct{ g, kind, site int }
+
+// Outcomes of a hold, after the Why constants.
+const (
+	outNone = iota
+	outForced
+	outNotReached
+	outFinished
+	outBlocked
+	outPatience
+	outBothHeld
+)
+
+// whyOf returns the Why text of an outcome. (The harness uses no
+// package-level name as a composite literal key.)
+func whyOf(out int) string {
+	switch out {
+	case outNotReached:
+		return WhyNotReached
+	case outFinished:
+		return WhyFinished
+	case outBlocked:
+		return WhyBlocked
+	case outPatience:
+		return WhyPatience
+	case outBothHeld:
+		return WhyBothHeld
+	}
+	return ""
+}
+
+// A scheduler runs the schedule of one request.
+type scheduler struct {
+	ids    [2]int64 // the managed goroutines, -1 between iterations
+	sched  Schedule
+	events chan event
+	resume [2]chan struct{}
+	ctl    chan int // ctlStart, ctlEnd, ctlStop
+	out    chan iterResult
+	kick   chan struct{} // both managed goroutines are blocked on locks
+}
+
+const (
+	ctlStart = iota
+	ctlEnd
+	ctlStop
+)
+
+type iterResult struct {
+	forced bool
+	why    int
+	steps  int
+}
+
+// dispatcher forwards the hooks to the current scheduler.
+type dispatcher struct{ cur atomic.Value } // *scheduler
+
+var dispatch = &dispatcher{}
+
+// installHooks connects the hooks to the dispatcher, once.
+func installHooks() {
+	if atomic.LoadInt32(&hooked) == 0 {
+		hookTo = dispatch
+		atomic.StoreInt32(&hooked, 1)
+	}
+}
+
+// newScheduler starts the scheduler of schedule sc and makes it current.
+func newScheduler(sc Schedule) *scheduler {
+	installHooks()
+	s := &scheduler{ids: [2]int64{-1, -1}, sched: sc, events: make(chan event, 8), ctl: make(chan int),
+		out: make(chan iterResult), kick: make(chan struct{}, 1)}
+	s.resume[0] = make(chan struct{}, 1)
+	s.resume[1] = make(chan struct{}, 1)
+	if s.sched.Patience <= 0 {
+		s.sched.Patience = 20 * time.Millisecond
+	}
+	go s.loop()
+	dispatch.cur.Store(s)
+	return s
+}
+
+// startIter makes the goroutines ids managed for one iteration.
+func (s *scheduler) startIter(ids []int) {
+	atomic.StoreInt64(&s.ids[0], int64(ids[0]))
+	atomic.StoreInt64(&s.ids[1], int64(ids[1]))
+	raceDisable()
+	s.ctl <- ctlStart
+	raceEnable()
+}
+
+// endIter ends the iteration and returns how it went.
+func (s *scheduler) endIter() iterResult {
+	raceDisable()
+	s.ctl <- ctlEnd
+	r := <-s.out
+	raceEnable()
+	atomic.StoreInt64(&s.ids[0], -1)
+	atomic.StoreInt64(&s.ids[1], -1)
+	return r
+}
+
+// stop releases every waiting goroutine and ends the scheduler.
+func (s *scheduler) stop() {
+	atomic.StoreInt64(&s.ids[0], -1)
+	atomic.StoreInt64(&s.ids[1], -1)
+	raceDisable()
+	s.ctl <- ctlStop
+	raceEnable()
+}
+
+// finished tells the scheduler that goroutine g's call returned.
+func (s *scheduler) finished(g int) {
+	raceDisable()
+	s.events <- event{g: g, kind: evFinished}
+	raceEnable()
+}
+
+// managed returns the index of the calling goroutine, or -1.
+func (s *scheduler) managed() int {
+	a, b := atomic.LoadInt64(&s.ids[0]), atomic.LoadInt64(&s.ids[1])
+	if a < 0 && b < 0 {
+		return -1
+	}
+	id := int64(currentGoroutine())
+	switch id {
+	case a:
+		return 0
+	case b:
+		return 1
+	}
+	return -1
+}
+
+// hook sends the event of the calling goroutine, if it is managed, and
+// waits for the scheduler's answer.
+func (d *dispatcher) hook(kind, site int) {
+	raceDisable()
+	defer raceEnable()
+	s, _ := d.cur.Load().(*scheduler)
+	if s == nil {
+		return
+	}
+	g := s.managed()
+	if g < 0 {
+		return
+	}
+	s.events <- event{g: g, kind: kind, site: site}
+	<-s.resume[g]
+}
+
+func (d *dispatcher) point(site int)    { d.hook(evPoint, site) }
+func (d *dispatcher) locked(site int)   { d.hook(evLocked, site) }
+func (d *dispatcher) unlocked(site int) { d.hook(evUnlocked, site) }
+
+func (d *dispatcher) wait(site int, lock func()) {
+	d.hook(evWait, site)
+	lock()
+	d.hook(evWaited, site)
+}
+
+// loop serves the events; it owns the iteration state.
+func (s *scheduler) loop() {
+	raceDisable()
+	var it *iteration
+	k := 0 // the most hook calls seen in an iteration: PCT's horizon
+	n := 0 // iterations started
+	timer := time.NewTimer(time.Hour)
+	for {
+		var due <-chan time.Time
+		if it != nil {
+			if d, ok := it.nextDeadline(); ok {
+				timer.Reset(time.Until(d))
+				due = timer.C
+			}
+		}
+		select {
+		case c := <-s.ctl:
+			switch c {
+			case ctlStart:
+				it = newIteration(s, n, k)
+				n++
+			case ctlEnd:
+				var r iterResult
+				for drained := false; !drained && it != nil; { // events sent before the end
+					select {
+					case e := <-s.events:
+						it.on(e)
+					default:
+						drained = true
+					}
+				}
+				if it != nil {
+					r = it.result()
+					if r.steps > k {
+						k = r.steps
+					}
+					it.releaseAll()
+				}
+				it = nil
+				s.out <- r
+			case ctlStop:
+				if it != nil {
+					it.releaseAll()
+				}
+				raceEnable()
+				return
+			}
+		case e := <-s.events:
+			if it == nil {
+				if e.kind != evFinished {
+					s.resume[e.g] <- struct{}{}
+				}
+				continue
+			}
+			it.on(e)
+		case <-due:
+			it.timeout()
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// An iteration is the scheduler's state during one iteration.
+type iteration struct {
+	s        *scheduler
+	last     [2]int          // the last site of each goroutine
+	past     [2]map[int]bool // sites each has gone past
+	depth    [2]int          // locks held
+	locks    [2]int          // acquisitions made
+	blocked  [2]bool
+	finished [2]bool
+	waiting  [2]bool // kept at a hook
+	since    [2]time.Time
+	holdOf   [2]int // the hold a waiting goroutine is kept by, -1 for PCT
+	fired    []bool
+	outcome  []int
+	steps    int
+	// PCT
+	pct     bool
+	prio    [2]int
+	change  map[int]int // step → the new priority of the goroutine making it
+	changed map[int]bool
+	away    [2]bool // did not reach a hook within the patience
+}
+
+func newIteration(s *scheduler, n, horizon int) *iteration {
+	it := &iteration{s: s, holdOf: [2]int{-1, -1}, fired: make([]bool, len(s.sched.Holds)),
+		outcome: make([]int, len(s.sched.Holds))}
+	it.past[0], it.past[1] = map[int]bool{}, map[int]bool{}
+	if s.sched.Kind == SchedPCT {
+		it.pct = true
+		rng := rand.New(rand.NewSource(int64(s.sched.Seed) + int64(n)*7919))
+		d := s.sched.Depth
+		if d < 1 {
+			d = 1
+		}
+		it.prio = [2]int{d + 1, d + 2}
+		if rng.Intn(2) == 0 {
+			it.prio = [2]int{d + 2, d + 1}
+		}
+		if horizon < 4 {
+			horizon = 20
+		}
+		it.change, it.changed = map[int]int{}, map[int]bool{}
+		for i := 1; i < d; i++ {
+			it.change[1+rng.Intn(horizon)] = d - i
+		}
+	}
+	return it
+}
+
+// on handles one event.
+func (it *iteration) on(e event) {
+	g, o := e.g, 1-e.g
+	if e.kind != evFinished && e.kind != evWaited {
+		it.past[g][it.last[g]] = true
+		it.last[g] = e.site
+		it.away[g] = false
+	}
+	switch e.kind {
+	case evPoint, evUnlocked:
+		it.steps++
+		if e.kind == evUnlocked && it.depth[g] > 0 {
+			it.depth[g]--
+		}
+	case evLocked:
+		it.steps++
+		it.depth[g]++
+		it.locks[g]++
+	case evWait:
+		it.blocked[g] = true
+	case evWaited:
+		it.blocked[g] = false
+	case evFinished:
+		it.past[g][it.last[g]] = true
+		it.finished[g] = true
+	}
+	if it.pct {
+		if p, ok := it.change[it.steps]; ok && !it.changed[it.steps] &&
+			(e.kind == evPoint || e.kind == evLocked || e.kind == evUnlocked) {
+			it.prio[g] = p
+			it.changed[it.steps] = true
+		}
+	}
+	// The other goroutine may be waiting for what g just did.
+	if it.waiting[o] {
+		it.recheck(o)
+	}
+	switch e.kind {
+	case evFinished:
+		return
+	case evWait:
+		if it.blocked[o] && !it.finished[o] {
+			select { // both managed goroutines wait for locks
+			case it.s.kick <- struct{}{}:
+			default:
+			}
+		}
+		it.release(g)
+		return
+	case evWaited:
+		it.release(g)
+		return
+	}
+	if it.pct {
+		it.pctStep(g)
+		return
+	}
+	it.targetedStep(g, e)
+}
+
+// targetedStep decides whether g waits at this hook.
+func (it *iteration) targetedStep(g int, e event) {
+	o := 1 - g
+	for i, h := range it.s.sched.Holds {
+		if h.G != g || it.fired[i] || !it.matches(h, g, e) {
+			continue
+		}
+		it.fired[i] = true
+		switch {
+		case it.until(h, o):
+			it.outcome[i] = outForced // the order holds already
+		case it.finished[o]:
+			it.outcome[i] = outFinished
+		case it.blocked[o]:
+			it.outcome[i] = outBlocked
+		case it.waiting[o]:
+			it.outcome[i] = outBothHeld
+		default:
+			it.waiting[g], it.since[g], it.holdOf[g] = true, time.Now(), i
+			return
+		}
+	}
+	it.release(g)
+}
+
+// matches reports whether g's event meets the conditions of hold h.
+func (it *iteration) matches(h Hold, g int, e event) bool {
+	if e.kind != evPoint && e.kind != evLocked && e.kind != evUnlocked {
+		return false
+	}
+	return (h.At == 0 || h.At == e.site) && (h.Past == 0 || it.past[g][h.Past]) &&
+		(!h.Free || it.depth[g] == 0) && (h.Depth == 0 || e.kind == evLocked && it.depth[g] == h.Depth)
+}
+
+// until reports whether goroutine o meets hold h's Until conditions.
+func (it *iteration) until(h Hold, o int) bool {
+	if h.UntilSite == 0 && !h.UntilLock && !h.UntilBlocked {
+		return it.finished[o]
+	}
+	return (h.UntilSite == 0 || it.past[o][h.UntilSite]) && (!h.UntilLock || it.locks[o] > 0) &&
+		(!h.UntilBlocked || it.blocked[o])
+}
+
+// recheck releases the waiting goroutine w when the other meets its
+// hold's conditions, finished or blocked.
+func (it *iteration) recheck(w int) {
+	o := 1 - w
+	if it.pct {
+		if it.finished[o] || it.blocked[o] || it.prio[w] > it.prio[o] {
+			it.release(w)
+		}
+		return
+	}
+	i := it.holdOf[w]
+	h := it.s.sched.Holds[i]
+	switch {
+	case it.until(h, o):
+		it.outcome[i] = outForced
+	case it.finished[o]:
+		it.outcome[i] = outFinished
+	case it.blocked[o]:
+		it.outcome[i] = outBlocked
+	default:
+		return
+	}
+	it.release(w)
+}
+
+// pctStep lets g go on while it has the higher priority among the
+// goroutines that can run, and hands over to the other otherwise.
+func (it *iteration) pctStep(g int) {
+	o := 1 - g
+	if it.finished[o] || it.blocked[o] || it.away[o] || it.prio[g] > it.prio[o] {
+		it.release(g)
+		return
+	}
+	it.waiting[g], it.since[g] = true, time.Now()
+	if it.waiting[o] {
+		it.release(o)
+	}
+}
+
+// release lets goroutine g go on.
+func (it *iteration) release(g int) {
+	it.waiting[g] = false
+	it.holdOf[g] = -1
+	it.s.resume[g] <- struct{}{}
+}
+
+// releaseAll lets every waiting goroutine go on.
+func (it *iteration) releaseAll() {
+	for g := 0; g < 2; g++ {
+		if it.waiting[g] {
+			it.release(g)
+		}
+	}
+}
+
+// nextDeadline returns when the patience of a waiting goroutine ends.
+func (it *iteration) nextDeadline() (time.Time, bool) {
+	var d time.Time
+	ok := false
+	for g := 0; g < 2; g++ {
+		if it.waiting[g] {
+			t := it.since[g].Add(it.s.sched.Patience)
+			if !ok || t.Before(d) {
+				d, ok = t, true
+			}
+		}
+	}
+	return d, ok
+}
+
+// timeout lets go the goroutines whose patience ran out.
+func (it *iteration) timeout() {
+	now := time.Now()
+	for g := 0; g < 2; g++ {
+		if !it.waiting[g] || now.Sub(it.since[g]) < it.s.sched.Patience {
+			continue
+		}
+		if it.pct {
+			it.away[1-g] = true
+		} else if i := it.holdOf[g]; i >= 0 {
+			it.outcome[i] = outPatience
+		}
+		it.release(g)
+	}
+}
+
+// result sums up the iteration.
+func (it *iteration) result() iterResult {
+	r := iterResult{forced: true, steps: it.steps}
+	for i := range it.outcome {
+		out := it.outcome[i]
+		switch {
+		case !it.fired[i]:
+			out = outNotReached
+		case out == outNone: // still kept at the end
+			out = outPatience
+		}
+		if out != outForced && r.forced {
+			r.forced, r.why = false, out
+		}
+	}
+	return r
+}

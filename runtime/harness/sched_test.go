@@ -1,0 +1,166 @@
+package harness
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Traced is a type whose methods call the hooks the way the rewritten
+// package does, and record the order of their critical sections.
+type Traced struct {
+	mu  sync.Mutex
+	log []string
+}
+
+// Check does two critical sections (sites 1–6); it panics when Act's
+// section ran between them: the atomicity order a1·b·a2.
+func (t *Traced) Check() {
+	t.lock(1)
+	t.log = append(t.log, "a1")
+	t.unlock(3)
+	Point(4)
+	t.lock(5)
+	if strings.Join(t.log, " ") == "a1 b" {
+		t.unlock(7)
+		panic("a1 b a2")
+	}
+	t.log = append(t.log, "a2")
+	t.unlock(7)
+}
+
+// Act does one critical section (sites 11–13).
+func (t *Traced) Act() {
+	t.lock(11)
+	t.log = append(t.log, "b")
+	t.unlock(13)
+}
+
+// lock takes the mutex as the rewritten code does: Point(site), a
+// TryLock or Wait(site+1), Locked(site+2)... with site+1 the wait.
+func (t *Traced) lock(site int) {
+	Point(site)
+	if !t.mu.TryLock() {
+		Wait(site, t.mu.Lock)
+	}
+	Locked(site + 1)
+}
+
+func (t *Traced) unlock(site int) {
+	t.mu.Unlock()
+	Unlocked(site)
+}
+
+// Pair locks its own mutex, then the other's (sites 21–23, 24–26).
+type Pair struct{ mu sync.Mutex }
+
+func (p *Pair) Swap(q *Pair) {
+	Point(21)
+	p.mu.Lock()
+	Locked(22)
+	Point(24)
+	if !q.mu.TryLock() {
+		Wait(24, q.mu.Lock)
+	}
+	Locked(25)
+	q.mu.Unlock()
+	Unlocked(26)
+	p.mu.Unlock()
+	Unlocked(23)
+}
+
+func schedRegistry() *Registry {
+	r := NewRegistry()
+	r.RegisterType("Traced", func() any { return new(Traced) })
+	r.RegisterType("Pair", func() any { return new(Pair) })
+	return r
+}
+
+func TestTargetedAtomicityOrder(t *testing.T) {
+	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Check"}, {Fn: "Act"}}, Iters: 20}}
+	// Without a schedule, Act almost never lands between Check's two
+	// sections; the order is forced by keeping Check, once past its
+	// first section (site 2, locked) and holding no lock, until Act
+	// has gone past its acquisition (site 12).
+	req.Sched = &Schedule{Kind: SchedTargeted, Patience: time.Second,
+		Holds: []Hold{{G: 0, Past: 2, Free: true, UntilSite: 12}}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusPanic || res.Msg != "a1 b a2" || res.Iter != 0 {
+		t.Fatalf("status %s %q at iteration %d, want the panic a1 b a2 at iteration 0", res.Status, res.Msg, res.Iter)
+	}
+	if res.Sched == nil || res.Sched.Iters != 1 || res.Sched.Forced != 1 {
+		t.Errorf("sched result %+v, want one forced iteration", res.Sched)
+	}
+}
+
+func TestTargetedOtherOrderIsCovered(t *testing.T) {
+	// Act first: keep Check at its first hook until Act has gone past
+	// its acquisition. Check then runs both sections: no panic.
+	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Check"}, {Fn: "Act"}}, Iters: 10},
+		Sched: &Schedule{Kind: SchedTargeted, Patience: time.Second, Holds: []Hold{{G: 0, UntilSite: 12}}}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusOK {
+		t.Fatalf("status %s %q, want ok", res.Status, res.Msg)
+	}
+	if res.Sched.Iters != 10 || res.Sched.Forced != 10 {
+		t.Errorf("sched result %+v, want 10 forced iterations", res.Sched)
+	}
+}
+
+func TestTargetedHoldLetGo(t *testing.T) {
+	// A hold whose goroutine never gets there: Act has no site 5.
+	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Act"}, {Fn: "Act"}}, Iters: 3},
+		Sched: &Schedule{Kind: SchedTargeted, Patience: time.Second, Holds: []Hold{{G: 0, At: 5, UntilSite: 12}}}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusOK || res.Sched.Forced != 0 || res.Sched.Why[WhyNotReached] != 3 {
+		t.Fatalf("status %s, sched %+v, want ok and 3 iterations not reached", res.Status, res.Sched)
+	}
+}
+
+func TestDoubleLockHoldsDeadlockAtOnce(t *testing.T) {
+	// Each goroutine is kept right after its first acquisition until
+	// the other has one: both then block on the second lock, which the
+	// scheduler sees at once (no watchdog of a minute needed).
+	req := Request{Op: OpRun, Watchdog: time.Minute, HardCap: 2 * time.Minute, Test: Test{Type: "Pair",
+		Objects: []Call{{}, {}},
+		Suffix:  []Call{{Recv: 0, Fn: "Swap", Args: []Value{{K: KObj, Obj: 1}}}, {Recv: 1, Fn: "Swap", Args: []Value{{K: KObj, Obj: 0}}}},
+		Iters:   5},
+		Sched: &Schedule{Kind: SchedTargeted, Patience: time.Second, Holds: []Hold{
+			{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}}}
+	start := time.Now()
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusHang || res.Iter != 0 || !LockWait(res.Waits[0]) || !LockWait(res.Waits[1]) {
+		t.Fatalf("status %s at iteration %d, waits %q, want a hang in two lock waits at iteration 0", res.Status, res.Iter, res.Waits)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the deadlock took %v to be seen, want it seen without waiting for the watchdog", d)
+	}
+}
+
+func TestPCTRuns(t *testing.T) {
+	for depth := 1; depth <= 3; depth++ {
+		req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+			Suffix: []Call{{Fn: "Act"}, {Fn: "Act"}}, Iters: 30},
+			Sched: &Schedule{Kind: SchedPCT, Seed: 7, Depth: depth, Patience: 50 * time.Millisecond}}
+		res, _ := do(t, schedRegistry(), req)
+		if res.Status != StatusOK || res.Sched.Iters != 30 || res.Sched.Steps != 6 {
+			t.Errorf("depth %d: status %s %q, sched %+v, want ok, 30 iterations of 6 steps", depth, res.Status, res.Msg, res.Sched)
+		}
+	}
+}
+
+func TestPCTFindsAtomicityViolation(t *testing.T) {
+	// With depth 2, some iteration switches from Check to Act between
+	// Check's sections.
+	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Check"}, {Fn: "Act"}}, Iters: 200},
+		Sched: &Schedule{Kind: SchedPCT, Seed: 1, Depth: 2, Patience: 50 * time.Millisecond}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusPanic || res.Msg != "a1 b a2" {
+		t.Fatalf("status %s %q, want the panic a1 b a2", res.Status, res.Msg)
+	}
+}
