@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -15,12 +16,30 @@ const (
 	ModeRandom    = testgen.PairsRandom    // baseline: random pairs
 )
 
+// Schedulers of depcon bench: those of depcon test (driver.Config.Sched).
+const (
+	SchedTargeted = driver.SchedTargeted
+	SchedPCT      = driver.SchedPCT
+	SchedStress   = driver.SchedStress
+	SchedAll      = driver.SchedAll
+)
+
+// Groups of subjects the summary aggregates over.
+const (
+	GroupAll       = "all"       // every buggy subject
+	GroupException = "exception" // those tested in exception mode
+	GroupDeadlock  = "deadlock"  // those tested in deadlock mode
+	GroupHard      = "hard"      // those marked hard
+	GroupOrdinary  = "ordinary"  // the others
+)
+
 // A Report is the result of depcon bench; its JSON form is the output of
 // depcon bench -json. Fields tagged "-" are shown in the text form only.
 type Report struct {
 	Subjects []*SubjectReport `json:"subjects"`
 	Summary  Summary          `json:"summary"`
 
+	Scheds []string      `json:"-"`
 	Modes  []string      `json:"-"`
 	Seeds  int           `json:"-"`
 	Budget time.Duration `json:"-"`
@@ -28,103 +47,188 @@ type Report struct {
 
 // A SubjectReport sums up the runs of one subject.
 type SubjectReport struct {
-	Name        string                `json:"name"`
-	Type        string                `json:"type"`
-	Kind        string                `json:"kind"` // the truth's bug label, "none" for a control
-	Objects     int                   `json:"objects"`
-	Methods     int                   `json:"methods"`
-	PairsTotal  int                   `json:"pairs_total"` // |M|
-	PairsPC     int                   `json:"pairs_pc"`    // |M_pc|
-	PairsD      int                   `json:"pairs_d"`     // |M_d|
-	Modes       map[string]*ModeStats `json:"modes"`
-	FalseAlarms int                   `json:"false_alarms"` // over all modes and seeds
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Kind     string `json:"kind"` // the truth's bug label, "none" for a control
+	Hard     bool   `json:"hard"`
+	TestMode string `json:"test_mode"` // the mode of depcon test it ran in (Subject.TestMode)
+	Objects  int    `json:"objects"`
+	Methods  int    `json:"methods"`
+	// The plan: |M|, |M_pc|, |M_d| and |M_pc ∪ M_d|.
+	PairsTotal     int `json:"pairs_total"`
+	PairsPC        int `json:"pairs_pc"`
+	PairsD         int `json:"pairs_d"`
+	PairsDependent int `json:"pairs_dependent"`
+	// The cost of the static phase and of the child's build, in seconds;
+	// Cost is their sum, added to the FDT in FDT_total.
+	Load     float64 `json:"load_s"`
+	Analysis float64 `json:"analysis_s"`
+	Build    float64 `json:"build_s"`
+	Cost     float64 `json:"cost_s"`
+	// Runs holds the stats by scheduler and mode.
+	Runs        map[string]map[string]*ModeStats `json:"runs"`
+	FalseAlarms int                              `json:"false_alarms"` // over all runs
 
 	Control   bool    `json:"-"`
-	Deadlock  bool    `json:"-"` // every allowed kind is deadlock or self-deadlock
-	Dependent int     `json:"-"` // |M_pc ∪ M_d|
 	Reduction float64 `json:"-"` // of M_pc ∪ M_d against M, in percent
 	// PairKept reports whether the truth's failing pair is dependent.
-	PairKept bool          `json:"-"`
-	Load     time.Duration `json:"-"` // static phase: loading
-	Analysis time.Duration `json:"-"` // static phase: load.Plans
-	// FDTSpeedup and TestsReduction are the ratios of depcon over each
-	// baseline mode; nil where undefined.
-	FDTSpeedup     map[string]*float64 `json:"-"`
-	TestsReduction map[string]*float64 `json:"-"`
+	PairKept bool `json:"-"`
 }
 
-// ModeStats sums up the runs of one subject in one mode.
+// stats returns the stats of s in one dimension, nil when it did not run.
+func (s *SubjectReport) stats(sched, mode string) *ModeStats { return s.Runs[sched][mode] }
+
+// ModeStats sums up the runs of one subject in one mode with one
+// scheduler.
 type ModeStats struct {
-	SuccessRate float64  `json:"success_rate"` // fraction of the seeds that found the bug
-	FDT         *float64 `json:"fdt_s"`        // mean over the successful runs, nil if none
-	Tests       *float64 `json:"tests"`        // mean over the successful runs, nil if none
+	SuccessRate float64 `json:"success_rate"` // fraction of the seeds that found the bug
+	// FDT, FDTTotal and Tests are means over the successful runs, nil if
+	// none: FDT from the start of the type's testing, FDTTotal adding
+	// the subject's Cost.
+	FDT      *float64 `json:"fdt_s"`
+	FDTTotal *float64 `json:"fdt_total_s"`
+	Tests    *float64 `json:"tests"`
+	// FDTBudget, FDTTotalBudget and TestsBudget are DepCon's means over
+	// all the runs: a failed run counts the budget as its FDT and the
+	// tests it ran.
+	FDTBudget      float64 `json:"fdt_b_s"`
+	FDTTotalBudget float64 `json:"fdt_total_b_s"`
+	TestsBudget    float64 `json:"tests_b"`
+	// Ratios of this baseline mode over the dependent mode with the same
+	// scheduler (nil in the dependent mode, or where undefined): the FDT
+	// speedup FDT_B(baseline)/FDT_B(dependent), the same with the costs
+	// counted, and the #GT reduction.
+	FDTSpeedup      *float64 `json:"fdt_speedup"`
+	FDTTotalSpeedup *float64 `json:"fdt_total_speedup"`
+	TestsReduction  *float64 `json:"tests_reduction"`
+	// FalseAlarms counts the false alarms over the runs; Others lists
+	// the violations other than the bug, once each with their count.
+	FalseAlarms int          `json:"false_alarms"`
+	Others      []OtherCount `json:"others"`
 
-	// FDTBudget and TestsBudget are DepCon's means over all the runs: a
-	// failed run counts the budget as its FDT and the tests it ran.
-	FDTBudget   float64  `json:"-"`
-	TestsBudget float64  `json:"-"`
-	FalseAlarms []string `json:"-"` // of every run
-	Notes       []string `json:"-"` // distinct notes of the runs
+	Notes []string  `json:"-"` // distinct notes of the runs
+	fdts  []float64 // FDT of each successful run
 }
 
-// A Summary averages the subject reports of the buggy subjects.
+// An OtherCount is a violation other than the bug and the number of runs
+// that reported it.
+type OtherCount struct {
+	Other
+	Count int `json:"count"`
+}
+
+// A Summary aggregates the subject reports.
 type Summary struct {
-	ReductionMean       *float64 `json:"reduction_mean"` // percent
-	SuccessRateMean     *float64 `json:"success_rate_mean"`
-	FDTSpeedupVsAll     *float64 `json:"fdt_speedup_vs_all"`
-	FDTSpeedupVsRandom  *float64 `json:"fdt_speedup_vs_random"`
-	TestsReductionVsAll *float64 `json:"tests_reduction_vs_all"`
+	// ReductionMean is the arithmetic mean of the reductions of the
+	// buggy subjects' plans, in percent.
+	ReductionMean *float64 `json:"reduction_mean"`
+	// Controls is the number of controls, ControlsWithDependentPairs of
+	// those with dependent pairs.
+	Controls                   int `json:"controls"`
+	ControlsWithDependentPairs int `json:"controls_with_dependent_pairs"`
+	// Scheds holds the summaries by scheduler and mode.
+	Scheds map[string]map[string]*ModeSummary `json:"scheds"`
+}
+
+// A ModeSummary aggregates the buggy subjects in one mode with one
+// scheduler, and counts the false alarms.
+type ModeSummary struct {
+	// SuccessRateMean is the arithmetic mean of the success rates.
+	SuccessRateMean *float64 `json:"success_rate_mean"`
+	// Hard and Ordinary sum up the hard subjects and the others.
+	Hard     *GroupStats `json:"hard"`
+	Ordinary *GroupStats `json:"ordinary"`
+	// SlowdownVsStress aggregates, over the ordinary subjects, the ratio
+	// FDT_B(this scheduler) / FDT_B(stress) in the same mode; nil when
+	// stress did not run.
+	SlowdownVsStress *Agg `json:"slowdown_vs_stress"`
+	// The ratios of the baseline over the dependent mode, aggregated by
+	// group (all, exception, deadlock); nil in the dependent mode.
+	FDTSpeedup      map[string]*Agg `json:"fdt_speedup"`
+	FDTTotalSpeedup map[string]*Agg `json:"fdt_total_speedup"`
+	TestsReduction  map[string]*Agg `json:"tests_reduction"`
+	// False alarms over the runs on the controls and on the buggy
+	// subjects.
+	FalseAlarmsControls int `json:"false_alarms_controls"`
+	FalseAlarmsBuggy    int `json:"false_alarms_buggy"`
+}
+
+// GroupStats sums up a group of buggy subjects in one mode with one
+// scheduler.
+type GroupStats struct {
+	N           int      `json:"n"`            // subjects
+	SuccessRate *float64 `json:"success_rate"` // arithmetic mean of theirs
+	// FDTMean and FDTMedian are taken over all the successful runs of
+	// the group's subjects; FDTBudgetMean and FDTBudgetMedian over the
+	// subjects' FDT_B.
+	FDTMean         *float64 `json:"fdt_mean_s"`
+	FDTMedian       *float64 `json:"fdt_median_s"`
+	FDTBudgetMean   *float64 `json:"fdt_b_mean_s"`
+	FDTBudgetMedian *float64 `json:"fdt_b_median_s"`
 }
 
 // aggregate builds the report of the subjects from their static phase and
-// their runs by subject name, mode and seed.
-func aggregate(subjects []*Subject, static map[string]*Static, runs map[string]map[string][]Run, modes []string, seeds int, budget time.Duration) *Report {
-	rep := &Report{Subjects: []*SubjectReport{}, Modes: modes, Seeds: seeds, Budget: budget}
+// their runs.
+func aggregate(subjects []*Subject, static map[string]*Static, runs Runs, scheds, modes []string, seeds int, budget time.Duration) *Report {
+	rep := &Report{Subjects: []*SubjectReport{}, Scheds: scheds, Modes: modes, Seeds: seeds, Budget: budget}
 	for _, s := range subjects {
-		rep.Subjects = append(rep.Subjects, subjectReport(s, static[s.Name], runs[s.Name], modes, budget))
+		rep.Subjects = append(rep.Subjects, subjectReport(s, static[s.Name], runs, scheds, modes, budget))
 	}
-	rep.Summary = summarize(rep.Subjects)
+	rep.Summary = summarize(rep.Subjects, scheds, modes)
 	return rep
 }
 
-// subjectReport sums up the runs of s by mode.
-func subjectReport(s *Subject, st *Static, runs map[string][]Run, modes []string, budget time.Duration) *SubjectReport {
-	sr := &SubjectReport{Name: s.Name, Type: s.Type, Kind: s.Bug, Objects: s.Objects, Control: s.Control(),
-		Modes: make(map[string]*ModeStats), FDTSpeedup: make(map[string]*float64), TestsReduction: make(map[string]*float64)}
-	sr.Deadlock = !sr.Control && !slices.ContainsFunc(s.Kinds, func(k string) bool { return k != "deadlock" && k != "self-deadlock" })
-	if st != nil && st.Plan != nil {
-		tp := st.Plan
-		sr.Methods, sr.PairsTotal, sr.PairsPC, sr.PairsD = len(tp.Methods), tp.PairsTotal, tp.PairsPC, tp.PairsD
-		sr.Dependent, sr.Reduction = tp.Dependent(), tp.Reduction()
-		sr.PairKept = !sr.Control && tp.Pair(s.Pair[0], s.Pair[1]) != nil
-		sr.Load, sr.Analysis = st.Load, st.Analysis
-	}
-	for _, m := range modes {
-		ms := modeStats(runs[m], budget)
-		sr.Modes[m] = ms
-		sr.FalseAlarms += len(ms.FalseAlarms)
-	}
-	dep := sr.Modes[ModeDependent]
-	for _, m := range modes {
-		if m == ModeDependent || dep == nil || sr.Control {
-			continue
+// subjectReport sums up the runs of s by scheduler and mode.
+func subjectReport(s *Subject, st *Static, runs Runs, scheds, modes []string, budget time.Duration) *SubjectReport {
+	sr := &SubjectReport{Name: s.Name, Type: s.Type, Kind: s.Bug, Hard: s.Hard, TestMode: s.TestMode(), Objects: s.Objects,
+		Control: s.Control(), Runs: make(map[string]map[string]*ModeStats)}
+	if st != nil {
+		sr.Load, sr.Analysis, sr.Build = st.Load.Seconds(), st.Analysis.Seconds(), st.Build.Seconds()
+		sr.Cost = sr.Load + sr.Analysis + sr.Build
+		if tp := st.Plan; tp != nil {
+			sr.Methods, sr.PairsTotal, sr.PairsPC, sr.PairsD = len(tp.Methods), tp.PairsTotal, tp.PairsPC, tp.PairsD
+			sr.PairsDependent, sr.Reduction = tp.Dependent(), tp.Reduction()
+			sr.PairKept = !sr.Control && tp.Pair(s.Pair[0], s.Pair[1]) != nil
 		}
-		sr.FDTSpeedup[m] = ratio(sr.Modes[m].FDTBudget, dep.FDTBudget)
-		sr.TestsReduction[m] = ratio(sr.Modes[m].TestsBudget, dep.TestsBudget)
+	}
+	for _, sched := range scheds {
+		sr.Runs[sched] = make(map[string]*ModeStats)
+		for _, m := range modes {
+			ms := modeStats(runs.get(s.Name, runKey{sched, m}), budget, sr.Cost)
+			sr.Runs[sched][m] = ms
+			sr.FalseAlarms += ms.FalseAlarms
+		}
+		dep := sr.Runs[sched][ModeDependent]
+		for _, m := range modes {
+			if m == ModeDependent || dep == nil || sr.Control {
+				continue
+			}
+			ms := sr.Runs[sched][m]
+			ms.FDTSpeedup = ratio(ms.FDTBudget, dep.FDTBudget)
+			ms.FDTTotalSpeedup = ratio(ms.FDTTotalBudget, dep.FDTTotalBudget)
+			ms.TestsReduction = ratio(ms.TestsBudget, dep.TestsBudget)
+		}
 	}
 	return sr
 }
 
-// modeStats sums up the runs of one mode.
-func modeStats(runs []Run, budget time.Duration) *ModeStats {
-	ms := &ModeStats{}
+// modeStats sums up the runs of one dimension; cost is the subject's
+// static phase and build, in seconds.
+func modeStats(runs []Run, budget time.Duration, cost float64) *ModeStats {
+	ms := &ModeStats{Others: []OtherCount{}}
 	if len(runs) == 0 {
 		return ms
 	}
-	var found int
-	var fdt, tests, fdtB, testsB float64
+	var tests, fdtB, testsB float64
 	for _, r := range runs {
-		ms.FalseAlarms = append(ms.FalseAlarms, r.FalseAlarms...)
+		for _, o := range r.Others {
+			if i := slices.IndexFunc(ms.Others, func(c OtherCount) bool { return c.Other == o }); i >= 0 {
+				ms.Others[i].Count++
+			} else {
+				ms.Others = append(ms.Others, OtherCount{o, 1})
+			}
+		}
+		ms.FalseAlarms += r.FalseAlarms()
 		for _, n := range r.Notes {
 			if !slices.Contains(ms.Notes, n) {
 				ms.Notes = append(ms.Notes, n)
@@ -135,68 +239,128 @@ func modeStats(runs []Run, budget time.Duration) *ModeStats {
 			fdtB += budget.Seconds()
 			continue
 		}
-		found++
-		fdt += r.FDT
+		ms.fdts = append(ms.fdts, r.FDT)
 		tests += float64(r.Tests)
 		fdtB += r.FDT
 	}
+	slices.SortStableFunc(ms.Others, func(a, b OtherCount) int { return compareOthers(a.Other, b.Other) })
 	n := float64(len(runs))
+	found := len(ms.fdts)
 	ms.SuccessRate = float64(found) / n
 	ms.FDTBudget, ms.TestsBudget = fdtB/n, testsB/n
+	ms.FDTTotalBudget = cost + ms.FDTBudget
 	if found > 0 {
-		ms.FDT, ms.Tests = ptr(fdt/float64(found)), ptr(tests/float64(found))
+		ms.FDT, ms.Tests = arithMean(ms.fdts), ptr(tests/float64(found))
+		ms.FDTTotal = ptr(cost + *ms.FDT)
 	}
 	return ms
 }
 
-// summarize averages the buggy subjects among subjects.
-func summarize(subjects []*SubjectReport) Summary {
-	return Summary{
-		ReductionMean:       mean(subjects, func(s *SubjectReport) *float64 { return ptr(s.Reduction) }),
-		SuccessRateMean:     mean(subjects, successRate(ModeDependent)),
-		FDTSpeedupVsAll:     mean(subjects, func(s *SubjectReport) *float64 { return s.FDTSpeedup[ModeAll] }),
-		FDTSpeedupVsRandom:  mean(subjects, func(s *SubjectReport) *float64 { return s.FDTSpeedup[ModeRandom] }),
-		TestsReductionVsAll: mean(subjects, func(s *SubjectReport) *float64 { return s.TestsReduction[ModeAll] }),
-	}
-}
-
-// successRate returns the function giving a subject's success rate in
-// mode m, nil when m was not run.
-func successRate(m string) func(*SubjectReport) *float64 {
-	return func(s *SubjectReport) *float64 {
-		if ms := s.Modes[m]; ms != nil {
-			return ptr(ms.SuccessRate)
+// summarize aggregates the subjects by scheduler and mode.
+func summarize(subjects []*SubjectReport, scheds, modes []string) Summary {
+	buggy := group(subjects, GroupAll)
+	sum := Summary{Scheds: make(map[string]map[string]*ModeSummary)}
+	sum.ReductionMean = arithMean(values(buggy, func(s *SubjectReport) *float64 { return ptr(s.Reduction) }))
+	for _, s := range subjects {
+		if s.Control {
+			sum.Controls++
+			if s.PairsDependent > 0 {
+				sum.ControlsWithDependentPairs++
+			}
 		}
-		return nil
 	}
+	for _, sched := range scheds {
+		sum.Scheds[sched] = make(map[string]*ModeSummary)
+		for _, m := range modes {
+			sum.Scheds[sched][m] = modeSummary(subjects, sched, m, slices.Contains(scheds, SchedStress))
+		}
+	}
+	return sum
 }
 
-// mean returns the arithmetic mean of f over the buggy subjects for which
-// f is defined (not nil), nil when it is defined for none.
-func mean(subjects []*SubjectReport, f func(*SubjectReport) *float64) *float64 {
-	var sum float64
-	var n int
+// modeSummary aggregates the subjects in one dimension; stress reports
+// whether the stress scheduler ran, to compare with.
+func modeSummary(subjects []*SubjectReport, sched, mode string, stress bool) *ModeSummary {
+	ms := &ModeSummary{
+		SuccessRateMean: arithMean(values(group(subjects, GroupAll), func(s *SubjectReport) *float64 {
+			return ptr(s.stats(sched, mode).SuccessRate)
+		})),
+		Hard:     groupStats(group(subjects, GroupHard), sched, mode),
+		Ordinary: groupStats(group(subjects, GroupOrdinary), sched, mode),
+	}
+	if stress {
+		ms.SlowdownVsStress = aggregateValues(values(group(subjects, GroupOrdinary), func(s *SubjectReport) *float64 {
+			return ratio(s.stats(sched, mode).FDTBudget, s.stats(SchedStress, mode).FDTBudget)
+		}))
+	}
+	if mode != ModeDependent && slices.ContainsFunc(subjects, func(s *SubjectReport) bool { return s.stats(sched, ModeDependent) != nil }) {
+		ms.FDTSpeedup, ms.FDTTotalSpeedup, ms.TestsReduction = map[string]*Agg{}, map[string]*Agg{}, map[string]*Agg{}
+		for _, g := range []string{GroupAll, GroupException, GroupDeadlock} {
+			ss := group(subjects, g)
+			ms.FDTSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).FDTSpeedup }))
+			ms.FDTTotalSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).FDTTotalSpeedup }))
+			ms.TestsReduction[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).TestsReduction }))
+		}
+	}
+	for _, s := range subjects {
+		if s.Control {
+			ms.FalseAlarmsControls += s.stats(sched, mode).FalseAlarms
+		} else {
+			ms.FalseAlarmsBuggy += s.stats(sched, mode).FalseAlarms
+		}
+	}
+	return ms
+}
+
+// groupStats sums up the subjects ss in one dimension.
+func groupStats(ss []*SubjectReport, sched, mode string) *GroupStats {
+	gs := &GroupStats{N: len(ss)}
+	var fdts []float64
+	for _, s := range ss {
+		fdts = append(fdts, s.stats(sched, mode).fdts...)
+	}
+	gs.SuccessRate = arithMean(values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, mode).SuccessRate) }))
+	gs.FDTMean, gs.FDTMedian = arithMean(fdts), median(fdts)
+	fdtB := values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, mode).FDTBudget) })
+	gs.FDTBudgetMean, gs.FDTBudgetMedian = arithMean(fdtB), median(fdtB)
+	return gs
+}
+
+// group returns the buggy subjects of group g (GroupAll, GroupException…).
+func group(subjects []*SubjectReport, g string) []*SubjectReport {
+	var out []*SubjectReport
 	for _, s := range subjects {
 		if s.Control {
 			continue
 		}
-		if v := f(s); v != nil {
-			sum += *v
-			n++
+		var in bool
+		switch g {
+		case GroupAll:
+			in = true
+		case GroupException:
+			in = s.TestMode == testgen.ModeException
+		case GroupDeadlock:
+			in = s.TestMode == testgen.ModeDeadlock
+		case GroupHard:
+			in = s.Hard
+		case GroupOrdinary:
+			in = !s.Hard
+		}
+		if in {
+			out = append(out, s)
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	return ptr(sum / float64(n))
+	return out
 }
 
-// ratio returns a/b, nil when b is 0.
-func ratio(a, b float64) *float64 {
-	if b == 0 {
-		return nil
+// values returns the values of f on subjects, leaving out those where it
+// is undefined (nil).
+func values(subjects []*SubjectReport, f func(*SubjectReport) *float64) []float64 {
+	var vs []float64
+	for _, s := range subjects {
+		if v := f(s); v != nil {
+			vs = append(vs, *v)
+		}
 	}
-	return ptr(a / b)
+	return vs
 }
-
-func ptr(v float64) *float64 { return &v }

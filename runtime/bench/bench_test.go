@@ -3,18 +3,25 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 func TestMainUsage(t *testing.T) {
+	mini := miniCorpus(t)
 	for _, args := range [][]string{
 		{},
 		{"-seeds", "0", corpusDir},
 		{"-budget", "-1s", corpusDir},
 		{"-modes", "dependent,sometimes", corpusDir},
 		{"-modes", "all,all", corpusDir},
-		{"-subjects", "meter,nosuch", corpusDir},
+		{"-sched", "stress,fast", corpusDir},
+		{"-sched", "pct,pct", corpusDir},
+		{"-sched", "", corpusDir},
+		{"-subjects", "meter,nosuch", mini},
 		{"-nosuchflag", corpusDir},
 		{corpusDir, corpusDir},
 	} {
@@ -29,24 +36,61 @@ func TestMainUsage(t *testing.T) {
 	}
 }
 
-// TestMainEndToEnd runs depcon bench on a buggy subject whose race every
-// mode finds in its first tests (meter) and a control (kvstore), with a
-// short budget and one seed, as text and as JSON.
+func TestParseFlags(t *testing.T) {
+	opt, err := parseFlags([]string{"-sched", "stress,targeted", "-modes", "dependent", "dir"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(opt.scheds, []string{SchedStress, SchedTargeted}) || !slices.Equal(opt.modes, []string{ModeDependent}) {
+		t.Errorf("schedulers %q, modes %q; want stress, targeted and dependent", opt.scheds, opt.modes)
+	}
+	if opt, err = parseFlags([]string{"dir"}, &bytes.Buffer{}); err != nil || !slices.Equal(opt.scheds, []string{SchedAll}) ||
+		len(opt.modes) != 3 {
+		t.Errorf("defaults: schedulers %q, modes %q, error %v; want all and the three modes", opt.scheds, opt.modes, err)
+	}
+}
+
+// miniCorpus returns a corpus of two subjects of the corpus, in a module
+// of their own: meter, whose race every mode finds in its first tests
+// (on any pair with Mark, all listed as equivalent), and the control
+// kvstore.
+func miniCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module benchcorpus\n\ngo 1.22\n")
+	for _, pkg := range []string{"kvstore", "meter"} {
+		data, err := os.ReadFile(filepath.Join(corpusDir, pkg, pkg+".go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, pkg, pkg+".go"), string(data))
+	}
+	writeFile(t, filepath.Join(dir, TruthFile), `[
+  {"name": "kvstore", "type": "Store", "bug": "none", "kinds": [], "pair": [], "objects": 1, "note": ""},
+  {"name": "meter", "type": "Meter", "bug": "lost-update", "kinds": ["race"], "pair": ["Mark", "Mark"], "objects": 1, "note": "",
+   "equivalent": [["Count", "Mark"], ["Mark", "Reset"], ["Mark", "Snapshot"]]}
+]`)
+	return dir
+}
+
+// TestMainEndToEnd runs depcon bench on miniCorpus with a short budget,
+// one seed and one scheduler, as text and as JSON.
 func TestMainEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the children of two subjects six times")
 	}
-	args := []string{"-budget", "3s", "-seeds", "1", "-subjects", "meter,kvstore", corpusDir}
+	args := []string{"-budget", "3s", "-seeds", "1", "-sched", "stress", "-subjects", "meter,kvstore", miniCorpus(t)}
 	var stdout, stderr bytes.Buffer
 	if code := Main(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("depcon bench %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
 	out := stdout.String()
 	for _, want := range [][]string{
-		{"meter", "Meter", "lost-update", "1", "6", "21"},
-		{"kvstore", "Store", "none", "1", "6", "21"},
+		{"meter", "Meter", "lost-update", "-", "exception", "1", "6", "21"},
+		{"kvstore", "Store", "none", "-", "all", "1", "6", "21"},
 		{"meter", "1/1"},
-		{"kvstore", "Store", "0", "0", "0"},
+		{"kvstore", "Store", "0", "0", "0", "0"},
+		{"stress", "dependent", "ordinary", "1", "100%"},
 		{"all", "1"},
 		{"false", "alarms", "0"},
 	} {
@@ -54,7 +98,7 @@ func TestMainEndToEnd(t *testing.T) {
 			t.Errorf("no line starting with %q in the table:\n%s", want, out)
 		}
 	}
-	for _, want := range []string{"machine: ", "budget 3s per type and run", "seeds 1..1"} {
+	for _, want := range []string{"machine: ", "budget 3s per type and run", "seeds 1..1", "schedulers stress;"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the header lacks %q:\n%s", want, out)
 		}
@@ -77,21 +121,22 @@ func TestMainEndToEnd(t *testing.T) {
 		t.Fatalf("%d subjects, want 2", len(doc.Subjects))
 	}
 	for _, s := range doc.Subjects {
-		checkKeys(t, "subject", s, "name", "type", "kind", "objects", "methods", "pairs_total",
-			"pairs_pc", "pairs_d", "modes", "false_alarms")
+		checkKeys(t, "subject", s, subjectKeys...)
 	}
-	checkKeys(t, "summary", doc.Summary, "reduction_mean", "success_rate_mean", "fdt_speedup_vs_all",
-		"fdt_speedup_vs_random", "tests_reduction_vs_all")
+	checkKeys(t, "summary", doc.Summary, summaryKeys...)
 	var kvstore struct {
-		Kind        string `json:"kind"`
-		FalseAlarms int    `json:"false_alarms"`
+		Kind           string `json:"kind"`
+		FalseAlarms    int    `json:"false_alarms"`
+		PairsDependent int    `json:"pairs_dependent"`
 	}
 	var meter struct {
-		Modes map[string]struct {
+		Cost float64 `json:"cost_s"`
+		Runs map[string]map[string]struct {
 			SuccessRate float64  `json:"success_rate"`
 			FDT         *float64 `json:"fdt_s"`
+			FDTTotal    *float64 `json:"fdt_total_s"`
 			Tests       *float64 `json:"tests"`
-		} `json:"modes"`
+		} `json:"runs"`
 	}
 	if err := json.Unmarshal(mustJSON(t, doc.Subjects[0]), &kvstore); err != nil {
 		t.Fatal(err)
@@ -99,14 +144,18 @@ func TestMainEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(mustJSON(t, doc.Subjects[1]), &meter); err != nil {
 		t.Fatal(err)
 	}
-	if kvstore.Kind != "none" || kvstore.FalseAlarms != 0 {
-		t.Errorf("kvstore: kind %q, %d false alarms; want none and 0", kvstore.Kind, kvstore.FalseAlarms)
+	if kvstore.Kind != "none" || kvstore.FalseAlarms != 0 || kvstore.PairsDependent != 0 {
+		t.Errorf("kvstore: kind %q, %d false alarms, %d dependent pairs; want none, 0 and 0", kvstore.Kind,
+			kvstore.FalseAlarms, kvstore.PairsDependent)
 	}
-	if len(meter.Modes) != 3 {
-		t.Errorf("meter: modes %v, want dependent, all and random", meter.Modes)
+	if len(meter.Runs) != 1 || len(meter.Runs[SchedStress]) != 3 {
+		t.Errorf("meter: runs %v, want stress with dependent, all and random", meter.Runs)
 	}
-	if dep := meter.Modes[ModeDependent]; dep.SuccessRate != 1 || dep.FDT == nil || dep.Tests == nil || *dep.Tests < 1 {
+	dep := meter.Runs[SchedStress][ModeDependent]
+	if dep.SuccessRate != 1 || dep.FDT == nil || dep.Tests == nil || *dep.Tests < 1 {
 		t.Errorf("meter, dependent: %+v, want the race found", dep)
+	} else if meter.Cost <= 0 || dep.FDTTotal == nil || !near(*dep.FDTTotal, *dep.FDT+meter.Cost) {
+		t.Errorf("meter, dependent: FDT %v, total %v, cost %v; want the total to add the cost", *dep.FDT, dep.FDTTotal, meter.Cost)
 	}
 }
 

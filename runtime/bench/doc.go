@@ -7,55 +7,90 @@
 // A corpus directory holds one package per subdirectory, each with one
 // type under test, and truth.json, an array of [Subject]: the type, the
 // bug's label ("none" for a control, a correct type), the oracle kinds
-// that count as finding it, the failing pair and the number of shared
-// objects it needs. [LoadTruth] checks it against the directory and
-// [CheckPlans] against the plans.
+// that count as finding it, the failing pair, the pairs on which the same
+// defect shows too (equivalent), the number of shared objects it needs,
+// whether it is hard (its bug needs a narrow interleaving), and judgements
+// of other violations depcon reported on it (also: pair, kind, whether it
+// is real, why). [LoadTruth] checks it against the directory and
+// [CheckPlans] against the plans; the whole corpus needs at least
+// [MinControls] controls with dependent pairs (a control without any is
+// not tested in the dependent mode, so it proves nothing about false
+// alarms), and the report gives each control's count.
 //
 // # Runs
 //
-// The static phase loads and analyses each subject alone (runtime/load)
-// and records its plan and the two times. The dynamic phase calls
-// driver.Run once per mode and seed s = 1..N on all the subjects, with
-// the same harness, iterations and budget B per type in every mode; only
-// the pairs differ: dependent (depcon's M_pc ∪ M_d), all (every pair,
-// least covered first, as CovCon) and random.
+// The static phase loads and analyses each subject alone (runtime/load),
+// records its plan and the two times, and builds and times the subject's
+// child (its package with the harness, a race-enabled test binary) as
+// depcon test does; cost(x) = load + analysis + build. The first subject's
+// child is built once before, so that no subject pays for the race runtime.
 //
-// A run of subject x (one mode, one seed) is successful when the driver
-// reports on x's type a violation whose kind x allows, on any pair (some
-// defects show on several pairs). Then:
+// The dynamic phase calls driver.Run once per scheduler, mode and seed
+// s = 1..N, with the same harness, iterations and budget B per type in
+// every run. The schedulers (-sched) are those of depcon test: stress,
+// pct, targeted and all. The modes (-modes) are the pair selections:
+// dependent (depcon's M_pc ∪ M_d), all (every pair, least covered first,
+// as CovCon) and random. Each subject is tested in the mode of depcon
+// test of its bug (Subject.TestMode), as DepCon+ does: deadlock mode when
+// every kind it allows is a deadlock or self-deadlock, exception mode
+// otherwise. In exception mode every pair selection tests one shared
+// object per pair (dependent: the M_pc pairs; all and random: every
+// pair); two-object targets exist only in deadlock mode (dependent: the
+// M_d, RWR and self pairs, each with the objects its evidence needs; all
+// and random: every pair with one and with two objects). A control is
+// tested in both modes at once, so that a false alarm of either shows.
+//
+// A run of subject x is successful when the driver reports on x's type a
+// confirmed violation of a kind x allows on x's failing pair or on one of
+// its equivalent pairs (in either method order). Then:
 //
 //   - FDT is that violation's Elapsed: the time from the start of the
-//     type's testing (after the static phase and the child's build, which
-//     are measured apart) to the violation's confirmation;
+//     type's testing to the violation's confirmation;
+//   - FDT+ (fdt_total) is cost(x) + FDT: every cost counted, from loading
+//     the package to the violation (the cost is the same in every mode:
+//     the baselines' generator uses the plan too, to choose prefixes);
 //   - #GT is the number of generated tests up to and including the one
 //     that exposed it (TestsBefore + 1).
 //
 // A failed run has no FDT, and its #GT is the number of tests run until
-// the budget expired (or until the driver had nothing left to test).
-// Every reported violation of a kind x does not allow is a false alarm;
-// on a control, every violation is.
+// the budget expired (or until the driver had nothing left to test). The
+// driver stops a type at its first violation, so a run that first reports
+// another violation fails. Every other confirmed violation is listed with
+// its pair and kind; on a buggy subject it is a false alarm unless
+// truth.json judges it real (also), on a control it always is.
 //
 // # Aggregation
 //
-// For subject x and mode m over the N seeds:
+// For subject x, scheduler S and mode m over the N seeds:
 //
-//   - success_rate(x,m) = successful runs / N, a fraction in [0,1];
-//   - fdt_s(x,m) and tests(x,m) are the means of FDT and #GT over the
-//     successful runs, null (n/a) when there is none;
-//   - FDT_B(x,m) is DepCon's mean over all N runs, a failed run counting
-//     the budget B; #GT_B(x,m) the mean #GT over all N runs;
-//   - the FDT speedup of depcon over baseline b is
-//     FDT_B(x,b) / FDT_B(x,dependent), and the #GT reduction
-//     #GT_B(x,b) / #GT_B(x,dependent), undefined when the divisor is 0;
-//   - false_alarms(x) counts the false alarms over all modes and seeds;
+//   - success_rate(x,S,m) = successful runs / N, a fraction in [0,1];
+//   - fdt_s, fdt_total_s and tests are the means of FDT, FDT+ and #GT
+//     over the successful runs, null (n/a) when there is none;
+//   - FDT_B(x,S,m) is DepCon's mean over all N runs, a failed run counting
+//     the budget B; FDT+_B = cost(x) + FDT_B; #GT_B the mean #GT over all
+//     N runs;
+//   - against a baseline b, with the same scheduler: the FDT speedup
+//     FDT_B(x,S,b) / FDT_B(x,S,dependent), the total FDT speedup
+//     FDT+_B(x,S,b) / FDT+_B(x,S,dependent), the #GT reduction
+//     #GT_B(x,S,b) / #GT_B(x,S,dependent); each undefined when either
+//     term is 0;
+//   - false_alarms counts the false alarms over the runs;
 //   - the reduction is that of the plan, 100·(|M| − |M_pc ∪ M_d|) / |M|.
 //
-// The summary's reduction_mean (in percent), success_rate_mean (of the
-// dependent mode), fdt_speedup_vs_all, fdt_speedup_vs_random and
-// tests_reduction_vs_all are arithmetic means over the buggy subjects
-// (controls excluded) of the per-subject values, leaving out subjects
-// where a value is undefined, as the "Avg." rows of DepCon's tables do;
-// null when no subject has one. The text form adds the same means over
-// the subjects whose kinds are all deadlocks (DepCon's deadlock mode) and
-// over the others (its exception mode).
+// The summary aggregates the buggy subjects (controls excluded) over
+// those where a value is defined. Speedups and reductions are ratios:
+// they are aggregated by their geometric mean, exp(mean(ln r)), and their
+// median (the mean of the two middle values for an even count); their
+// arithmetic mean, the "Avg." of DepCon's tables, is given too, labelled
+// as such. Ratios are aggregated over all buggy subjects and over those
+// tested in exception mode and in deadlock mode. Success rates, FDT_B,
+// FDT+_B, #GT_B and the reduction are averaged arithmetically.
+//
+// Per scheduler S and mode m, over the hard subjects and over the others
+// (ordinary): the mean success rate; the mean and median FDT over all
+// the successful runs of the group; the mean and median of the subjects'
+// FDT_B. The slowdown of S against stress is, per ordinary subject,
+// FDT_B(x,S,m) / FDT_B(x,stress,m), aggregated like every ratio (only
+// when stress ran). False alarms are counted per scheduler and mode on
+// the controls and on the buggy subjects.
 package bench

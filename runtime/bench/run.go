@@ -1,21 +1,26 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// A Run is the outcome of testing one subject in one mode with one seed.
+// A Run is the outcome of testing one subject in one mode, with one
+// scheduler and one seed.
 type Run struct {
-	// Found is set when depcon test reported a violation of a kind the
-	// subject allows on the subject's type.
+	// Found is set when depcon test reported the subject's bug: a
+	// violation of a kind the subject allows on its failing pair or on
+	// an equivalent one (Subject.Hit).
 	Found bool
 	// FDT is the time in seconds from the start of the type's testing to
 	// the first such violation; 0 when not found.
@@ -23,12 +28,52 @@ type Run struct {
 	// Tests is the number of generated tests up to and including the one
 	// that exposed the violation, or of all the tests run when none did.
 	Tests int
-	// FalseAlarms lists the violations of kinds the subject does not
-	// allow (every violation, for a control), as "kind M1∥M2".
-	FalseAlarms []string
+	// Others lists the other confirmed violations, in the order reported
+	// (every violation, on a control).
+	Others []Other
 	// Notes says why the type was not tested or some of its methods
 	// were not: the driver's notes.
 	Notes []string
+}
+
+// An Other is a violation reported on a subject that is not its bug, with
+// truth.json's judgement of it if any.
+type Other struct {
+	Kind string    `json:"kind"`
+	Pair [2]string `json:"pair"` // sorted
+	// Judged is set when truth.json judges the violation (Subject.Also);
+	// Real when it judges it a real thread-safety violation. Any other
+	// is a false alarm.
+	Judged bool   `json:"judged"`
+	Real   bool   `json:"real"`
+	Note   string `json:"note,omitempty"`
+}
+
+// FalseAlarm reports whether o counts as a false alarm: it is not judged
+// real.
+func (o Other) FalseAlarm() bool { return !o.Real }
+
+func (o Other) String() string {
+	s := fmt.Sprintf("%s %s∥%s", o.Kind, o.Pair[0], o.Pair[1])
+	switch {
+	case o.Real:
+		return s + " (judged real)"
+	case o.Judged:
+		return s + " (judged not real)"
+	}
+	return s
+}
+
+// FalseAlarms returns the number of r's other violations that are false
+// alarms.
+func (r Run) FalseAlarms() int {
+	n := 0
+	for _, o := range r.Others {
+		if o.FalseAlarm() {
+			n++
+		}
+	}
+	return n
 }
 
 // runOf returns the run of subject s described by tr, the driver's report
@@ -37,7 +82,7 @@ func runOf(s *Subject, tr *driver.TypeReport) Run {
 	if tr == nil {
 		return Run{Notes: []string{"the driver did not report the type"}}
 	}
-	r := Run{Tests: tr.TestsGenerated, Notes: tr.Notes}
+	r := Run{Tests: tr.TestsGenerated, Notes: slices.Clone(tr.Notes)}
 	if tr.Skipped != "" {
 		r.Notes = append(r.Notes, "not tested: "+tr.Skipped)
 	}
@@ -46,78 +91,135 @@ func runOf(s *Subject, tr *driver.TypeReport) Run {
 			r.Notes = append(r.Notes, fmt.Sprintf("unconfirmed %s %s∥%s: its reproducer passed", v.Kind, v.Pair[0], v.Pair[1]))
 			continue
 		}
-		if !s.Allowed(v.Kind) {
-			r.FalseAlarms = append(r.FalseAlarms, fmt.Sprintf("%s %s∥%s", v.Kind, v.Pair[0], v.Pair[1]))
+		if s.Hit(v.Kind, v.Pair[0], v.Pair[1]) {
+			if !r.Found || v.Elapsed < r.FDT {
+				r.Found, r.FDT, r.Tests = true, v.Elapsed, v.TestsBefore+1
+			}
 			continue
 		}
-		if !r.Found {
-			r.Found, r.FDT, r.Tests = true, v.Elapsed, v.TestsBefore+1
+		p := sortedPair(v.Pair[0], v.Pair[1])
+		o := Other{Kind: v.Kind, Pair: [2]string{p[0], p[1]}}
+		if j := s.Judged(v.Kind, v.Pair[0], v.Pair[1]); j != nil {
+			o.Judged, o.Real, o.Note = true, j.Real, j.Note
 		}
+		r.Others = append(r.Others, o)
 	}
 	return r
 }
 
-// runMode tests every subject once in one mode (a driver pairs setting)
-// with one seed, through the driver's API, and returns the runs by
-// subject name.
-func runMode(ctx context.Context, dir string, subjects []*Subject, mode string, seed uint64, budget time.Duration) (map[string]Run, error) {
-	var names []string
-	for _, s := range subjects {
-		names = append(names, regexp.QuoteMeta(s.Type))
+// A runKey names a run dimension: a scheduler and a pairs mode.
+type runKey struct{ sched, mode string }
+
+// Runs holds the runs of a bench by subject name, scheduler, mode and
+// seed (runs[name][sched][mode][seed-1]).
+type Runs map[string]map[string]map[string][]Run
+
+func (rs Runs) add(name string, k runKey, r Run) {
+	if rs[name] == nil {
+		rs[name] = make(map[string]map[string][]Run)
 	}
-	cfg := driver.Config{
-		Dir:      dir,
-		Patterns: patterns(subjects),
-		Budget:   budget,
-		Pairs:    mode,
-		Seed:     seed,
-		First:    true, // the time to the first violation is measured
-		TypeRE:   regexp.MustCompile("^(?:" + strings.Join(names, "|") + ")$"),
+	if rs[name][k.sched] == nil {
+		rs[name][k.sched] = make(map[string][]Run)
 	}
-	rep, err := driver.Run(ctx, cfg)
-	if err != nil {
-		return nil, err
+	rs[name][k.sched][k.mode] = append(rs[name][k.sched][k.mode], r)
+}
+
+// get returns the runs of a subject in one dimension, nil when there are
+// none.
+func (rs Runs) get(name string, k runKey) []Run { return rs[name][k.sched][k.mode] }
+
+// byTestMode groups the subjects by the mode of depcon test they are
+// tested in (Subject.TestMode): exception, deadlock, then the controls.
+func byTestMode(subjects []*Subject) [][]*Subject {
+	order := []string{testgen.ModeException, testgen.ModeDeadlock, testgen.ModeAll}
+	var groups [][]*Subject
+	for _, m := range order {
+		var g []*Subject
+		for _, s := range subjects {
+			if s.TestMode() == m {
+				g = append(g, s)
+			}
+		}
+		if len(g) > 0 {
+			groups = append(groups, g)
+		}
 	}
-	reports := make(map[string]*driver.TypeReport)
-	for _, tr := range rep.Types {
-		reports[path.Base(tr.Package)+"."+tr.Type] = tr
-	}
+	return groups
+}
+
+// runMode tests every subject once in one pairs mode with one scheduler
+// and one seed, through the driver's API, one driver run per mode of
+// depcon test (byTestMode), and returns the runs by subject name.
+func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, seed uint64, budget time.Duration) (map[string]Run, error) {
 	runs := make(map[string]Run)
-	for _, s := range subjects {
-		runs[s.Name] = runOf(s, reports[s.Name+"."+s.Type])
+	for _, group := range byTestMode(subjects) {
+		var names []string
+		for _, s := range group {
+			names = append(names, regexp.QuoteMeta(s.Type))
+		}
+		cfg := driver.Config{
+			Dir:      dir,
+			Patterns: patterns(group),
+			Budget:   budget,
+			Mode:     group[0].TestMode(),
+			Pairs:    k.mode,
+			Sched:    k.sched,
+			Seed:     seed,
+			First:    true, // the time to the first violation is measured
+			TypeRE:   regexp.MustCompile("^(?:" + strings.Join(names, "|") + ")$"),
+		}
+		rep, err := driver.Run(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		reports := make(map[string]*driver.TypeReport)
+		for _, tr := range rep.Types {
+			reports[path.Base(tr.Package)+"."+tr.Type] = tr
+		}
+		for _, s := range group {
+			runs[s.Name] = runOf(s, reports[s.Name+"."+s.Type])
+		}
 	}
 	return runs, nil
 }
 
-// runAll runs every mode over seeds 1..seeds (seed by seed, so that an
-// interrupted bench has all modes of the first seeds) and returns the
-// runs by subject name, mode and seed. It logs a line per mode and seed.
-func runAll(ctx context.Context, dir string, subjects []*Subject, modes []string, seeds int, budget time.Duration, log io.Writer) (map[string]map[string][]Run, error) {
-	all := make(map[string]map[string][]Run)
-	for _, s := range subjects {
-		all[s.Name] = make(map[string][]Run)
-	}
+// runAll runs every scheduler and mode over seeds 1..seeds (seed by seed,
+// so that an interrupted bench has all the dimensions of the first
+// seeds) and returns the runs. It logs a line per seed, scheduler and
+// mode.
+func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, modes []string, seeds int, budget time.Duration, log io.Writer) (Runs, error) {
+	all := make(Runs)
 	for seed := 1; seed <= seeds; seed++ {
-		for _, mode := range modes {
-			t0 := time.Now()
-			runs, err := runMode(ctx, dir, subjects, mode, uint64(seed), budget)
-			if err != nil {
-				return nil, fmt.Errorf("mode %s, seed %d: %w", mode, seed, err)
-			}
-			found, buggy := 0, 0
-			for _, s := range subjects {
-				r := runs[s.Name]
-				all[s.Name][mode] = append(all[s.Name][mode], r)
-				if !s.Control() {
-					buggy++
+		for _, sched := range scheds {
+			for _, mode := range modes {
+				k := runKey{sched, mode}
+				t0 := time.Now()
+				runs, err := runMode(ctx, dir, subjects, k, uint64(seed), budget)
+				if err != nil {
+					return nil, fmt.Errorf("scheduler %s, mode %s, seed %d: %w", sched, mode, seed, err)
 				}
-				if r.Found {
-					found++
+				found, buggy, fa := 0, 0, 0
+				for _, s := range subjects {
+					r := runs[s.Name]
+					all.add(s.Name, k, r)
+					if !s.Control() {
+						buggy++
+					}
+					if r.Found {
+						found++
+					}
+					fa += r.FalseAlarms()
 				}
+				fmt.Fprintf(log, "depcon bench: seed %d/%d, scheduler %s, mode %s: %d of %d bugs found, %d false alarms, in %v\n",
+					seed, seeds, sched, mode, found, buggy, fa, time.Since(t0).Round(time.Second))
 			}
-			fmt.Fprintf(log, "depcon bench: seed %d/%d, mode %s: %d of %d bugs found in %v\n",
-				seed, seeds, mode, found, buggy, time.Since(t0).Round(time.Second))
 		}
 	}
 	return all, nil
+}
+
+// compareOthers orders violations by pair, kind and judgement.
+func compareOthers(a, b Other) int {
+	return cmp.Or(cmp.Compare(a.Pair[0], b.Pair[0]), cmp.Compare(a.Pair[1], b.Pair[1]), cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Note, b.Note))
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // A Subject is one entry of a corpus's truth.json: a package holding one
@@ -29,6 +30,20 @@ type Subject struct {
 	// Equivalent lists other pairs (each sorted) whose violation of an
 	// allowed kind is the same defect seen from another method.
 	Equivalent [][]string `json:"equivalent,omitempty"`
+	// Also judges violations other than the bug's that depcon test
+	// reported on the subject: a real one is not a false alarm. A
+	// violation of another pair or kind that no judgement covers is one.
+	Also []Judgement `json:"also,omitempty"`
+}
+
+// A Judgement is the verdict on a violation of a buggy subject other
+// than its bug: the pair (sorted) and kind it was reported with, whether
+// it is a real thread-safety violation, and why.
+type Judgement struct {
+	Pair []string `json:"pair"`
+	Kind string   `json:"kind"`
+	Real bool     `json:"real"`
+	Note string   `json:"note"`
 }
 
 // Control reports whether s is a control: a correctly synchronised type
@@ -37,6 +52,60 @@ func (s *Subject) Control() bool { return s.Bug == "none" }
 
 // Allowed reports whether a violation of kind k is a hit on s's bug.
 func (s *Subject) Allowed(k string) bool { return slices.Contains(s.Kinds, k) }
+
+// Hit reports whether a violation of kind k on the method pair (m1, m2),
+// in either order, is s's bug: a kind s allows, on the truth's pair or
+// on one of its equivalent pairs. Nothing is a hit on a control.
+func (s *Subject) Hit(k, m1, m2 string) bool {
+	if s.Control() || !s.Allowed(k) {
+		return false
+	}
+	p := sortedPair(m1, m2)
+	return slices.Equal(s.Pair, p) || slices.ContainsFunc(s.Equivalent, func(q []string) bool { return slices.Equal(q, p) })
+}
+
+// Judged returns the judgement of a violation of kind k on (m1, m2), in
+// either order, nil when truth.json has none (or s is a control).
+func (s *Subject) Judged(k, m1, m2 string) *Judgement {
+	if s.Control() {
+		return nil
+	}
+	p := sortedPair(m1, m2)
+	for i := range s.Also {
+		if j := &s.Also[i]; j.Kind == k && slices.Equal(j.Pair, p) {
+			return j
+		}
+	}
+	return nil
+}
+
+// TestMode returns the mode of depcon test (driver.Config.Mode) s is
+// tested in: deadlock mode when every kind s allows is a deadlock or a
+// self-deadlock, exception mode otherwise, as DepCon+ runs each subject
+// in the mode of its bug; a control is tested in both (testgen.ModeAll),
+// so that a false alarm of either shows.
+func (s *Subject) TestMode() string {
+	switch {
+	case s.Control():
+		return testgen.ModeAll
+	case s.deadlock():
+		return testgen.ModeDeadlock
+	}
+	return testgen.ModeException
+}
+
+// deadlock reports whether every kind s allows is a deadlock or a
+// self-deadlock (false for a control).
+func (s *Subject) deadlock() bool {
+	return len(s.Kinds) > 0 && !slices.ContainsFunc(s.Kinds, func(k string) bool { return k != "deadlock" && k != "self-deadlock" })
+}
+
+func sortedPair(m1, m2 string) []string {
+	if m1 > m2 {
+		m1, m2 = m2, m1
+	}
+	return []string{m1, m2}
+}
 
 // Kinds of violations truth.json may list, those of depcon test.
 var validKinds = []string{"race", "panic", "deadlock", "fatal", "self-deadlock"}
@@ -99,8 +168,8 @@ func (s *Subject) check() error {
 		return errors.New("name, type and bug are required")
 	case s.Objects != 1 && s.Objects != 2:
 		return fmt.Errorf("objects is %d, want 1 or 2", s.Objects)
-	case s.Control() && (len(s.Kinds) > 0 || len(s.Pair) > 0):
-		return errors.New("a control (bug none) lists no kinds and no pair")
+	case s.Control() && (len(s.Kinds) > 0 || len(s.Pair) > 0 || len(s.Equivalent) > 0 || len(s.Also) > 0 || s.Hard):
+		return errors.New("a control (bug none) lists no kinds, pair, equivalent pairs or judgements and is not hard")
 	case s.Control():
 		return nil
 	case len(s.Kinds) == 0:
@@ -116,6 +185,18 @@ func (s *Subject) check() error {
 	for _, k := range s.Kinds {
 		if !slices.Contains(validKinds, k) {
 			return fmt.Errorf("kind %q: want one of %s", k, strings.Join(validKinds, ", "))
+		}
+	}
+	for i, j := range s.Also {
+		switch {
+		case len(j.Pair) != 2 || j.Pair[0] > j.Pair[1]:
+			return fmt.Errorf("also[%d]: pair %q: want two method names, sorted", i, j.Pair)
+		case !slices.Contains(validKinds, j.Kind):
+			return fmt.Errorf("also[%d]: kind %q: want one of %s", i, j.Kind, strings.Join(validKinds, ", "))
+		case s.Hit(j.Kind, j.Pair[0], j.Pair[1]):
+			return fmt.Errorf("also[%d]: %s %s∥%s is the bug itself", i, j.Kind, j.Pair[0], j.Pair[1])
+		case slices.ContainsFunc(s.Also[:i], func(k Judgement) bool { return k.Kind == j.Kind && slices.Equal(k.Pair, j.Pair) }):
+			return fmt.Errorf("also[%d]: %s %s∥%s judged twice", i, j.Kind, j.Pair[0], j.Pair[1])
 		}
 	}
 	return nil
@@ -144,24 +225,57 @@ func packageDirs(dir string) ([]string, error) {
 	return dirs, nil
 }
 
+// MinControls is the number of controls with dependent pairs a corpus
+// needs: a control without any is not tested in the dependent mode, so it
+// proves nothing about depcon's false alarms.
+const MinControls = 7
+
 // CheckPlans checks the subjects against the plans of their packages
-// (keyed by package name): each type exists and the methods of each
-// failing pair are among the type's methods. Whether the pair is
-// dependent is not checked here: missing it is a finding about the static
-// analysis, measured, not an error in the corpus.
+// (keyed by package name): each type exists, the methods of each
+// failing, equivalent or judged pair are among the type's methods, and
+// at least MinControls controls have dependent pairs (the error then
+// lists those that have none). Whether the failing pair is dependent is
+// not checked here: missing it is a finding about the static analysis,
+// measured, not an error in the corpus.
 func CheckPlans(subjects []*Subject, plans map[string]*deps.Plan) error {
+	return checkPlans(subjects, plans, MinControls)
+}
+
+// checkPlans is CheckPlans with minControls controls with dependent pairs
+// required (0 for none: a selection of the corpus).
+func checkPlans(subjects []*Subject, plans map[string]*deps.Plan, minControls int) error {
 	var errs []error
+	var with, without []string
 	for _, s := range subjects {
 		tp := typePlan(plans, s)
 		if tp == nil {
 			errs = append(errs, fmt.Errorf("%s: no type %s in the plan", s.Name, s.Type))
 			continue
 		}
-		for _, m := range s.Pair {
+		if s.Control() {
+			if tp.Dependent() > 0 {
+				with = append(with, s.Name)
+			} else {
+				without = append(without, s.Name)
+			}
+		}
+		methods := slices.Clone(s.Pair)
+		for _, p := range s.Equivalent {
+			methods = append(methods, p...)
+		}
+		for _, j := range s.Also {
+			methods = append(methods, j.Pair...)
+		}
+		slices.Sort(methods)
+		for _, m := range slices.Compact(methods) {
 			if !slices.ContainsFunc(tp.Methods, func(pm deps.Method) bool { return pm.Name == m }) {
 				errs = append(errs, fmt.Errorf("%s: %s is not a method of %s", s.Name, m, s.Type))
 			}
 		}
+	}
+	if len(with) < minControls {
+		errs = append(errs, fmt.Errorf("%d controls have dependent pairs (%s), want at least %d; without any: %s",
+			len(with), strings.Join(with, ", "), minControls, strings.Join(without, ", ")))
 	}
 	return errors.Join(errs...)
 }

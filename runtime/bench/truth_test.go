@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 const corpusDir = "../../testdata/corpus"
@@ -46,6 +47,20 @@ func TestLoadTruthErrors(t *testing.T) {
 		{"control with kinds", "[" + a + "," + strings.Replace(b, `"kinds": []`, `"kinds": ["race"]`, 1) + "]", "a control"},
 		{"objects", "[" + strings.Replace(a, `"objects": 1`, `"objects": 3`, 1) + "," + b + "]", "objects is 3"},
 		{"unknown field", "[" + strings.Replace(a, `"note"`, `"notes"`, 1) + "," + b + "]", "unknown field"},
+		{"also ok", "[" + strings.Replace(a, `"note": ""`, `"note": "", "equivalent": [["M", "O"]], "also": [`+
+			`{"pair": ["M", "X"], "kind": "race", "real": true, "note": "n"}, {"pair": ["M", "N"], "kind": "panic", "real": false, "note": ""}]`, 1) +
+			"," + b + "]", ""},
+		{"also unsorted", "[" + strings.Replace(a, `"note": ""`, `"note": "", "also": [{"pair": ["X", "M"], "kind": "race", "real": true, "note": ""}]`, 1) +
+			"," + b + "]", "also[0]: pair"},
+		{"also bad kind", "[" + strings.Replace(a, `"note": ""`, `"note": "", "also": [{"pair": ["M", "X"], "kind": "oops", "real": true, "note": ""}]`, 1) +
+			"," + b + "]", `also[0]: kind "oops"`},
+		{"also the bug", "[" + strings.Replace(a, `"note": ""`, `"note": "", "also": [{"pair": ["M", "N"], "kind": "race", "real": true, "note": ""}]`, 1) +
+			"," + b + "]", "is the bug itself"},
+		{"also twice", "[" + strings.Replace(a, `"note": ""`, `"note": "", "also": [{"pair": ["M", "X"], "kind": "race", "real": true, "note": ""}, `+
+			`{"pair": ["M", "X"], "kind": "race", "real": false, "note": ""}]`, 1) + "," + b + "]", "judged twice"},
+		{"control with also", "[" + a + "," + strings.Replace(b, `"note": ""`, `"note": "", "also": [{"pair": ["M", "X"], "kind": "race", "real": true, "note": ""}]`, 1) +
+			"]", "a control"},
+		{"hard control", "[" + a + "," + strings.Replace(b, `"note": ""`, `"note": "", "hard": true`, 1) + "]", "a control"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,18 +81,70 @@ func TestLoadTruthErrors(t *testing.T) {
 	}
 }
 
+func TestHitAndTestMode(t *testing.T) {
+	s := &Subject{Name: "a", Type: "A", Bug: "b", Kinds: []string{"race", "deadlock"}, Pair: []string{"M", "N"}, Objects: 1,
+		Equivalent: [][]string{{"M", "M"}}}
+	for _, tt := range []struct {
+		kind, m1, m2 string
+		want         bool
+	}{
+		{"race", "M", "N", true},
+		{"race", "N", "M", true},
+		{"deadlock", "M", "M", true},
+		{"panic", "M", "N", false},
+		{"race", "N", "N", false},
+	} {
+		if got := s.Hit(tt.kind, tt.m1, tt.m2); got != tt.want {
+			t.Errorf("Hit(%s, %s, %s) = %v, want %v", tt.kind, tt.m1, tt.m2, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		s    *Subject
+		want string
+	}{
+		{s, testgen.ModeException}, // one allowed kind is not a deadlock
+		{&Subject{Bug: "b", Kinds: []string{"deadlock", "self-deadlock"}}, testgen.ModeDeadlock},
+		{&Subject{Bug: "none"}, testgen.ModeAll},
+	} {
+		if got := tt.s.TestMode(); got != tt.want {
+			t.Errorf("TestMode of %q = %s, want %s", tt.s.Kinds, got, tt.want)
+		}
+	}
+}
+
+func TestCheckPlansControls(t *testing.T) {
+	var subjects []*Subject
+	plans := map[string]*deps.Plan{}
+	for i := range MinControls {
+		name := string(rune('a' + i))
+		subjects = append(subjects, &Subject{Name: name, Type: "T", Bug: "none", Objects: 1})
+		tp := &deps.TypePlan{Name: "T", Methods: []deps.Method{{Name: "M"}}, PairsTotal: 1, PairsPC: 1, Pairs: []deps.Pair{{M1: "M", M2: "M"}}}
+		plans[name] = &deps.Plan{Types: []*deps.TypePlan{tp}}
+	}
+	if err := CheckPlans(subjects, plans); err != nil {
+		t.Errorf("CheckPlans with %d controls with dependent pairs: %v", MinControls, err)
+	}
+	plans["b"].Types[0].Pairs, plans["b"].Types[0].PairsPC = nil, 0
+	if err := CheckPlans(subjects, plans); err == nil || !strings.Contains(err.Error(), "without any: b") {
+		t.Errorf("CheckPlans with a control without dependent pairs: error %v, want one naming b", err)
+	}
+	if err := checkPlans(subjects, plans, 0); err != nil {
+		t.Errorf("checkPlans of a selection: %v", err)
+	}
+}
+
 func TestCheckPlans(t *testing.T) {
 	subjects := []*Subject{
 		{Name: "a", Type: "A", Bug: "lost-update", Kinds: []string{"race"}, Pair: []string{"M", "N"}, Objects: 1},
 		{Name: "b", Type: "B", Bug: "none", Objects: 1},
 	}
-	plan := func(typ string, methods ...string) *deps.Plan {
-		tp := &deps.TypePlan{Name: typ}
-		for _, m := range methods {
-			tp.Methods = append(tp.Methods, deps.Method{Name: m})
-		}
-		return &deps.Plan{Types: []*deps.TypePlan{tp}}
+	equiv := []*Subject{{Name: "a", Type: "A", Bug: "lost-update", Kinds: []string{"race"}, Pair: []string{"M", "N"}, Objects: 1,
+		Equivalent: [][]string{{"M", "O"}}, Also: []Judgement{{Pair: []string{"M", "P"}, Kind: "race"}}}}
+	if err := checkPlans(equiv, map[string]*deps.Plan{"a": plan("A", "M", "N")}, 0); err == nil ||
+		!strings.Contains(err.Error(), "O is not a method") || !strings.Contains(err.Error(), "P is not a method") {
+		t.Errorf("checkPlans: error %v, want one naming O and P", err)
 	}
+	CheckPlans := func(subjects []*Subject, plans map[string]*deps.Plan) error { return checkPlans(subjects, plans, 0) }
 	if err := CheckPlans(subjects, map[string]*deps.Plan{"a": plan("A", "M", "N"), "b": plan("B")}); err != nil {
 		t.Errorf("CheckPlans: %v", err)
 	}
@@ -93,6 +160,14 @@ func TestCheckPlans(t *testing.T) {
 			t.Errorf("CheckPlans: error %v, want one containing %q", err, tt.want)
 		}
 	}
+}
+
+func plan(typ string, methods ...string) *deps.Plan {
+	tp := &deps.TypePlan{Name: typ}
+	for _, m := range methods {
+		tp.Methods = append(tp.Methods, deps.Method{Name: m})
+	}
+	return &deps.Plan{Types: []*deps.TypePlan{tp}}
 }
 
 func writeFile(t *testing.T, path, content string) {
