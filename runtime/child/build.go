@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,8 +19,17 @@ type Binary struct {
 	Path  string // the executable
 	Dir   string // the package directory it was built from: the user's, or a copy
 	Names Names
-	work  string // where the sandboxes of its processes are made
+	// Rewritten reports whether the package's files were replaced by
+	// their rewriting (see BuildWith); RewriteErr says why not when a
+	// rewriting was asked for.
+	Rewritten  bool
+	RewriteErr error
+	work       string // where the sandboxes of its processes are made
 }
+
+// A Rewriter returns files of the package rewritten (by base name) to
+// call the harness's hooks, given the names the harness gets.
+type Rewriter func(Names) (map[string][]byte, error)
 
 // A BuildError is a package, or a package with added test files, that
 // the go command could not compile.
@@ -43,6 +53,14 @@ func (e *BuildError) Unwrap() error { return e.Err }
 // given the same work. The package's own test files are left out. Build
 // fails with a *BuildError when the package does not build.
 func Build(ctx context.Context, work string, target Target, subjects []*testgen.Subject) (*Binary, error) {
+	return BuildWith(ctx, work, target, subjects, nil)
+}
+
+// BuildWith is Build with the package's files replaced by the files
+// rewrite returns. When the package does not build so, it is built
+// without them and RewriteErr says why.
+func BuildWith(ctx context.Context, work string, target Target, subjects []*testgen.Subject, rewrite Rewriter) (*Binary,
+	error) {
 	if len(subjects) == 0 {
 		return nil, fmt.Errorf("no types to test in %s", target.Dir)
 	}
@@ -60,11 +78,26 @@ func Build(ctx context.Context, work string, target Target, subjects []*testgen.
 		return nil, fmt.Errorf("building the child of %s: %w", pkg.Path(), err)
 	}
 	bin := filepath.Join(dir, pkg.Name()+".test")
-	pkgDir, err := compile(ctx, work, dir, target, files, bin)
-	if err != nil {
+	b := &Binary{Path: bin, Names: names, work: dir}
+	if rewrite != nil {
+		rewritten, err := rewrite(names)
+		if err == nil {
+			with := maps.Clone(files)
+			maps.Copy(with, rewritten)
+			if b.Dir, err = compile(ctx, work, dir, target, with, bin); err == nil {
+				b.Rewritten = true
+				return b, nil
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+		}
+		b.RewriteErr = err
+	}
+	if b.Dir, err = compile(ctx, work, dir, target, files, bin); err != nil {
 		return nil, err
 	}
-	return &Binary{Path: bin, Dir: pkgDir, Names: names, work: dir}, nil
+	return b, nil
 }
 
 // compile places target (see placeTarget; copies of modules go in

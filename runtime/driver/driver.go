@@ -68,6 +68,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/instrument"
 	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -154,6 +155,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = 1
 	}
+	if cfg.Sched == "" {
+		cfg.Sched = SchedAll
+	}
 	return cfg
 }
 
@@ -210,9 +214,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return rep, err
 		}
 		// A package that does not build is reported; the others are tested.
-		if p.bin, err = child.Build(ctx, p.work, p.target, ps.subjects); err != nil {
+		var rw child.Rewriter
+		if cfg.Sched != SchedStress {
+			rw = rewriter(pkg, ps.subjects, &p.sites)
+		}
+		if p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw); err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if !p.bin.Rewritten {
+			p.sites = nil
+			if p.bin.RewriteErr != nil {
+				p.noSched = fmt.Sprintf("the package could not be rewritten with scheduling hooks, so every test is "+
+					"a stress test: %v", firstLine(p.bin.RewriteErr.Error()))
+			}
 		}
 		for _, s := range ps.subjects {
 			slot := &TypeReport{}
@@ -241,6 +256,10 @@ type pkgRun struct {
 	bin    *child.Binary
 	target child.Target
 	work   string
+	// sites are the hooks placed in the package (nil when it was not
+	// rewritten); noSched says why it could not be.
+	sites   *instrument.Result
+	noSched string
 }
 
 // A pool runs functions, at most n at a time.

@@ -17,12 +17,38 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	if t.Seq {
 		op = harness.OpSeq
 	}
-	rep := r.do(r.request(op, c.Test, t.M1, t.M2))
+	req := r.request(op, c.Test, t.M1, t.M2)
+	var oi int
+	r.cur.sc, oi = r.schedule(t)
+	r.cur.order = nil
+	if sc := r.cur.sc; sc != nil {
+		req.Sched = sc
+		if oi >= 0 {
+			r.cur.order = &r.schedFor(t).orders[oi]
+			req.Test.Iters = min(req.Test.Iters, targetedIters)
+		}
+	}
+	rep := r.do(req)
 	if rep == nil {
 		r.tests-- // cut short by the end of the budget
 		return nil
 	}
+	if !t.Seq {
+		if r.rep.Schedules == nil {
+			r.rep.Schedules = map[string]int{}
+		}
+		kind := SchedStress
+		if req.Sched != nil {
+			kind = req.Sched.Kind
+		}
+		r.rep.Schedules[kind]++
+	}
 	test := c.Test
+	if rep.Result == nil {
+		r.covered(t, oi, nil, true)
+	} else {
+		r.covered(t, oi, rep.Result.Sched, rep.Result.Status != harness.StatusOK)
+	}
 	if rep.Result != nil {
 		test = withoutDropped(test, rep.Result.Dropped)
 		for _, d := range rep.Result.Dropped {
@@ -152,6 +178,10 @@ func withoutDropped(test harness.Test, dropped []harness.Drop) harness.Test {
 func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string) *Violation {
 	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
 		Message: msg, Details: details, test: test, seq: c.Target.Seq}
+	if !c.Target.Seq {
+		v.sched = r.cur.sc
+		v.Schedule = describeSchedule(r.cur.sc, r.cur.order)
+	}
 	if c.Target.Pair != nil {
 		v.Evidence = c.Target.Pair.Evidence
 	}

@@ -82,6 +82,9 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 		fs.StringVar(&sarifPath, "sarif", "", "also write the report as a SARIF 2.1.0 log to this file (- for standard output)")
 	}
 	reproduce := fs.Bool("reproduce", true, "run each violation's reproducer in the package before reporting it")
+	fs.StringVar(&cfg.Sched, "sched", SchedAll, "how the two calls of a test are interleaved: targeted (orders forced at the "+
+		"pair's evidence), pct (random priority schedules), stress (the Go scheduler), or all (targeted first, then pct and stress)")
+	fs.IntVar(&cfg.PCTDepth, "pct-depth", DefaultPCTDepth, "bug depth of the pct schedules: 1 to 3 (depth-1 priority changes)")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -198,6 +201,14 @@ func checkFlags(cfg *Config, typeRE string) error {
 	case testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom:
 	default:
 		return fmt.Errorf("-pairs %q: want dependent, all or random", cfg.Pairs)
+	}
+	switch cfg.Sched {
+	case SchedTargeted, SchedPCT, SchedStress, SchedAll:
+	default:
+		return fmt.Errorf("-sched %q: want targeted, pct, stress or all", cfg.Sched)
+	}
+	if cfg.PCTDepth < 1 || cfg.PCTDepth > 3 {
+		return fmt.Errorf("-pct-depth %d: want 1, 2 or 3", cfg.PCTDepth)
 	}
 	if cfg.Budget <= 0 || cfg.Iters <= 0 || cfg.MaxLen <= 0 || cfg.Parallel <= 0 {
 		return fmt.Errorf("-budget, -iters, -maxlen and -p must be positive")

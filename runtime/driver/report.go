@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -103,6 +104,56 @@ type TypeReport struct {
 	// Skipped says why the type could not be tested.
 	Skipped string   `json:"skipped,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
+	// Interleavings says, per dependent pair tested, which targeted
+	// orders of its evidence were forced.
+	Interleavings []PairCoverage `json:"interleavings,omitempty"`
+	// Schedules counts the concurrent tests by how they were scheduled:
+	// "targeted", "pct", "stress".
+	Schedules map[string]int `json:"schedules,omitempty"`
+}
+
+// PairCoverage is the interleaving coverage of one pair.
+type PairCoverage struct {
+	Pair   [2]string       `json:"pair"`
+	Orders []OrderCoverage `json:"orders"`
+}
+
+// OrderCoverage says how often a targeted order of a pair was tried and
+// forced: Iters iterations in Tests tests, Forced of them with every
+// hold met; Why counts, for the others, why the order could not be
+// forced (harness.Why...).
+type OrderCoverage struct {
+	Order  string         `json:"order"`
+	About  string         `json:"about"`
+	Tests  int            `json:"tests"`
+	Iters  int            `json:"iters"`
+	Forced int            `json:"forced"`
+	Why    map[string]int `json:"why,omitempty"`
+	// Failed counts the tests of the order that failed (a violation,
+	// or a failure judged not to be one).
+	Failed int `json:"failed"`
+}
+
+// String renders the coverage as "b·a forced 10/10".
+func (c OrderCoverage) String() string {
+	s := fmt.Sprintf("%s forced %d/%d", c.Order, c.Forced, c.Iters)
+	switch {
+	case c.Tests == 0:
+		return c.Order + " not tried"
+	case c.Failed > 0:
+		s = fmt.Sprintf("%s failed in %d of %d tests", c.Order, c.Failed, c.Tests)
+		if c.Iters > 0 {
+			s += fmt.Sprintf(", forced %d/%d", c.Forced, c.Iters)
+		}
+	}
+	if c.Forced < c.Iters {
+		var whys []string
+		for _, w := range slices.Sorted(maps.Keys(c.Why)) {
+			whys = append(whys, fmt.Sprintf("%s %d", w, c.Why[w]))
+		}
+		s += " (" + strings.Join(whys, ", ") + ")"
+	}
+	return s
 }
 
 func newTypeReport(pkg string, tp *deps.TypePlan) *TypeReport {
@@ -138,9 +189,15 @@ type Violation struct {
 	Evidence []deps.Evidence `json:"evidence,omitempty"`
 	Details  string          `json:"details,omitempty"` // stacks or race report
 	Rerun    string          `json:"rerun,omitempty"`
-	test     harness.Test    // the failing test
-	seq      bool            // a single sequential call
-	key      string          // what makes it distinct
+	// Schedule says how the failing test was scheduled ("stress", "pct
+	// (seed S, depth d)", "targeted a·b (…)"); Replayed how many replays
+	// of the test under the same schedule failed the same way ("7/10").
+	Schedule string            `json:"schedule,omitempty"`
+	Replayed string            `json:"replayed,omitempty"`
+	sched    *harness.Schedule // the failing test's schedule
+	test     harness.Test      // the failing test
+	seq      bool              // a single sequential call
+	key      string            // what makes it distinct
 }
 
 // WriteJSON writes the report as JSON.
@@ -166,6 +223,20 @@ func (r *Report) WriteText(w io.Writer) {
 				t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed)
 			if len(t.BuiltBy) > 0 {
 				fmt.Fprintf(w, "  built by: %s\n", strings.Join(t.BuiltBy, ", "))
+			}
+			if len(t.Schedules) > 0 {
+				var ss []string
+				for _, k := range slices.Sorted(maps.Keys(t.Schedules)) {
+					ss = append(ss, fmt.Sprintf("%s %d", k, t.Schedules[k]))
+				}
+				fmt.Fprintf(w, "  concurrent tests by schedule: %s\n", strings.Join(ss, ", "))
+			}
+			for _, pc := range t.Interleavings {
+				var os []string
+				for _, o := range pc.Orders {
+					os = append(os, o.String())
+				}
+				fmt.Fprintf(w, "  interleavings of %s ∥ %s: %s\n", pc.Pair[0], pc.Pair[1], strings.Join(os, "; "))
 			}
 		}
 		for _, n := range t.Notes {
@@ -214,6 +285,12 @@ func (v *Violation) writeText(w io.Writer) {
 	}
 	if v.Details != "" {
 		fmt.Fprintf(w, "%s\n", indent(v.Details, "    | "))
+	}
+	if v.Schedule != "" && v.Schedule != SchedStress {
+		fmt.Fprintf(w, "    schedule: %s\n", v.Schedule)
+	}
+	if v.Replayed != "" {
+		fmt.Fprintf(w, "    replayed under its schedule: %s failed\n", v.Replayed)
 	}
 	if v.Rerun != "" {
 		fmt.Fprintf(w, "    rerun: %s\n", v.Rerun)

@@ -41,6 +41,11 @@ type typeRun struct {
 	tested   map[[2]string]bool       // pairs whose suffixes ran
 	seqTime  map[string]time.Duration // slowest sequential run of each method
 	lastShow time.Time                // of the progress line
+	scheds   map[*testgen.Target]*pairSched
+	cur      struct { // the schedule of the test being run
+		sc    *harness.Schedule
+		order *order
+	}
 }
 
 // testType tests one type until the end of its budget or of its pairs (or
@@ -57,6 +62,10 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		start:   time.Now(),
 		tested:  map[[2]string]bool{},
 		seqTime: map[string]time.Duration{},
+		scheds:  map[*testgen.Target]*pairSched{},
+	}
+	if p.noSched != "" {
+		r.note("%s", p.noSched)
 	}
 	r.deadline = r.start.Add(cfg.Budget)
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
@@ -72,6 +81,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 			describeObjects(r.slowest.test))
 	}
 	r.rep.PairsTested = len(r.tested)
+	r.rep.Interleavings = r.interleavings()
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))
 	r.progressDone()

@@ -66,6 +66,15 @@ func (r *typeRun) reproducer(v *Violation) {
 		return
 	}
 	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, repro.FileName(r.s, rv), repro.TestName(r.s, rv), src)
+	if v.sched != nil && !r.cfg.NoReproduce {
+		n := r.replay(v)
+		v.Replayed = replayed(n)
+		if v.Reproduced != ReproYes && n > 0 {
+			v.Reproduced = ReproYes
+			v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed; the test "+
+				"replayed under its schedule (%s) failed in %s runs: %s", v.Schedule, v.Replayed, v.Rerun)
+		}
+	}
 	if r.cfg.Out == "" {
 		v.Reproducer = string(src)
 		return
@@ -195,6 +204,12 @@ func (r *typeRun) rerun() string {
 	}
 	if r.cfg.MaxLen != DefaultMaxLen {
 		args = append(args, "-maxlen", fmt.Sprint(r.cfg.MaxLen))
+	}
+	if r.cfg.Sched != SchedAll && r.cfg.Sched != "" {
+		args = append(args, "-sched", r.cfg.Sched)
+	}
+	if r.cfg.PCTDepth != DefaultPCTDepth && r.cfg.PCTDepth != 0 {
+		args = append(args, "-pct-depth", fmt.Sprint(r.cfg.PCTDepth))
 	}
 	if r.cfg.Mode != testgen.ModeAll {
 		args = append(args, "-mode", r.cfg.Mode)

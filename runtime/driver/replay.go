@@ -1,0 +1,76 @@
+package driver
+
+import (
+	"fmt"
+
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// replays is how many times a violation found under a schedule is
+// replayed, each time in a fresh child.
+const replays = 10
+
+// replay runs the failing test of v again under its schedule, replays
+// times, and returns how many runs failed as v did. A scheduled
+// violation's window may be too narrow for the overlay-free reproducer,
+// which stresses without the hooks: the replay is then what confirms it.
+func (r *typeRun) replay(v *Violation) int {
+	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
+	req.Sched = v.sched
+	if v.sched.Kind == harness.SchedTargeted {
+		req.Test.Iters = min(req.Test.Iters, targetedIters)
+	}
+	failed := 0
+	for range replays {
+		if r.parent.Err() != nil {
+			break
+		}
+		p, err := child.Start(r.bin)
+		if err != nil {
+			r.note("cannot replay the %s: %v", v.Kind, err)
+			break
+		}
+		rep, err := p.Do(r.parent, req, req.HardCap+idleSlack)
+		p.Kill()
+		if err == nil && failsSame(v.Kind, rep) {
+			failed++
+		}
+	}
+	return failed
+}
+
+// failsSame reports whether rep is a failure of the kind of a violation:
+// a data race confirms any kind, as the race detector may report the race
+// behind a panic or a deadlock first.
+func failsSame(kind string, rep *child.Reply) bool {
+	if d := rep.Death; d != nil {
+		switch d.Kind {
+		case child.DeathRace:
+			return true
+		case child.DeathPanic:
+			return kind == KindPanic || kind == KindFatal
+		case child.DeathFatal, child.DeathExit:
+			return kind == KindFatal
+		}
+		return false
+	}
+	res := rep.Result
+	switch {
+	case res == nil:
+		return false
+	case res.Status == harness.StatusPanic:
+		return kind == KindPanic
+	case res.Status == harness.StatusHang:
+		for _, w := range res.Waits {
+			if w != "" && !harness.Blocked(w) {
+				return false
+			}
+		}
+		return kind == KindDeadlock
+	}
+	return false
+}
+
+// replayed formats a replay count.
+func replayed(n int) string { return fmt.Sprintf("%d/%d", n, replays) }

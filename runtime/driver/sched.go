@@ -1,0 +1,334 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"hash/fnv"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/testgen"
+	"golang.org/x/tools/go/packages"
+)
+
+// An order is a targeted interleaving of a pair: the holds that force it
+// at the hooks, derived from one evidence of the pair.
+type order struct {
+	Name  string // "b·a", "a·b", "a·b·a'", "b·a·b'", "a·a'", "lock∥lock", "r·w·r"
+	About string // what a and b are
+	Holds []harness.Hold
+}
+
+// Scheduling of the tests.
+const (
+	targetedIters = 10 // iterations of a test under a targeted order
+	triesPerOrder = 2  // tests of an order before it is left for PCT and stress
+	maxEvidence   = 4  // evidences of a pair turned into orders
+)
+
+// orders returns the targeted orders of pair p of the type's plan, from
+// its evidence and the sites of the rewritten package.
+func orders(p *deps.Pair, sites *instrument.Result) []order {
+	if p == nil || sites == nil {
+		return nil
+	}
+	var out []order
+	seen := map[string]bool{}
+	add := func(o order) {
+		key := fmt.Sprint(o.Holds)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, o)
+		}
+	}
+	for i, e := range p.Evidence {
+		if i == maxEvidence {
+			break
+		}
+		s1, s2 := sites.At[e.Pos1], sites.At[e.Pos2]
+		g1, g2 := goroutineOf(p, sites.Site(s1), 0), goroutineOf(p, sites.Site(s2), 1)
+		switch e.Kind {
+		case deps.DepPC:
+			if s1 == 0 || s2 == 0 {
+				continue
+			}
+			if a, b := sites.Site(s1), sites.Site(s2); s1 != s2 && a.Func == b.Func {
+				// Two critical sections of one method: keep it between
+				// them, holding no lock, until the other call is done
+				// (with itself: has gone past its second section).
+				if line(b.Pos) < line(a.Pos) {
+					s1, s2 = s2, s1
+				}
+				g := goroutineOf(p, a, 0)
+				h := harness.Hold{G: g, Past: s1, Free: true}
+				if p.M1 == p.M2 {
+					h.UntilSite = s2
+				}
+				add(order{Name: "a·b·a'", About: fmt.Sprintf("a, a' = %s at %s, %s; b = the other call",
+					method(p, g), sitePos(sites, s1), sitePos(sites, s2)), Holds: []harness.Hold{h}})
+				continue
+			}
+			about := fmt.Sprintf("a = %s at %s, b = %s at %s", method(p, g1), sitePos(sites, s1), method(p, g2), sitePos(sites, s2))
+			add(order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
+			add(order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
+			add(order{Name: "a·b·a'", About: about, Holds: []harness.Hold{{G: g1, Past: s1, Free: true, UntilSite: s2}}})
+			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{{G: g2, Past: s2, Free: true, UntilSite: s1}}})
+		case deps.DepD:
+			add(order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
+				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
+		case deps.DepRWR:
+			r, w := g1, 1-g1
+			add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock until %s waits to write",
+				method(p, r), method(p, w)),
+				Holds: []harness.Hold{{G: r, Depth: 1, UntilBlocked: true}, {G: w, UntilLock: true}}})
+		}
+	}
+	return out
+}
+
+// goroutineOf returns the goroutine (0 for M1, 1 for M2) whose method
+// holds site s, or def when it cannot tell (a self pair, an unknown site).
+func goroutineOf(p *deps.Pair, s *instrument.Site, def int) int {
+	if s == nil || p.M1 == p.M2 {
+		return def
+	}
+	name := s.Func
+	if i := strings.LastIndex(name, ")."); i >= 0 {
+		name = name[i+2:]
+	}
+	switch name {
+	case p.M1:
+		return 0
+	case p.M2:
+		return 1
+	}
+	return def
+}
+
+// line returns the line of a file:line:col position, 0 if none.
+func line(pos string) int {
+	var l, c int
+	if _, lc, ok := strings.Cut(pos, ":"); ok {
+		fmt.Sscanf(lc, "%d:%d", &l, &c)
+	}
+	return l
+}
+
+func method(p *deps.Pair, g int) string {
+	if g == 0 {
+		return p.M1
+	}
+	return p.M2
+}
+
+func sitePos(sites *instrument.Result, id int) string {
+	if s := sites.Site(id); s != nil {
+		return s.Pos
+	}
+	return "?"
+}
+
+// A pairSched is the scheduling state of one target.
+type pairSched struct {
+	orders []order
+	cov    []OrderCoverage
+	tests  int // scheduled tests after the targeted orders
+}
+
+// schedFor returns the scheduling state of target t.
+func (r *typeRun) schedFor(t *testgen.Target) *pairSched {
+	if ps, ok := r.scheds[t]; ok {
+		return ps
+	}
+	ps := &pairSched{}
+	if !t.Seq {
+		ps.orders = orders(t.Pair, r.sites)
+		for _, o := range ps.orders {
+			ps.cov = append(ps.cov, OrderCoverage{Order: o.Name, About: o.About, Why: map[string]int{}})
+		}
+	}
+	r.scheds[t] = ps
+	return ps
+}
+
+// schedule returns the schedule of the next test of target t (nil for a
+// plain stress test), and the index of its targeted order (-1 for none).
+// Under SchedAll the targeted orders go first, least tried first; once
+// each was tried, tests alternate between PCT and stress.
+func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
+	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress {
+		return nil, -1
+	}
+	ps := r.schedFor(t)
+	patience := r.patience(t)
+	if r.cfg.Sched == SchedAll || r.cfg.Sched == SchedTargeted {
+		best := -1
+		for i := range ps.cov {
+			c := &ps.cov[i]
+			if c.Forced > 0 && r.cfg.Sched == SchedAll || c.Tests >= triesPerOrder && r.cfg.Sched == SchedAll {
+				continue
+			}
+			if best < 0 || c.Tests < ps.cov[best].Tests {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return &harness.Schedule{Kind: harness.SchedTargeted, Holds: ps.orders[best].Holds, Patience: patience}, best
+		}
+		if r.cfg.Sched == SchedTargeted {
+			return nil, -1 // nothing to target: plain stress
+		}
+	}
+	ps.tests++
+	if r.cfg.Sched == SchedAll && ps.tests%2 == 0 {
+		return nil, -1
+	}
+	return &harness.Schedule{Kind: harness.SchedPCT, Seed: r.pctSeed(t, ps.tests), Depth: r.pctDepth(),
+		Patience: patience}, -1
+}
+
+// patience is how long a goroutine is kept at a hook: long enough for
+// the other call to get through its method, short enough that an order
+// that cannot happen costs little.
+func (r *typeRun) patience(t *testgen.Target) time.Duration {
+	seq := max(r.seqTime[t.M1], r.seqTime[t.M2])
+	return min(max(5*time.Millisecond, 4*seq), 500*time.Millisecond)
+}
+
+func (r *typeRun) pctDepth() int {
+	if r.cfg.PCTDepth > 0 {
+		return r.cfg.PCTDepth
+	}
+	return DefaultPCTDepth
+}
+
+// pctSeed derives the seed of a PCT test from the run's seed, the pair
+// and the test's number: a run is replayed from its seed.
+func (r *typeRun) pctSeed(t *testgen.Target, n int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s|%s|%s|%d", r.cfg.Seed, r.s.Plan.Name, t.M1, t.M2, n)
+	return h.Sum64() >> 1
+}
+
+// covered records how a test under targeted order i of t went: res is
+// nil when the test failed before a result (the child died).
+func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, failed bool) {
+	if i < 0 {
+		return
+	}
+	c := &r.schedFor(t).cov[i]
+	c.Tests++
+	if failed {
+		c.Failed++
+	}
+	if res == nil {
+		return
+	}
+	c.Iters += res.Iters
+	c.Forced += res.Forced
+	for why, n := range res.Why {
+		c.Why[why] += n
+	}
+}
+
+// interleavings returns the coverage of the targeted orders, by pair.
+func (r *typeRun) interleavings() []PairCoverage {
+	var out []PairCoverage
+	for t, ps := range r.scheds {
+		if len(ps.cov) == 0 {
+			continue
+		}
+		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Pair, out[j].Pair
+		return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+	})
+	return out
+}
+
+// describeSchedule says how a test was scheduled, for reports.
+func describeSchedule(sc *harness.Schedule, o *order) string {
+	switch {
+	case sc == nil:
+		return SchedStress
+	case sc.Kind == harness.SchedPCT:
+		return fmt.Sprintf("pct (seed %d, depth %d)", sc.Seed, sc.Depth)
+	case o != nil:
+		return fmt.Sprintf("targeted %s (%s)", o.Name, o.About)
+	}
+	return sc.Kind
+}
+
+// rewriter returns the rewriting of pkg for the child's build: hooks at
+// its lock operations, before the statements that access a field some
+// dependent pair's evidence names, and before the statements of the
+// evidence's sites. The sites placed are stored in *sites.
+func rewriter(pkg *packages.Package, subjects []*testgen.Subject, sites **instrument.Result) child.Rewriter {
+	return func(names child.Names) (map[string][]byte, error) {
+		if len(pkg.Syntax) == 0 || pkg.TypesInfo == nil {
+			return nil, errors.New("the package was loaded without its syntax")
+		}
+		want := instrument.Want{Fields: map[string]bool{}}
+		for _, s := range subjects {
+			for _, p := range s.Plan.Pairs {
+				for _, e := range p.Evidence {
+					for _, loc := range []string{e.Loc1, e.Loc2} {
+						for _, f := range locFields(loc) {
+							want.Fields[f] = true
+						}
+					}
+					for _, pos := range []string{e.Pos1, e.Pos2} {
+						if pos != "" {
+							want.Positions = append(want.Positions, pos)
+						}
+					}
+				}
+			}
+		}
+		var files []*ast.File // those of the package's directory (not cgo's generated ones)
+		for _, f := range pkg.Syntax {
+			if slices.Contains(pkg.GoFiles, pkg.Fset.File(f.Pos()).Name()) {
+				files = append(files, f)
+			}
+		}
+		res, err := instrument.Rewrite(pkg.Fset, files, pkg.TypesInfo, os.ReadFile,
+			instrument.HooksWithPrefix(names.Prefix), want)
+		if err != nil {
+			return nil, err
+		}
+		*sites = res
+		return res.Files, nil
+	}
+}
+
+// locFields returns the field names of a location ("recv.buf[*].n" →
+// buf, n): every segment but the root.
+func locFields(loc string) []string {
+	var out []string
+	for i, seg := range strings.Split(loc, ".") {
+		seg = strings.TrimSpace(seg)
+		if j := strings.IndexAny(seg, "[( "); j >= 0 {
+			seg = seg[:j]
+		}
+		if i > 0 && token.IsIdentifier(seg) {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
+// firstLine returns the first line of s.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
