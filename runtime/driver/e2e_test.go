@@ -463,3 +463,55 @@ func TestApplicationCode(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulersKeepRaces checks that a data race is reported under every
+// scheduler: the handoffs of the schedulers must not give the race
+// detector happens-before edges the program does not have. In the order
+// Get·Inc (Get's read, then Inc's unlocked write) nothing but the
+// scheduler could order the two accesses.
+func TestSchedulersKeepRaces(t *testing.T) {
+	for _, sched := range []string{SchedTargeted, SchedPCT, SchedStress, SchedAll} {
+		t.Run(sched, func(t *testing.T) {
+			rep, code, stderr := depconTest(t, "-sched", sched, "-budget", "30s", "-first", "-mode", "exception",
+				testdataDir+"handoff")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (a violation)\n%s", code, stderr)
+			}
+			tr := typeReport(t, rep, "Counter")
+			if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindRace {
+				t.Fatalf("violations %+v, want a race", tr.Violations)
+			}
+			v := tr.Violations[0]
+			if want := sched; sched != SchedAll && !strings.HasPrefix(v.Schedule, want) {
+				t.Errorf("found under schedule %q, want %s", v.Schedule, want)
+			}
+			if sched == SchedStress && len(tr.Interleavings) > 0 {
+				t.Errorf("stress tests reported interleavings: %+v", tr.Interleavings)
+			}
+		})
+	}
+}
+
+// TestTargetedNarrowWindow checks that the targeted orders expose a
+// check-then-act whose window plain stress hits rarely (the corpus's
+// pool), that the interleavings are reported, and that the violation is
+// replayed under its schedule.
+func TestTargetedNarrowWindow(t *testing.T) {
+	rep, code, stderr := depconTest(t, "-sched", SchedTargeted, "-budget", "30s", "-first", "../../testdata/corpus/pool")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	tr := typeReport(t, rep, "Pool")
+	if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindPanic {
+		t.Fatalf("violations %+v, want a panic", tr.Violations)
+	}
+	v := tr.Violations[0]
+	if !strings.HasPrefix(v.Schedule, "targeted ") || v.Reproduced != ReproYes || v.Replayed == "" ||
+		strings.HasPrefix(v.Replayed, "0/") {
+		t.Errorf("schedule %q, reproduced %q, replayed %q: want a targeted order, confirmed by its replays",
+			v.Schedule, v.Reproduced, v.Replayed)
+	}
+	if len(tr.Interleavings) == 0 || tr.Schedules[SchedTargeted] == 0 {
+		t.Errorf("interleavings %+v, schedules %v: want the targeted orders reported", tr.Interleavings, tr.Schedules)
+	}
+}
