@@ -165,8 +165,17 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, see
 			Pairs:    k.mode,
 			Sched:    k.sched,
 			Seed:     seed,
-			First:    true, // the time to the first violation is measured
-			TypeRE:   regexp.MustCompile("^(?:" + strings.Join(names, "|") + ")$"),
+			// The time to the bug is measured: a type's testing goes on
+			// after other violations (listed, judged) until its bug.
+			StopAt: func(pkg, typ string, v *driver.Violation) bool {
+				for _, s := range group {
+					if s.Name == path.Base(pkg) && s.Type == typ {
+						return s.Hit(v.Kind, v.Pair[0], v.Pair[1])
+					}
+				}
+				return false
+			},
+			TypeRE: regexp.MustCompile("^(?:" + strings.Join(names, "|") + ")$"),
 		}
 		rep, err := driver.Run(ctx, cfg)
 		if err != nil {

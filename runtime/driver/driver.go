@@ -105,6 +105,10 @@ type Config struct {
 	// NoReproduce skips running the reproducers: violations are then
 	// reported with Reproduced == ReproNotRun.
 	NoReproduce bool
+	// StopAt, when set, ends a type's testing at a violation for which
+	// it returns true (pkg is the package's import path); with First
+	// false, the other violations found before are reported too.
+	StopAt func(pkg, typ string, v *Violation) bool
 	// Sched selects how the two goroutines of a test are interleaved:
 	// SchedTargeted, SchedPCT, SchedStress or SchedAll (the default).
 	Sched string

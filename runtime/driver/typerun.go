@@ -111,7 +111,7 @@ func (r *typeRun) loop() {
 		if v != nil {
 			r.g.Retire(c.Target)
 			r.violation(v)
-			if r.cfg.First && v.Kind != KindSelfDeadlock {
+			if r.cfg.First && v.Kind != KindSelfDeadlock || r.cfg.StopAt != nil && r.cfg.StopAt(r.s.Pkg.Path(), r.s.Plan.Name, v) {
 				return
 			}
 		}
