@@ -54,8 +54,9 @@
 //
 // A failed run has no FDT, and its #GT is the number of tests run until
 // the budget expired (or until the driver had nothing left to test). The
-// driver stops a type at its first violation, so a run that first reports
-// another violation fails. Every other confirmed violation is listed with
+// driver stops a type at its bug (driver.Config.StopAt), not at its first
+// violation: the violations found before it, on other pairs or of other
+// kinds, do not fail the run. Every other confirmed violation is listed with
 // its pair and kind; on a buggy subject it is a false alarm unless
 // truth.json judges it real (also), on a control it always is.
 //
