@@ -21,19 +21,7 @@ func own(self, loc string) bool {
 	if !strings.HasPrefix(loc, "@") {
 		return true
 	}
-	return globalPkg(summary.Root(loc)) == typePkg(self)
-}
-
-// globalPkg returns the package path of a package variable's root
-// "@pkg/path.Name".
-func globalPkg(root string) string {
-	root = strings.TrimPrefix(root, "@")
-	slash := strings.LastIndexByte(root, '/')
-	dot := strings.IndexByte(root[slash+1:], '.')
-	if dot < 0 {
-		return root
-	}
-	return root[:slash+1+dot]
+	return summary.GlobalPkg(loc) == typePkg(self)
 }
 
 // typePkg returns the package path of a type class "pkg/path.T".

@@ -78,8 +78,10 @@ func run(pass *analysis.Pass) (any, error) {
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
 	for _, fn := range ssainfo.SrcFuncs {
 		sum := b.summary(fn)
-		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && !sum.Empty() && fn.Parent() == nil {
-			pass.ExportObjectFact(obj, &Fact{Summary: *sum})
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && fn.Parent() == nil {
+			if f := exportFact(sum); !f.Empty() {
+				pass.ExportObjectFact(obj, f)
+			}
 		}
 	}
 	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg)}, nil
@@ -156,6 +158,11 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 	return b.rec.solve(fn, func() *Summary {
 		s := new(Summary)
 		w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
+		if p := fn.Pkg; p != nil {
+			w.pkg = p.Pkg.Path()
+		} else if o := fn.Origin(); o != nil && o.Pkg != nil {
+			w.pkg = o.Pkg.Pkg.Path()
+		}
 		w.run()
 		return s
 	}, func(s *Summary) { b.sums[fn] = s })
@@ -190,6 +197,44 @@ func stripPos(s *Summary) {
 	for i := range s.Exit {
 		s.Exit[i].Pos = token.NoPos
 	}
+}
+
+// exportFact returns the fact exported for a function with summary s: what
+// a caller in another package uses of it. The package variables it
+// accesses are another package's state to every importer (Foreign), and
+// a caller gives the accesses and acquisitions of a callee the position
+// of its own call, so theirs are left out. Facts about methods are
+// re-exported by every package downstream: they are kept small.
+func exportFact(s *Summary) *Fact {
+	f := &Fact{Summary: Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign}}
+	for _, a := range s.Accesses {
+		if a.Loc != "" && a.Loc[0] == '@' {
+			f.Foreign = true
+			continue
+		}
+		a.Pos, a.Where = token.NoPos, ""
+		a.Held = stripHeld(a.Held)
+		f.Accesses = append(f.Accesses, a)
+	}
+	for _, a := range s.Acquires {
+		a.Pos, a.Where = token.NoPos, ""
+		a.Held = stripHeld(a.Held)
+		f.Acquires = append(f.Acquires, a)
+	}
+	f.Exit = stripHeld(f.Exit)
+	return f
+}
+
+func stripHeld(hs []Held) []Held {
+	if len(hs) == 0 {
+		return nil
+	}
+	out := make([]Held, len(hs))
+	for i, h := range hs {
+		h.Pos = token.NoPos
+		out[i] = h
+	}
+	return out
 }
 
 func (b *builder) where(pos token.Pos) string {

@@ -328,6 +328,15 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		}
 		return out
 	}
+	if !w.record {
+		// The fixed-point rounds only need the state: whether an access
+		// happened, the locks released after one, the net effects.
+		w.applyState(st, instr, &m, sum, mode, net)
+		return
+	}
+	if sum.Foreign && mode != callOnce {
+		st.accessed, w.sum.Foreign = true, true
+	}
 	pos := instrPos(instr, w.fn)
 	where := w.b.where(pos)
 	for _, a := range sum.Accesses {
@@ -338,7 +347,8 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		}
 		for _, l := range m.loc(a.Loc) {
 			st.accessed = true
-			if !w.record {
+			if w.foreign(l) {
+				w.sum.Foreign = true
 				continue
 			}
 			b := a
@@ -372,6 +382,44 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			}
 		}
 	}
+	w.netEffects(st, instr, &m, sum, mode, net)
+}
+
+// applyState applies a callee's summary to the state only, as apply does
+// while the fixed point is computed (nothing is recorded).
+func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Summary, mode callMode, net bool) {
+	if !st.accessed {
+		if sum.Foreign && mode != callOnce {
+			st.accessed = true
+		}
+		for _, a := range sum.Accesses {
+			if st.accessed {
+				break
+			}
+			if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
+				continue
+			}
+			if len(m.loc(a.Loc)) > 0 {
+				st.accessed = true
+			}
+		}
+	}
+	if mode != callGo && st.accessed {
+		for _, a := range sum.Acquires {
+			if a.Goroutine || heldIn(sum.Exit, a.Lock) {
+				continue
+			}
+			for _, l := range m.loc(a.Lock) {
+				st.relAfter[l] = true
+			}
+		}
+	}
+	w.netEffects(st, instr, m, sum, mode, net)
+}
+
+// netEffects applies the locks a callee releases and those it holds on
+// return.
+func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Summary, mode callMode, net bool) {
 	if mode == callGo || !net {
 		return
 	}
@@ -405,9 +453,26 @@ type mapper struct {
 	bindings []ssa.Value
 }
 
+// maxDerefs bounds the references a location mapped from a callee goes
+// through: a recursion over a linked structure (n.inst.orig.inst.orig…)
+// would otherwise extend its paths at every call. A deeper location is
+// left out, as a local one is.
+const maxDerefs = 6
+
 // loc maps a callee location; it returns nothing when the location is
-// local to the caller.
+// local to the caller, or too deep (maxDerefs).
 func (m *mapper) loc(loc string) []string {
+	out := m.mapLoc(loc)
+	for i := 0; i < len(out); i++ {
+		if strings.Count(out[i], "->") > maxDerefs {
+			out = append(out[:i:i], out[i+1:]...)
+			i--
+		}
+	}
+	return out
+}
+
+func (m *mapper) mapLoc(loc string) []string {
 	root := Root(loc)
 	tail := loc[len(root):]
 	if strings.HasPrefix(root, "@") {

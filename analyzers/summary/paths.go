@@ -94,6 +94,22 @@ func Root(loc string) string {
 	return loc[:i]
 }
 
+// GlobalPkg returns the package path of a location rooted at a package
+// variable ("net/http" for "@net/http.DefaultClient.Transport"), "" for
+// another location.
+func GlobalPkg(loc string) string {
+	if loc == "" || loc[0] != '@' {
+		return ""
+	}
+	root := Root(loc)[1:]
+	slash := strings.LastIndexByte(root, '/')
+	dot := strings.IndexByte(root[slash+1:], '.')
+	if dot < 0 {
+		return root
+	}
+	return root[:slash+1+dot]
+}
+
 // ParamIndex returns i for a location rooted at parameter $i, or -1.
 func ParamIndex(loc string) int {
 	r := Root(loc)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -25,6 +26,10 @@ type Summary struct {
 	Released []string
 	// Truncated is set when the summary was cut at its size limit.
 	Truncated bool
+	// Foreign is set when the function may access package variables of
+	// other packages. Those accesses are not listed: they are the
+	// private state of the package that declares them (see Foreign).
+	Foreign bool
 }
 
 // Flags qualify an access.
@@ -125,28 +130,42 @@ type Acquire struct {
 	Goroutine bool
 }
 
-// maxAccesses and maxAcquires bound the size of a summary.
+// maxAccesses, maxAcquires and maxReleased bound the size of a summary.
 const (
 	maxAccesses = 256
 	maxAcquires = 128
+	maxReleased = 16
 )
 
-func heldKey(hs []Held) string {
-	var b strings.Builder
+func heldKey(b []byte, hs []Held) []byte {
 	for _, h := range hs {
-		fmt.Fprintf(&b, "%s/%d/%d/%t/%t;", h.Lock, h.Mode, h.Site, h.Broken, h.Repeat)
+		b = append(b, h.Lock...)
+		b = append(b, '/', byte('0'+h.Mode), '/')
+		b = strconv.AppendInt(b, int64(h.Site), 10)
+		b = append(b, '/', flag(h.Broken), flag(h.Repeat), ';')
 	}
-	return b.String()
+	return b
+}
+
+func flag(b bool) byte {
+	if b {
+		return 't'
+	}
+	return 'f'
 }
 
 // normalize sorts and deduplicates the summary, and truncates it.
 func (s *Summary) normalize() {
 	seen := map[string]bool{}
+	var buf []byte
 	accs := s.Accesses[:0]
 	for _, a := range s.Accesses {
-		k := fmt.Sprintf("%s|%t|%d|%s", a.Loc, a.Write, a.Flags, heldKey(a.Held))
-		if !seen[k] {
-			seen[k] = true
+		buf = append(buf[:0], a.Loc...)
+		buf = append(buf, '|', flag(a.Write), '|')
+		buf = strconv.AppendUint(buf, uint64(a.Flags), 10)
+		buf = heldKey(append(buf, '|'), a.Held)
+		if !seen[string(buf)] {
+			seen[string(buf)] = true
 			accs = append(accs, a)
 		}
 	}
@@ -157,7 +176,10 @@ func (s *Summary) normalize() {
 	clear(seen)
 	acqs := s.Acquires[:0]
 	for _, a := range s.Acquires {
-		k := fmt.Sprintf("%s|%d|%t|%s", a.Lock, a.Mode, a.Goroutine, heldKey(a.Held))
+		buf = append(buf[:0], a.Lock...)
+		buf = append(buf, '|', byte('0'+a.Mode), '|', flag(a.Goroutine), '|')
+		buf = heldKey(buf, a.Held)
+		k := string(buf)
 		if !seen[k] {
 			seen[k] = true
 			acqs = append(acqs, a)
@@ -169,6 +191,9 @@ func (s *Summary) normalize() {
 	s.Acquires = acqs
 	sort.Strings(s.Released)
 	s.Released = compactStrings(s.Released)
+	if len(s.Released) > maxReleased {
+		s.Released, s.Truncated = s.Released[:maxReleased], true
+	}
 }
 
 func compactStrings(s []string) []string {

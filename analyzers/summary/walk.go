@@ -19,6 +19,7 @@ type walker struct {
 	sum    *Summary
 	record bool
 
+	pkg     string            // the function's package path ("": unknown)
 	sites   map[siteKey]int32 // acquisition sites
 	defers  []*ssa.Defer
 	exit    []Held // intersection of the held sets at returns
@@ -296,9 +297,24 @@ func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ss
 	if !w.record {
 		return
 	}
+	if w.foreign(loc) {
+		w.sum.Foreign = true
+		return
+	}
 	pos := instrPos(instr, w.fn)
 	w.sum.Accesses = append(w.sum.Accesses, Access{Loc: loc, Write: write, Flags: flags,
 		Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
+}
+
+// foreign reports whether loc is a package variable of a package other
+// than the function's: the private state of that package, which does not
+// make two methods of this one dependent and which its own package
+// synchronises (or not). Such accesses are not recorded (Summary.Foreign).
+func (w *walker) foreign(loc string) bool {
+	if loc == "" || loc[0] != '@' || w.pkg == "" {
+		return false
+	}
+	return GlobalPkg(loc) != w.pkg
 }
 
 // instrPos returns a position for the instruction, falling back on its
