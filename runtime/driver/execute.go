@@ -13,6 +13,7 @@ import (
 func (r *typeRun) execute(c *testgen.Case) *Violation {
 	r.tests++
 	t := c.Target
+	r.prune(c)
 	op := harness.OpRun
 	if t.Seq {
 		op = harness.OpSeq

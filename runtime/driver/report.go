@@ -107,6 +107,11 @@ type TypeReport struct {
 	// Interleavings says, per dependent pair tested, which targeted
 	// orders of its evidence were forced.
 	Interleavings []PairCoverage `json:"interleavings,omitempty"`
+	// PrefixCalls counts the prefix calls generated for the concurrent
+	// tests that were traced; PrefixPruned those dropped because they
+	// did not change which hooks the pair's calls reach.
+	PrefixCalls  int `json:"prefix_calls,omitempty"`
+	PrefixPruned int `json:"prefix_pruned,omitempty"`
 	// Schedules counts the concurrent tests by how they were scheduled:
 	// "targeted", "pct", "stress".
 	Schedules map[string]int `json:"schedules,omitempty"`
@@ -230,6 +235,10 @@ func (r *Report) WriteText(w io.Writer) {
 					ss = append(ss, fmt.Sprintf("%s %d", k, t.Schedules[k]))
 				}
 				fmt.Fprintf(w, "  concurrent tests by schedule: %s\n", strings.Join(ss, ", "))
+			}
+			if t.PrefixCalls > 0 {
+				fmt.Fprintf(w, "  prefix calls pruned: %d of %d (they changed no branch the pair's calls take)\n",
+					t.PrefixPruned, t.PrefixCalls)
 			}
 			for _, pc := range t.Interleavings {
 				var os []string

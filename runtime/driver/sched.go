@@ -74,14 +74,17 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 					h.UntilSite = s2
 				}
 				add(order{Name: "a·b·a'", About: fmt.Sprintf("a, a' = %s at %s, %s; b = the other call",
-					method(p, g), sitePos(sites, s1), sitePos(sites, s2)), Holds: []harness.Hold{h}})
+					method(p, g), sitePos(sites, s1), sitePos(sites, s2)),
+					Holds: []harness.Hold{h, {G: 1 - g, UntilSite: s1}}})
 				continue
 			}
 			about := fmt.Sprintf("a = %s at %s, b = %s at %s", method(p, g1), sitePos(sites, s1), method(p, g2), sitePos(sites, s2))
 			add(order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
 			add(order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
-			add(order{Name: "a·b·a'", About: about, Holds: []harness.Hold{{G: g1, Past: s1, Free: true, UntilSite: s2}}})
-			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{{G: g2, Past: s2, Free: true, UntilSite: s1}}})
+			add(order{Name: "a·b·a'", About: about, Holds: []harness.Hold{
+				{G: g1, Past: s1, Free: true, UntilSite: s2}, {G: g2, UntilSite: s1}}})
+			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{
+				{G: g2, Past: s2, Free: true, UntilSite: s1}, {G: g1, UntilSite: s2}}})
 		case deps.DepD:
 			add(order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
 				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
@@ -331,4 +334,28 @@ func locFields(loc string) []string {
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// prune drops from the prefix of c's test the calls that do not change
+// which hooks the pair's calls reach when run after it (OpTrace): they
+// change no branch the interleavings could explore. A trace that fails
+// leaves the prefix as it is.
+func (r *typeRun) prune(c *testgen.Case) {
+	t := c.Target
+	if t.Seq || len(c.Test.Prefix) == 0 || r.sites == nil || r.cfg.Sched == SchedStress {
+		return
+	}
+	rep := r.do(r.request(harness.OpTrace, c.Test, t.M1, t.M2))
+	if rep == nil || rep.Result == nil || rep.Result.Status != harness.StatusOK {
+		return
+	}
+	prefix := make([]harness.Call, 0, len(rep.Result.Kept))
+	for _, i := range rep.Result.Kept {
+		if i >= 0 && i < len(c.Test.Prefix) {
+			prefix = append(prefix, c.Test.Prefix[i])
+		}
+	}
+	r.rep.PrefixCalls += len(c.Test.Prefix)
+	r.rep.PrefixPruned += len(c.Test.Prefix) - len(prefix)
+	c.Test.Prefix = prefix
 }

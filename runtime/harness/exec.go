@@ -135,7 +135,10 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 
 // seq runs the suffix calls one after the other, each watched like a
 // sequential call.
-func (x *execution) seq() Message {
+func (x *execution) seq() Message { return x.seqWith(nil) }
+
+// seqWith is seq with the suffix calls traced by tr, if not nil.
+func (x *execution) seqWith(tr *tracer) Message {
 	p, res := x.prepareFirst()
 	if res != nil {
 		return *res
@@ -144,8 +147,15 @@ func (x *execution) seq() Message {
 	for i := range p.fns {
 		step := fmt.Sprintf("suffix %d", i)
 		x.progress(step)
-		fn, in := p.fns[i], p.ins[i]
-		o, res := x.step(step, func() outcome { return invoke(fn, in) })
+		fn, in, k := p.fns[i], p.ins[i], i
+		o, res := x.step(step, func() outcome {
+			if tr == nil {
+				return invoke(fn, in)
+			}
+			tr.begin(k)
+			defer tr.end()
+			return invoke(fn, in)
+		})
 		if res != nil {
 			res.Goroutine = i
 			res.Dropped = x.drops()

@@ -192,6 +192,8 @@ func (r *Registry) Do(req Request, send func(Message) error) Message {
 		return x.run()
 	case OpSeq:
 		return x.seq()
+	case OpTrace:
+		return x.trace()
 	}
 	return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown operation %q", req.Op)}
 }

@@ -76,6 +76,11 @@ type Hold struct {
 const (
 	OpRun = "run"
 	OpSeq = "seq"
+	// OpTrace runs the suffix calls one after the other after growing
+	// parts of the prefix, in a package rewritten with hooks, and
+	// answers with the prefix calls that change which hooks the suffix
+	// calls reach (Message.Kept).
+	OpTrace = "trace"
 )
 
 // A Test is the description of one concurrent test: how to build the
@@ -182,6 +187,8 @@ type Message struct {
 	Offspring []string `json:"offspring,omitempty"`
 	// Durations are the run times of the suffix calls (OpSeq).
 	Durations []time.Duration `json:"durations,omitempty"`
+	// Kept lists the prefix calls an OpTrace keeps, by index.
+	Kept []int `json:"kept,omitempty"`
 	// Sched says how the iterations of a scheduled test went.
 	Sched *SchedResult `json:"sched,omitempty"`
 }

@@ -82,8 +82,23 @@ type iterResult struct {
 	steps  int
 }
 
-// dispatcher forwards the hooks to the current scheduler.
-type dispatcher struct{ cur atomic.Value } // *scheduler
+// dispatcher forwards the hooks to the current sink: the scheduler of a
+// scheduled test, the tracer of a traced one, or none.
+type dispatcher struct{ cur atomic.Value } // a sinkBox
+
+// A sink receives the hook calls of every goroutine; it ignores those of
+// the goroutines it does not manage. It is called with the race
+// detector's synchronisation events disabled.
+type sink interface{ hook(kind, site int) }
+
+// sinkBox gives atomic.Value one concrete type to hold.
+type sinkBox struct{ s sink }
+
+// setSink makes s the current sink (nil for none).
+func setSink(s sink) {
+	installHooks()
+	dispatch.cur.Store(sinkBox{s})
+}
 
 var dispatch = &dispatcher{}
 
@@ -106,7 +121,7 @@ func newScheduler(sc Schedule) *scheduler {
 		s.sched.Patience = 20 * time.Millisecond
 	}
 	go s.loop()
-	dispatch.cur.Store(s)
+	setSink(s)
 	return s
 }
 
@@ -132,6 +147,7 @@ func (s *scheduler) endIter() iterResult {
 
 // stop releases every waiting goroutine and ends the scheduler.
 func (s *scheduler) stop() {
+	setSink(nil)
 	atomic.StoreInt64(&s.ids[0], -1)
 	atomic.StoreInt64(&s.ids[1], -1)
 	raceDisable()
@@ -162,15 +178,18 @@ func (s *scheduler) managed() int {
 	return -1
 }
 
-// hook sends the event of the calling goroutine, if it is managed, and
-// waits for the scheduler's answer.
+// hook passes a hook call to the current sink.
 func (d *dispatcher) hook(kind, site int) {
 	raceDisable()
 	defer raceEnable()
-	s, _ := d.cur.Load().(*scheduler)
-	if s == nil {
-		return
+	if b, ok := d.cur.Load().(sinkBox); ok && b.s != nil {
+		b.s.hook(kind, site)
 	}
+}
+
+// hook sends the event of the calling goroutine, if it is managed, and
+// waits for the scheduler's answer.
+func (s *scheduler) hook(kind, site int) {
 	g := s.managed()
 	if g < 0 {
 		return

@@ -81,11 +81,12 @@ func TestTargetedAtomicityOrder(t *testing.T) {
 	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
 		Suffix: []Call{{Fn: "Check"}, {Fn: "Act"}}, Iters: 20}}
 	// Without a schedule, Act almost never lands between Check's two
-	// sections; the order is forced by keeping Check, once past its
-	// first section (site 2, locked) and holding no lock, until Act
-	// has gone past its acquisition (site 12).
+	// sections; the order is forced by keeping Act at its first hook
+	// until Check has gone past its first acquisition (site 2), and
+	// Check, once past it and holding no lock, until Act has gone past
+	// its own (site 12).
 	req.Sched = &Schedule{Kind: SchedTargeted, Patience: time.Second,
-		Holds: []Hold{{G: 0, Past: 2, Free: true, UntilSite: 12}}}
+		Holds: []Hold{{G: 0, Past: 2, Free: true, UntilSite: 12}, {G: 1, UntilSite: 2}}}
 	res, _ := do(t, schedRegistry(), req)
 	if res.Status != StatusPanic || res.Msg != "a1 b a2" || res.Iter != 0 {
 		t.Fatalf("status %s %q at iteration %d, want the panic a1 b a2 at iteration 0", res.Status, res.Msg, res.Iter)
@@ -162,5 +163,47 @@ func TestPCTFindsAtomicityViolation(t *testing.T) {
 	res, _ := do(t, schedRegistry(), req)
 	if res.Status != StatusPanic || res.Msg != "a1 b a2" {
 		t.Fatalf("status %s %q, want the panic a1 b a2", res.Status, res.Msg)
+	}
+}
+
+// Gate lets calls through once opened (sites 31–44).
+type Gate struct {
+	mu   sync.Mutex
+	open bool
+	n    int
+}
+
+func (g *Gate) Open() {
+	Point(31)
+	g.mu.Lock()
+	Locked(32)
+	g.open = true
+	g.mu.Unlock()
+	Unlocked(33)
+}
+
+func (g *Gate) Noop() {}
+
+func (g *Gate) Pass() {
+	Point(41)
+	g.mu.Lock()
+	Locked(42)
+	if g.open {
+		Point(43)
+		g.n++
+	}
+	g.mu.Unlock()
+	Unlocked(44)
+}
+
+func TestTraceKeepsPrefixCallsThatChangeBranches(t *testing.T) {
+	r := schedRegistry()
+	r.RegisterType("Gate", func() any { return new(Gate) })
+	req := Request{Op: OpTrace, Test: Test{Type: "Gate", Objects: []Call{{}},
+		Prefix: []Call{{Fn: "Noop"}, {Fn: "Open"}, {Fn: "Noop"}, {Fn: "Open"}},
+		Suffix: []Call{{Fn: "Pass"}, {Fn: "Pass"}}}}
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || len(res.Kept) != 1 || res.Kept[0] != 1 {
+		t.Fatalf("status %s %q, kept %v: want the first Open only (1)", res.Status, res.Msg, res.Kept)
 	}
 }

@@ -1,0 +1,103 @@
+package harness
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// Tracing (OpTrace) finds the prefix calls that matter to a pair: a
+// prefix call is kept only if it changes which hooks of the rewritten
+// package the suffix calls reach when they run after it, sequentially
+// (the sites stand for the branches that touch shared state or locks).
+// The suffix is run after the empty prefix, then after each prefix call
+// added in turn to those kept so far; a call whose addition leaves the
+// sites the same is dropped.
+
+// A tracer records the sites reached by the goroutine of the suffix call
+// being traced.
+type tracer struct {
+	id    int64 // the traced goroutine, atomically; -1 for none
+	cur   int   // the suffix call traced
+	sites [2]map[int]bool
+}
+
+func newTracer() *tracer {
+	t := &tracer{id: -1}
+	t.reset()
+	return t
+}
+
+func (t *tracer) reset() { t.sites = [2]map[int]bool{{}, {}} }
+
+// begin and end bracket suffix call i, in the goroutine that makes it.
+func (t *tracer) begin(i int) {
+	t.cur = i
+	atomic.StoreInt64(&t.id, int64(currentGoroutine()))
+}
+
+func (t *tracer) end() { atomic.StoreInt64(&t.id, -1) }
+
+func (t *tracer) hook(kind, site int) {
+	if kind == evWait || kind == evWaited {
+		return // whether a lock was free is not a branch of the code
+	}
+	if id := atomic.LoadInt64(&t.id); id >= 0 && id == int64(currentGoroutine()) {
+		t.sites[t.cur][site] = true
+	}
+}
+
+// signature renders the sites reached, per suffix call.
+func (t *tracer) signature() string {
+	var parts []string
+	for _, m := range t.sites {
+		var ids []int
+		for id := range m {
+			ids = append(ids, id)
+		}
+		sort.Ints(ids)
+		parts = append(parts, fmt.Sprint(ids))
+	}
+	return strings.Join(parts, "|")
+}
+
+// trace answers OpTrace: Kept lists the prefix calls kept.
+func (x *execution) trace() Message {
+	tr := newTracer()
+	setSink(tr)
+	defer setSink(nil)
+	full := x.req.Test.Prefix
+	var kept []int
+	sig, res := x.traceWith(tr, nil)
+	if res != nil {
+		return *res
+	}
+	for i := range full {
+		cand := append(append([]int(nil), kept...), i)
+		s, res := x.traceWith(tr, cand)
+		if res != nil {
+			return *res
+		}
+		if s != sig {
+			kept, sig = cand, s
+		}
+	}
+	return Message{Status: StatusOK, Goroutine: -1, Kept: kept}
+}
+
+// traceWith runs the suffix calls sequentially after the prefix calls idx
+// and returns the sites they reached.
+func (x *execution) traceWith(tr *tracer, idx []int) (string, *Message) {
+	sub := &execution{r: x.r, req: x.req, send: x.send, watchdog: x.watchdog}
+	sub.req.Test.Prefix = nil
+	for _, i := range idx {
+		sub.req.Test.Prefix = append(sub.req.Test.Prefix, x.req.Test.Prefix[i])
+	}
+	tr.reset()
+	res := sub.seqWith(tr)
+	if res.Status != StatusOK {
+		return "", &res
+	}
+	return tr.signature(), nil
+}
