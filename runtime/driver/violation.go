@@ -52,7 +52,7 @@ func (r *typeRun) reproducer(v *Violation) {
 	// Stress the reproducer harder than one test: a deadlock window is
 	// narrow, and a passing iteration costs little.
 	rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
-		Iters: 10 * r.cfg.Iters, Seq: v.seq}
+		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun}
 	switch {
 	case v.seq:
 		rv.Iters = 1

@@ -28,6 +28,11 @@ type Violation struct {
 	Test    harness.Test // the failing test, without the prefix calls that failed
 	Iters   int          // iterations of the loop
 	Seq     bool         // a single sequential call (self-deadlock)
+	// Schedule describes the schedule the violation was found under,
+	// "" or "stress" for none; Replay is the depcon test command that
+	// replays it.
+	Schedule string
+	Replay   string
 }
 
 // TestName returns the name of the reproducer's test function.
@@ -80,6 +85,12 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	fmt.Fprintf(&b, "// %s reproduces a %s found by depcon test (seed %d)\n", TestName(s, v), v.Kind, v.Seed)
 	fmt.Fprintf(&b, "// in %s: %s.\n//\n//\t%s\n//\n", s.Plan.Name, what, oneLine(v.Message))
 	fmt.Fprintf(&b, "// Run it with go test -race -run %s.\n", TestName(s, v))
+	if v.Schedule != "" && v.Schedule != "stress" {
+		fmt.Fprintf(&b, "//\n// depcon test found it under the schedule %s, which orders the two\n", oneLine(v.Schedule))
+		b.WriteString("// calls at hooks it adds to a copy of the package; this test only repeats\n")
+		b.WriteString("// the calls, and may need many runs to hit that order. To replay the\n")
+		fmt.Fprintf(&b, "// schedule: %s\n", v.Replay)
+	}
 	fmt.Fprintf(&b, "func %s(t *testing.T) {\n%s}\n", TestName(s, v), body)
 	b.WriteString(w.helpers())
 	src, err := format.Source(b.Bytes())

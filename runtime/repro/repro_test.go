@@ -67,7 +67,8 @@ func TestSourceCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []*Violation{
-		{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3},
+		{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3,
+			Schedule: "targeted b·a (a = Set at p.go:3:1, b = Fill at p.go:9:1)", Replay: "depcon test -seed 7 -type '^Store$' ./p"},
 		{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true},
 	} {
 		src, err := Source(s, v)
@@ -75,7 +76,8 @@ func TestSourceCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"package p", "v1, err2 := NewStore(DefaultOptions(3), math.MaxInt8)",
-			"b := &v3", "for iter := 0; iter < 3; iter++ {", "a.Link(b, *b, b)", "seed 7"} {
+			"b := &v3", "for iter := 0; iter < 3; iter++ {", "a.Link(b, *b, b)", "seed 7",
+			"under the schedule targeted b·a (a = Set", "// schedule: depcon test -seed 7 -type '^Store$' ./p"} {
 			if !v.Seq && !strings.Contains(string(src), want) {
 				t.Errorf("reproducer lacks %q:\n%s", want, src)
 			}
