@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -52,9 +54,8 @@ type method struct {
 	accesses []access
 	ls       map[string]summary.Mode // LS(m), normalized lock → strongest mode
 	ds       []lockPair
-	rwr      []summary.Acquire // recursive read acquisitions
-	self     []summary.Acquire // re-acquisitions of a held lock in W mode
-	writes   map[string]bool   // classes of locks acquired in W mode
+	rwr      []summary.Acquire // recursive read acquisitions (lockrules.RecursiveRead)
+	self     []summary.Acquire // re-acquisitions of a held lock (lockrules.Reacquire)
 	// shown and shownWrites count the accesses that AS(m) shows: the
 	// reads of a location that no method writes are left out.
 	shown, shownWrites int
@@ -69,6 +70,7 @@ type access struct {
 type lockPair struct {
 	a, b summary.Held // held, then acquired (as Held for uniformity)
 	acq  summary.Acquire
+	edge lockrules.Edge // the order, for lockrules.Cycle
 	// sameObject is set when both locks may be in one shared object:
 	// they hang off the same root and are different fields (the same
 	// field twice, as recv.mu and recv.kids[*].mu, is two objects).
@@ -114,7 +116,7 @@ func PlanType(t *summary.Type) *TypePlan {
 }
 
 func newMethod(m *summary.Method, self string, written func(loc string) bool) *method {
-	mm := &method{m: m, ls: map[string]summary.Mode{}, writes: map[string]bool{}}
+	mm := &method{m: m, ls: map[string]summary.Mode{}}
 	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
 	// between, at every shared access.
@@ -158,23 +160,35 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 			mm.ls[k.lock] = mode
 		}
 	}
-	// DS(m), RWR and self re-acquisitions.
+	// DS(m), RWR and self re-acquisitions, as the diagnostics classify
+	// them (lockrules). The re-acquisitions of a lock the method holds
+	// itself come first: the evidence then names the site that
+	// selfdeadlock and rwrdeadlock report.
+	var rwrVia, selfVia []summary.Acquire
 	for _, acq := range m.Summary.Acquires {
-		if acq.Mode == summary.W {
-			mm.writes[acq.Class] = true
-		}
 		for _, h := range acq.Held {
-			switch {
-			case h.Lock == acq.Lock && h.Mode == summary.R && acq.Mode == summary.R:
-				mm.rwr = append(mm.rwr, acq)
-			case h.Lock == acq.Lock:
-				mm.self = append(mm.self, acq)
+			switch lockrules.Classify(h.Lock, h.Mode, acq.Lock, acq.Mode) {
+			case lockrules.RecursiveRead:
+				if h.Via == "" {
+					mm.rwr = append(mm.rwr, acq)
+				} else {
+					rwrVia = append(rwrVia, acq)
+				}
+			case lockrules.Reacquire:
+				if h.Via == "" {
+					mm.self = append(mm.self, acq)
+				} else {
+					selfVia = append(selfVia, acq)
+				}
 			default:
 				mm.ds = append(mm.ds, lockPair{a: h, b: summary.Held{Lock: acq.Lock, Class: acq.Class, Mode: acq.Mode},
-					acq: acq, sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock) && h.Class != acq.Class})
+					acq: acq, edge: lockrules.NewEdge(acq.Held, h, acq),
+					sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock) && h.Class != acq.Class})
 			}
 		}
 	}
+	mm.rwr = append(mm.rwr, rwrVia...)
+	mm.self = append(mm.self, selfVia...)
 	return mm
 }
 
@@ -223,11 +237,13 @@ func pairOf(m1, m2 *method) *Pair {
 
 // doubleLock reports whether m1 ⇒D m2: ⟨la,lb⟩ ∈ DS(m1), ⟨lc,ld⟩ ∈ DS(m2)
 // with la ≐ ld and lb ≐ lc, compatibility being the lock's class (the same
-// field of the same type, whatever the object).
+// field of the same type, whatever the object), and the two orders can
+// block each other by lockorder's rule (lockrules.Cycle: not where both
+// waits are on read locks, not under a common gate lock).
 func doubleLock(m1, m2 *method) (ev Evidence, two, ok bool) {
 	for _, p := range m1.ds {
 		for _, q := range m2.ds {
-			if p.a.Class != q.b.Class || p.b.Class != q.a.Class {
+			if !lockrules.Cycle([]lockrules.Edge{p.edge, q.edge}) {
 				continue
 			}
 			two := !p.sameObject || !q.sameObject
@@ -247,16 +263,11 @@ func doubleLock(m1, m2 *method) (ev Evidence, two, ok bool) {
 // writing: with a writer waiting in between, the second RLock blocks.
 func rwr(m1, m2 *method) (Evidence, bool) {
 	for _, a := range m1.rwr {
-		if !m2.writes[a.Class] {
+		i := slices.IndexFunc(m2.m.Summary.Acquires, func(b summary.Acquire) bool { return lockrules.Writer(b.Class, b.Mode, a.Class) })
+		if i < 0 {
 			continue
 		}
-		var w summary.Acquire
-		for _, b := range m2.m.Summary.Acquires {
-			if b.Class == a.Class && b.Mode == summary.W {
-				w = b
-				break
-			}
-		}
+		w := m2.m.Summary.Acquires[i]
 		return Evidence{Kind: DepRWR, Loc1: display(m1, a.Lock), Loc2: display(m2, w.Lock), Pos1: a.Where, Pos2: w.Where,
 			Text: fmt.Sprintf("%s read-locks %s again while holding it (%s), %s write-locks it (%s)",
 				m1.m.Name, display(m1, a.Lock), short(a.Where), m2.m.Name, short(w.Where))}, true

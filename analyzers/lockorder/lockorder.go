@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
@@ -86,11 +87,10 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			for _, h := range a.Held {
-				if h.Via != "" || h.Lock == a.Lock {
+				if h.Via != "" || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Order {
 					continue
 				}
-				s := site{Edge: Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W,
-					Where: a.Where, Func: f.Fn.Name(), Gates: gates(a.Held, h, a)},
+				s := site{Edge: newEdge(lockrules.NewEdge(a.Held, h, a), a.Where, f.Fn.Name()),
 					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock), via: report.Via(a.Via)}
 				if h.Class == a.Class {
 					same = append(same, s)
@@ -114,11 +114,10 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			for _, h := range a.Held {
-				if h.Via != "" || h.Lock == a.Lock || h.Class == a.Class {
+				if h.Via != "" || h.Class == a.Class || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Order {
 					continue
 				}
-				add(site{Edge: Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W,
-					Where: a.Where, Func: outer(fn).Name(), Gates: gates(a.Held, h, a)},
+				add(site{Edge: newEdge(lockrules.NewEdge(a.Held, h, a), a.Where, outer(fn).Name()),
 					f: f, held: h, acq: a, pos: a.Pos, heldName: f.Name(h.Lock), acqName: f.Name(a.Lock), via: report.Via(a.Via)})
 			}
 		}
@@ -186,21 +185,15 @@ func outer(fn *ssa.Function) *ssa.Function {
 	return fn
 }
 
-// gates returns the classes of the other locks held in write mode when a
-// is acquired while holding h: a cycle whose every edge holds one of them
-// is serialised by it (a gate lock) and cannot deadlock.
-func gates(held []summary.Held, h summary.Held, a summary.Acquire) []string {
-	var out []string
-	for _, x := range held {
-		if x.Lock == h.Lock || x.Lock == a.Lock || x.Mode != summary.W || x.Class == h.Class || x.Class == a.Class {
-			continue
-		}
-		if !slices.Contains(out, x.Class) {
-			out = append(out, x.Class)
-		}
-	}
-	sort.Strings(out)
-	return out
+// newEdge returns the fact's edge for an order, established at where in
+// function fn.
+func newEdge(e lockrules.Edge, where, fn string) Edge {
+	return Edge{From: e.From, To: e.To, FromW: e.FromW, ToW: e.ToW, Where: where, Func: fn, Gates: e.Gates}
+}
+
+// rule returns the order of an edge, for lockrules.
+func (e Edge) rule() lockrules.Edge {
+	return lockrules.Edge{From: e.From, To: e.To, FromW: e.FromW, ToW: e.ToW, Gates: e.Gates}
 }
 
 // A node of the order graph: an edge, local or from another package.
@@ -289,19 +282,13 @@ func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys ma
 		return
 	}
 	reported[key] = true
-	// Goroutine i holds From_i and waits for To_i, held by goroutine
-	// i+1 as From_{i+1}: it blocks unless both are read locks.
-	for i, n := range cycle {
-		next := cycle[(i+1)%len(cycle)]
-		if !n.ToW && !next.FromW {
-			return
-		}
+	// Whether the cycle can block is lockrules' decision, which the
+	// plans (deps) share.
+	var edges []lockrules.Edge
+	for _, n := range cycle {
+		edges = append(edges, n.rule())
 	}
-	common := slices.Clone(cycle[0].Gates)
-	for _, n := range cycle[1:] {
-		common = slices.DeleteFunc(common, func(g string) bool { return !slices.Contains(n.Gates, g) })
-	}
-	if len(common) > 0 {
+	if !lockrules.Cycle(edges) {
 		return
 	}
 	// Report at the latest local acquisition.
@@ -358,8 +345,8 @@ func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 		if a < 0 || b < 0 || a == b || isRoot(s.held.Lock) || isRoot(s.acq.Lock) {
 			continue // not two objects' fields (a helper taking two mutexes)
 		}
-		if !s.FromW && !s.ToW {
-			continue // two read locks: no deadlock without writers
+		if e := s.rule(); !lockrules.Cycle([]lockrules.Edge{e, e}) {
+			continue // two read locks (no deadlock without writers), or a gate lock held
 		}
 		reversed := false
 		for _, t := range same {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
@@ -58,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var local []Writer
 	for _, f := range funcs {
 		for _, a := range f.Summary.Acquires {
-			if _, ok := writers[a.Class]; !ok && a.Mode == summary.W && a.Class != "" {
+			if _, ok := writers[a.Class]; !ok && lockrules.Writer(a.Class, a.Mode, a.Class) {
 				writers[a.Class] = writer{pos: a.Pos, where: a.Where}
 				local = append(local, Writer{Class: a.Class, Where: a.Where, Func: f.Fn.Name()})
 			}
@@ -95,11 +96,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, f := range funcs {
 		for _, a := range f.Summary.Acquires {
-			if a.Mode != summary.R || !a.Pos.IsValid() {
+			if !a.Pos.IsValid() {
 				continue
 			}
 			for _, h := range a.Held {
-				if h.Lock != a.Lock || h.Mode != summary.R || h.Via != "" {
+				if h.Via != "" || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.RecursiveRead {
 					continue
 				}
 				if w, ok := writers[a.Class]; ok {
@@ -111,7 +112,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Through function values, interface methods and recursive calls.
 	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
 		h, a := ev.Held, ev.Acq
-		if a.Lock == "" || a.Lock != h.Lock || h.Mode != summary.R || a.Mode != summary.R || !ev.Pos.IsValid() {
+		if a.Lock == "" || !ev.Pos.IsValid() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.RecursiveRead {
 			continue
 		}
 		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {

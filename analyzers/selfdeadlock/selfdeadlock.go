@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
@@ -25,11 +26,11 @@ func run(pass *analysis.Pass) (any, error) {
 			for _, h := range a.Held {
 				// Only a lock held by this function itself: a callee that
 				// deadlocks on its own is reported in the callee.
-				if h.Lock != a.Lock || h.Via != "" || !a.Pos.IsValid() {
+				if h.Via != "" || !a.Pos.IsValid() {
 					continue
 				}
-				if h.Mode == summary.R && a.Mode == summary.R {
-					continue // recursive read locking: rwrdeadlock
+				if lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Reacquire {
+					continue // an order (lockorder), a recursive read lock (rwrdeadlock)
 				}
 				key := fmt.Sprint(a.Pos, a.Lock)
 				if reported[key] {
@@ -48,14 +49,11 @@ func run(pass *analysis.Pass) (any, error) {
 	// Through function values, interface methods and recursive calls.
 	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
 		h, a := ev.Held, ev.Acq
-		if a.Lock == "" || a.Lock != h.Lock || !ev.Pos.IsValid() {
+		if a.Lock == "" || !ev.Pos.IsValid() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Reacquire {
 			continue
 		}
 		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
 			continue // a target of another type than the object's (the call graph over-approximates)
-		}
-		if h.Mode == summary.R && a.Mode == summary.R {
-			continue
 		}
 		if ev.Recursive && !ev.Certain {
 			continue // the recursive call may not take the lock (a flag says it is held)
