@@ -24,9 +24,12 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	r.cur.order = nil
 	if sc := r.cur.sc; sc != nil {
 		req.Sched = sc
-		if oi >= 0 {
+		switch {
+		case oi >= 0:
 			r.cur.order = &r.schedFor(t).orders[oi]
 			req.Test.Iters = min(req.Test.Iters, targetedIters)
+		case sc.Kind == harness.SchedDelay:
+			req.Test.Iters = max(req.Test.Iters, delayIters)
 		}
 	}
 	rep := r.do(req)

@@ -121,6 +121,8 @@ type TypeReport struct {
 type PairCoverage struct {
 	Pair   [2]string       `json:"pair"`
 	Orders []OrderCoverage `json:"orders"`
+	// DelaySchedules counts the delay-bounded schedules run.
+	DelaySchedules int `json:"delay_schedules,omitempty"`
 }
 
 // OrderCoverage says how often a targeted order of a pair was tried and
@@ -244,6 +246,9 @@ func (r *Report) WriteText(w io.Writer) {
 				var os []string
 				for _, o := range pc.Orders {
 					os = append(os, o.String())
+				}
+				if pc.DelaySchedules > 0 {
+					os = append(os, fmt.Sprintf("%d delay-bounded schedules", pc.DelaySchedules))
 				}
 				fmt.Fprintf(w, "  interleavings of %s ∥ %s: %s\n", pc.Pair[0], pc.Pair[1], strings.Join(os, "; "))
 			}

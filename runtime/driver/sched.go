@@ -30,9 +30,10 @@ type order struct {
 
 // Scheduling of the tests.
 const (
-	targetedIters = 10 // iterations of a test under a targeted order
-	triesPerOrder = 2  // tests of an order before it is left for PCT and stress
-	maxEvidence   = 4  // evidences of a pair turned into orders
+	targetedIters = 10  // iterations of a test under a targeted order
+	delayIters    = 400 // most delay-bounded schedules of a test
+	triesPerOrder = 2   // tests of an order before it is left for PCT and stress
+	maxEvidence   = 4   // evidences of a pair turned into orders
 )
 
 // orders returns the targeted orders of pair p of the type's plan, from
@@ -145,6 +146,10 @@ type pairSched struct {
 	orders []order
 	cov    []OrderCoverage
 	tests  int // scheduled tests after the targeted orders
+	// delay counts the delay-bounded schedules run; delayDone is set
+	// once their enumeration ended (or a test of it failed).
+	delay     int
+	delayDone bool
 }
 
 // schedFor returns the scheduling state of target t.
@@ -191,6 +196,12 @@ func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
 			return nil, -1 // nothing to target: plain stress
 		}
 	}
+	if r.cfg.Sched == SchedAll && !ps.delayDone {
+		// Then every schedule with up to two delays, when the calls
+		// reach few hooks (the harness enumerates them, one per
+		// iteration, and ends the test when they are exhausted).
+		return &harness.Schedule{Kind: harness.SchedDelay, Depth: 2, Patience: patience}, delayOrder
+	}
 	ps.tests++
 	if r.cfg.Sched == SchedAll && ps.tests%2 == 0 {
 		return nil, -1
@@ -222,9 +233,21 @@ func (r *typeRun) pctSeed(t *testgen.Target, n int) uint64 {
 	return h.Sum64() >> 1
 }
 
+// delayOrder stands for the delay-bounded schedules where an order's
+// index is expected.
+const delayOrder = -2
+
 // covered records how a test under targeted order i of t went: res is
 // nil when the test failed before a result (the child died).
 func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, failed bool) {
+	if i == delayOrder {
+		ps := r.schedFor(t)
+		ps.delayDone = true // once: a test that failed or ran out of budget is not resumed
+		if res != nil {
+			ps.delay += res.Iters
+		}
+		return
+	}
 	if i < 0 {
 		return
 	}
@@ -247,10 +270,10 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 func (r *typeRun) interleavings() []PairCoverage {
 	var out []PairCoverage
 	for t, ps := range r.scheds {
-		if len(ps.cov) == 0 {
+		if len(ps.cov) == 0 && ps.delay == 0 {
 			continue
 		}
-		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov})
+		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov, DelaySchedules: ps.delay})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Pair, out[j].Pair
@@ -266,6 +289,8 @@ func describeSchedule(sc *harness.Schedule, o *order) string {
 		return SchedStress
 	case sc.Kind == harness.SchedPCT:
 		return fmt.Sprintf("pct (seed %d, depth %d)", sc.Seed, sc.Depth)
+	case sc.Kind == harness.SchedDelay:
+		return fmt.Sprintf("delay-bounded (up to %d delays)", sc.Depth)
 	case o != nil:
 		return fmt.Sprintf("targeted %s (%s)", o.Name, o.About)
 	}

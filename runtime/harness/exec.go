@@ -51,6 +51,9 @@ func (x *execution) run() Message {
 			return *res
 		}
 		slowest = longer(slowest, elapsed)
+		if sres != nil && sres.Exhausted {
+			break
+		}
 		if time.Since(lastTick) > time.Second {
 			_ = x.send(Message{Ev: EvTick, Goroutine: -1})
 			lastTick = time.Now()
@@ -110,6 +113,7 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 		if r.steps > sres.Steps {
 			sres.Steps = r.steps
 		}
+		sres.Exhausted = r.last
 	}
 	// Only the outcomes of finished goroutines may be read: the others
 	// may still write theirs.

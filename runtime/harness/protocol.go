@@ -30,7 +30,7 @@ type Request struct {
 // A Schedule says how the two suffix goroutines of a concurrent test are
 // interleaved at the hooks.
 type Schedule struct {
-	Kind string `json:"kind"` // SchedTargeted or SchedPCT
+	Kind string `json:"kind"` // SchedTargeted, SchedPCT or SchedDelay
 	// Holds are the waits of a targeted schedule: each makes one
 	// goroutine wait at a hook until the other has gone past a site,
 	// which forces an order of their operations.
@@ -48,6 +48,10 @@ type Schedule struct {
 const (
 	SchedTargeted = "targeted"
 	SchedPCT      = "pct"
+	// SchedDelay enumerates the delay-bounded schedules with up to
+	// Depth (1 or 2) delays, one per iteration, and ends the test when
+	// they are exhausted.
+	SchedDelay = "delay"
 )
 
 // A Hold makes goroutine G (0 runs the first suffix call, 1 the second)
@@ -202,6 +206,8 @@ type SchedResult struct {
 	Why    map[string]int `json:"why,omitempty"`
 	// Steps is the largest number of hook calls of an iteration.
 	Steps int `json:"steps"`
+	// Exhausted is set when the delay-bounded schedules were all run.
+	Exhausted bool `json:"exhausted,omitempty"`
 }
 
 // Why a hold was let go before its Until conditions were met.

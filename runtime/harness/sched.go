@@ -68,6 +68,9 @@ type scheduler struct {
 	ctl    chan int // ctlStart, ctlEnd, ctlStop
 	out    chan iterResult
 	kick   chan struct{} // both managed goroutines are blocked on locks
+	// horizon is the number of hook calls of the first iteration, over
+	// which the delay-bounded schedules are enumerated.
+	horizon int
 }
 
 const (
@@ -80,6 +83,7 @@ type iterResult struct {
 	forced bool
 	why    int
 	steps  int
+	last   bool // the schedules to enumerate are exhausted
 }
 
 // dispatcher forwards the hooks to the current sink: the scheduler of a
@@ -227,7 +231,11 @@ func (s *scheduler) loop() {
 		case c := <-s.ctl:
 			switch c {
 			case ctlStart:
-				it = newIteration(s, n, k)
+				h := k
+				if s.sched.Kind == SchedDelay {
+					h = s.horizon
+				}
+				it = newIteration(s, n, h)
 				n++
 			case ctlEnd:
 				var r iterResult
@@ -243,6 +251,13 @@ func (s *scheduler) loop() {
 					r = it.result()
 					if r.steps > k {
 						k = r.steps
+					}
+					if s.horizon == 0 {
+						s.horizon = r.steps // the steps of the schedule without delays
+					}
+					if s.sched.Kind == SchedDelay {
+						_, _, more := delayPoints(n, s.horizon, s.sched.Depth)
+						r.last = !more
 					}
 					it.releaseAll()
 				}
@@ -302,6 +317,16 @@ func newIteration(s *scheduler, n, horizon int) *iteration {
 	it := &iteration{s: s, holdOf: [2]int{-1, -1}, fired: make([]bool, len(s.sched.Holds)),
 		outcome: make([]int, len(s.sched.Holds))}
 	it.past[0], it.past[1] = map[int]bool{}, map[int]bool{}
+	if s.sched.Kind == SchedDelay {
+		it.pct = true
+		it.change, it.changed = map[int]int{}, map[int]bool{}
+		first, points, _ := delayPoints(n, horizon, s.sched.Depth)
+		it.prio[first], it.prio[1-first] = 2, 1
+		for i, k := range points {
+			it.change[k] = -i // each delay drops the running goroutine below the other
+		}
+		return it
+	}
 	if s.sched.Kind == SchedPCT {
 		it.pct = true
 		rng := rand.New(rand.NewSource(int64(s.sched.Seed) + int64(n)*7919))
@@ -529,4 +554,43 @@ func (it *iteration) result() iterResult {
 		}
 	}
 	return r
+}
+
+// Delay-bounded schedules (SchedDelay) run the two goroutines one at a
+// time, switching only at up to Depth delay points: the schedule of
+// iteration n is, after a first iteration without delays that measures
+// the number of hook calls K, each first goroutine with each delay point
+// 1..K (bound 1), then with each two delay points k1 < k2 (bound 2, when
+// K <= maxDelayHorizon2).
+const (
+	maxDelayHorizon1 = 60
+	maxDelayHorizon2 = 12
+)
+
+// delayPoints returns the first goroutine and the delay points of
+// iteration n, and whether n is within the enumeration.
+func delayPoints(n, k, bound int) (first int, points []int, ok bool) {
+	if n == 0 {
+		return 0, nil, true
+	}
+	if k > maxDelayHorizon1 {
+		k = maxDelayHorizon1
+	}
+	j := n - 1
+	if j < 2*k {
+		return j % 2, []int{j/2 + 1}, true
+	}
+	j -= 2 * k
+	if bound < 2 || k > maxDelayHorizon2 || j >= k*(k-1) {
+		return 0, nil, false
+	}
+	first, idx := j%2, j/2
+	for k1 := 1; k1 < k; k1++ {
+		if c := k - k1; idx < c {
+			return first, []int{k1, k1 + 1 + idx}, true
+		} else {
+			idx -= c
+		}
+	}
+	return 0, nil, false
 }

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -205,5 +206,46 @@ func TestTraceKeepsPrefixCallsThatChangeBranches(t *testing.T) {
 	res, _ := do(t, r, req)
 	if res.Status != StatusOK || len(res.Kept) != 1 || res.Kept[0] != 1 {
 		t.Fatalf("status %s %q, kept %v: want the first Open only (1)", res.Status, res.Msg, res.Kept)
+	}
+}
+
+func TestDelayPointsEnumeration(t *testing.T) {
+	seen := map[string]bool{}
+	n := 0
+	for ; ; n++ {
+		first, points, ok := delayPoints(n, 4, 2)
+		if !ok {
+			break
+		}
+		key := fmt.Sprint(first, points)
+		if seen[key] {
+			t.Errorf("schedule %s twice", key)
+		}
+		seen[key] = true
+	}
+	// One without delays, 2·4 with one delay, 2·(4·3/2) with two.
+	if n != 1+8+12 {
+		t.Errorf("%d schedules, want 21", n)
+	}
+	if _, _, ok := delayPoints(1+2*20, 20, 2); ok {
+		t.Errorf("bound 2 enumerated over 20 hook calls, want bound 1 only beyond %d", maxDelayHorizon2)
+	}
+}
+
+func TestDelayBoundedFindsAtomicityViolation(t *testing.T) {
+	// Check's two sections are split by Act with one delay: found
+	// before the enumeration ends, whatever the Go scheduler does.
+	req := Request{Op: OpRun, Test: Test{Type: "Traced", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Check"}, {Fn: "Act"}}, Iters: 1000},
+		Sched: &Schedule{Kind: SchedDelay, Depth: 2, Patience: 50 * time.Millisecond}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusPanic || res.Msg != "a1 b a2" {
+		t.Fatalf("status %s %q, want the panic a1 b a2", res.Status, res.Msg)
+	}
+	// Act alone against itself never fails: the enumeration ends.
+	req.Test.Suffix = []Call{{Fn: "Act"}, {Fn: "Act"}}
+	res, _ = do(t, schedRegistry(), req)
+	if res.Status != StatusOK || !res.Sched.Exhausted || res.Sched.Iters != 1+2*6+6*5 {
+		t.Errorf("status %s, sched %+v: want ok after the 43 schedules of 6 hook calls", res.Status, res.Sched)
 	}
 }
