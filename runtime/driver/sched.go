@@ -122,7 +122,9 @@ func goroutineOf(p *deps.Pair, s *instrument.Site, def int) int {
 func line(pos string) int {
 	var l, c int
 	if _, lc, ok := strings.Cut(pos, ":"); ok {
-		fmt.Sscanf(lc, "%d:%d", &l, &c)
+		if _, err := fmt.Sscanf(lc, "%d:%d", &l, &c); err != nil {
+			return 0
+		}
 	}
 	return l
 }
