@@ -328,8 +328,11 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		case !named && isIterator(pkg.Types, tp.Name):
 			continue // one consumer at a time, by convention: sharing it is misuse
 		}
+		// Naming a type selects it; it does not make its unexported
+		// methods, helpers that may expect their caller's locks, entry
+		// points (-unexported does).
 		view := tp
-		if !unexported && !named {
+		if !unexported {
 			view = tp.ExportedOnly()
 		}
 		if len(view.Methods) == 0 {
