@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Errors returned by Table methods.
@@ -23,6 +24,9 @@ type Table struct {
 	names []string
 	addrs []string
 	index map[string]int // position of each name in names and addrs
+
+	// version counts the removals, which move names to other positions.
+	version atomic.Int64
 }
 
 // NewTable returns an empty table with room for capacity names.
@@ -57,13 +61,16 @@ func (t *Table) Add(name, addr string) error {
 
 // Retarget points an existing name at a new address.
 func (t *Table) Retarget(name, addr string) error {
+	i, v, ok := t.position(name)
+	if !ok {
+		return ErrNotFound
+	}
 	addr, err := canonical(addr)
 	if err != nil {
 		return err
 	}
-	i, ok := t.position(name)
-	if !ok {
-		return ErrNotFound
+	if t.version.Load() != v { // names moved meanwhile: look again
+		return t.Retarget(name, addr)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -79,6 +86,7 @@ func (t *Table) Remove(name string) bool {
 	if !ok {
 		return false
 	}
+	t.version.Add(1)
 	last := len(t.names) - 1
 	t.names[i], t.addrs[i] = t.names[last], t.addrs[last]
 	t.index[t.names[i]] = i
@@ -105,12 +113,13 @@ func (t *Table) Names() []string {
 	return append([]string(nil), t.names...)
 }
 
-// position returns the position of name in the table.
-func (t *Table) position(name string) (int, bool) {
+// position returns the position of name in the table and the version
+// of the table it was found in.
+func (t *Table) position(name string) (int, int64, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	i, ok := t.index[name]
-	return i, ok
+	return i, t.version.Load(), ok
 }
 
 // canonical checks a host:port address and lower-cases its host; an

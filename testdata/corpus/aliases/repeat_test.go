@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,9 +25,9 @@ func TestRepeat(t *testing.T) {
 	})
 }
 
-// TestForced runs Remove between Retarget's lookup of the name's position
-// and its store at that position: the table is empty by then and the
-// store indexes past its end.
+// TestForced runs Remove between Retarget's version check and its store at
+// the position it looked up: the table is empty by then and the store
+// indexes past its end.
 func TestForced(t *testing.T) {
 	repeatHardOnly(t)
 	if r := forced(); r == nil {
@@ -39,8 +40,11 @@ func TestForced(t *testing.T) {
 func forced() (r any) {
 	tb := NewTable(0)
 	tb.Add("a", "h")
+	i, v, _ := tb.position("a") // Retarget up to its version check
 	addr, _ := canonical("h")
-	i, _ := tb.position("a") // Retarget, first half
+	if tb.version.Load() != v {
+		return nil
+	}
 	tb.Remove("a")
 	defer func() { r = recover() }()
 	tb.mu.Lock() // Retarget, second half
@@ -77,17 +81,22 @@ type repeatOutcome struct {
 }
 
 // repeatPair calls f and g in two goroutines released together by a
-// channel barrier, the way depcon's stress mode does.
+// channel barrier once both have started, the way depcon's stress mode
+// does.
 func repeatPair(f, g func()) repeatOutcome {
+	var ready sync.WaitGroup
 	start := make(chan struct{})
 	done := make(chan any, 2)
+	ready.Add(2)
 	for _, fn := range []func(){f, g} {
 		go func() {
 			defer func() { done <- recover() }()
+			ready.Done()
 			<-start
 			fn()
 		}()
 	}
+	ready.Wait()
 	close(start)
 	var o repeatOutcome
 	timer := time.NewTimer(time.Second)

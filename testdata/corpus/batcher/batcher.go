@@ -4,9 +4,11 @@ package batcher
 import (
 	"hash/crc32"
 	"sync"
+	"time"
 )
 
-// Batcher collects checksummed records until a batch is due. A Batcher is
+// Batcher collects records as time-stamped, checksummed lines until a
+// batch is due. A Batcher is
 // safe for concurrent use by multiple goroutines.
 type Batcher struct {
 	mu      sync.Mutex
@@ -16,9 +18,10 @@ type Batcher struct {
 	due     int
 }
 
-// A Record is an added record with its CRC-32 (IEEE) checksum.
+// A Record is one added record: a line holding the time it was added and
+// the data, and the CRC-32 (IEEE) checksum of the line.
 type Record struct {
-	Data []byte
+	Line []byte
 	Sum  uint32
 }
 
@@ -31,10 +34,12 @@ func NewBatcher(limit int) *Batcher {
 	return &Batcher{limit: limit, pending: make([]Record, 0, limit)}
 }
 
-// Add queues a copy of rec and reports whether a batch is due.
+// Add queues rec, stamped with the current time, and reports whether a
+// batch is due.
 func (b *Batcher) Add(rec []byte) bool {
-	rec = append([]byte(nil), rec...)
-	n := b.push(Record{rec, crc32.ChecksumIEEE(rec)})
+	line := time.Now().UTC().AppendFormat(make([]byte, 0, 36+len(rec)), time.RFC3339Nano)
+	line = append(append(line, ' '), rec...)
+	n := b.push(Record{line, crc32.ChecksumIEEE(line)})
 	due := n >= b.limit
 	b.count(due)
 	return due

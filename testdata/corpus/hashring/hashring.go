@@ -85,8 +85,8 @@ func (r *Ring) Nodes() []string {
 // Lookup returns the node that owns key, or "" when the ring is empty.
 func (r *Ring) Lookup(key string) string {
 	r.cacheMu.Lock()
-	defer r.cacheMu.Unlock()
 	r.mu.Lock()
+	defer r.cacheMu.Unlock()
 	defer r.mu.Unlock()
 	if n, ok := r.cache[key]; ok {
 		r.hits++
@@ -123,8 +123,8 @@ func (r *Ring) place(nodes []string) []point {
 // membership is no longer old.
 func (r *Ring) install(old *[]string, nodes []string, points []point) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.cacheMu.Lock()
+	defer r.mu.Unlock()
 	defer r.cacheMu.Unlock()
 	if r.members.Load() != old {
 		return false

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -71,17 +72,22 @@ type repeatOutcome struct {
 }
 
 // repeatPair calls f and g in two goroutines released together by a
-// channel barrier, the way depcon's stress mode does.
+// channel barrier once both have started, the way depcon's stress mode
+// does.
 func repeatPair(f, g func()) repeatOutcome {
+	var ready sync.WaitGroup
 	start := make(chan struct{})
 	done := make(chan any, 2)
+	ready.Add(2)
 	for _, fn := range []func(){f, g} {
 		go func() {
 			defer func() { done <- recover() }()
+			ready.Done()
 			<-start
 			fn()
 		}()
 	}
+	ready.Wait()
 	close(start)
 	var o repeatOutcome
 	timer := time.NewTimer(time.Second)

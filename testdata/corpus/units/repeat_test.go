@@ -8,24 +8,25 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// TestRepeat measures how many plain repetitions of Convert ∥ Known on a
-// fresh converter it takes until one of them panics.
+// TestRepeat measures how many plain repetitions of Define ∥ Known on a
+// zero converter it takes until Known panics.
 func TestRepeat(t *testing.T) {
 	repeatHardOnly(t)
 	repeatMeasure(t, "units", "panic", func() bool {
 		c := new(Converter)
-		return repeatPair(func() { c.Convert(1, "km", "m") }, func() { c.Known("m") }).panicked != nil
+		return repeatPair(func() { c.Define("u", "length", 2) }, func() { c.Known("m") }).panicked != nil
 	})
 }
 
-// TestForced calls Known while another call is between claiming the
-// initialisation of the table (the CompareAndSwap) and storing it: Known
-// gets a nil table and dereferences it.
+// TestForced calls Known while Define is between marking the converter as
+// having defined units and publishing the table: Known gets a nil table
+// and dereferences it.
 func TestForced(t *testing.T) {
 	repeatHardOnly(t)
 	if r := forced(); r == nil {
@@ -37,7 +38,7 @@ func TestForced(t *testing.T) {
 
 func forced() (r any) {
 	c := new(Converter)
-	c.started.CompareAndSwap(false, true) // table, first half of the first call
+	c.custom.Store(true) // Define, up to the creation of the table
 	defer func() { r = recover() }()
 	c.Known("m")
 	return nil
@@ -71,17 +72,22 @@ type repeatOutcome struct {
 }
 
 // repeatPair calls f and g in two goroutines released together by a
-// channel barrier, the way depcon's stress mode does.
+// channel barrier once both have started, the way depcon's stress mode
+// does.
 func repeatPair(f, g func()) repeatOutcome {
+	var ready sync.WaitGroup
 	start := make(chan struct{})
 	done := make(chan any, 2)
+	ready.Add(2)
 	for _, fn := range []func(){f, g} {
 		go func() {
 			defer func() { done <- recover() }()
+			ready.Done()
 			<-start
 			fn()
 		}()
 	}
+	ready.Wait()
 	close(start)
 	var o repeatOutcome
 	timer := time.NewTimer(time.Second)

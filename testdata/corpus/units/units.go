@@ -4,7 +4,9 @@ package units
 
 import (
 	"errors"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,12 +19,12 @@ var ErrUnknown = errors.New("units: unknown unit")
 var ErrMismatch = errors.New("units: incompatible units")
 
 // Converter converts between the built-in units and units defined by the
-// caller. The zero value is ready to use; its table is created on first
-// use. A Converter
-// is safe for concurrent use by multiple goroutines.
+// caller. The zero value is ready to use; the table of defined units is
+// created by the first Define. A Converter is safe for concurrent use by
+// multiple goroutines.
 type Converter struct {
-	started atomic.Bool
-	tab     atomic.Pointer[table]
+	custom atomic.Bool // some unit was defined: lookups consult the table
+	tab    atomic.Pointer[table]
 }
 
 type unit struct {
@@ -30,7 +32,7 @@ type unit struct {
 	factor float64 // in the dimension's base unit
 }
 
-// A table holds the units defined by the caller over the built-in ones.
+// A table holds the units defined by the caller.
 type table struct {
 	mu      sync.RWMutex
 	defined map[string]unit
@@ -45,22 +47,16 @@ var builtin = map[string]unit{
 	"s": {"time", 1}, "min": {"time", 60}, "h": {"time", 3600}, "d": {"time", 86400},
 }
 
-// table returns the unit table, creating it on first use.
-func (c *Converter) table() *table {
-	if t := c.tab.Load(); t != nil {
-		return t
-	}
-	t := new(table)
-	if c.started.CompareAndSwap(false, true) {
-		c.tab.Store(t)
-	}
-	return c.tab.Load()
-}
-
-// lookup returns the unit called name; t.mu must be held.
-func (t *table) lookup(name string) (unit, bool) {
-	if u, ok := t.defined[name]; ok {
-		return u, true
+// lookup returns the unit called name, looking at the defined units first.
+func (c *Converter) lookup(name string) (unit, bool) {
+	if c.custom.Load() {
+		t := c.tab.Load()
+		t.mu.RLock()
+		u, ok := t.defined[name]
+		t.mu.RUnlock()
+		if ok {
+			return u, true
+		}
 	}
 	u, ok := builtin[name]
 	return u, ok
@@ -68,12 +64,8 @@ func (t *table) lookup(name string) (unit, bool) {
 
 // Convert converts v from unit from to unit to.
 func (c *Converter) Convert(v float64, from, to string) (float64, error) {
-	from, to = normalize(from), normalize(to)
-	t := c.table()
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	uf, ok1 := t.lookup(from)
-	ut, ok2 := t.lookup(to)
+	uf, ok1 := c.lookup(normalize(from))
+	ut, ok2 := c.lookup(normalize(to))
 	switch {
 	case !ok1 || !ok2:
 		return 0, ErrUnknown
@@ -84,50 +76,75 @@ func (c *Converter) Convert(v float64, from, to string) (float64, error) {
 }
 
 // Define adds a unit of dimension dim worth factor of the dimension's
-// base unit, or redefines one.
+// base unit, or redefines one. The dimension is one of those of the
+// built-in units (length, mass, time).
 func (c *Converter) Define(name, dim string, factor float64) error {
-	if factor <= 0 {
-		return errors.New("units: factor must be positive")
+	if factor <= 0 || factor != factor || factor > 1e300 {
+		return errors.New("units: factor must be positive and finite")
 	}
-	name = normalize(name)
-	t := c.table()
+	name, dim = normalize(name), normalize(dim)
+	if name == "" || strings.ContainsAny(name, " /*^") {
+		return errors.New("units: invalid unit name " + strconv.Quote(name))
+	}
+	if !slices.Contains(Dimensions(), dim) {
+		return errors.New("units: unknown dimension " + strconv.Quote(dim))
+	}
+	t := c.tab.Load()
+	if t == nil {
+		t = &table{defined: make(map[string]unit)}
+		c.custom.Store(true)
+		if !c.tab.CompareAndSwap(nil, t) {
+			t = c.tab.Load()
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.defined == nil {
-		t.defined = make(map[string]unit)
-	}
 	t.defined[name] = unit{dim, factor}
 	return nil
 }
 
 // Known reports whether name is a unit.
 func (c *Converter) Known(name string) bool {
-	name = normalize(name)
-	t := c.table()
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	_, ok := t.lookup(name)
+	_, ok := c.lookup(normalize(name))
 	return ok
 }
 
 // Units returns the sorted names of the units of dimension dim.
 func (c *Converter) Units(dim string) []string {
-	t := c.table()
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	var names []string
+	seen := make(map[string]bool)
 	for n, u := range builtin {
-		if _, ok := t.defined[n]; !ok && u.dim == dim {
-			names = append(names, n)
+		if u.dim == dim {
+			seen[n] = true
 		}
 	}
-	for n, u := range t.defined {
-		if u.dim == dim {
+	if c.custom.Load() {
+		t := c.tab.Load()
+		t.mu.RLock()
+		for n, u := range t.defined {
+			seen[n] = u.dim == dim
+		}
+		t.mu.RUnlock()
+	}
+	var names []string
+	for n, ok := range seen {
+		if ok {
 			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Dimensions returns the sorted dimensions of the built-in units.
+func Dimensions() []string {
+	var dims []string
+	for _, u := range builtin {
+		if !slices.Contains(dims, u.dim) {
+			dims = append(dims, u.dim)
+		}
+	}
+	sort.Strings(dims)
+	return dims
 }
 
 func normalize(name string) string {
