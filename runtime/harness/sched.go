@@ -390,8 +390,12 @@ func (it *iteration) on(e event) {
 	case evFinished:
 		return
 	case evWait:
-		if it.blocked[o] && !it.finished[o] {
-			select { // both managed goroutines wait for locks
+		// Both managed goroutines wait for locks, and one of them holds
+		// one: they may wait for each other. (When neither holds a lock,
+		// a third goroutine does, a timer's say, and may release it: the
+		// watchdog decides.)
+		if it.blocked[o] && !it.finished[o] && (it.depth[g] > 0 || it.depth[o] > 0) {
+			select {
 			case it.s.kick <- struct{}{}:
 			default:
 			}
