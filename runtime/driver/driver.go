@@ -230,7 +230,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			p.sites = nil
 			if p.bin.RewriteErr != nil {
 				p.noSched = fmt.Sprintf("the package could not be rewritten with scheduling hooks, so every test is "+
-					"a stress test: %v", firstLine(p.bin.RewriteErr.Error()))
+					"a stress test: %v", buildReason(p.bin.RewriteErr))
 			}
 		}
 		for _, s := range ps.subjects {

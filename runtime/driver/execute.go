@@ -48,11 +48,15 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		r.rep.Schedules[kind]++
 	}
 	test := c.Test
-	if rep.Result == nil {
-		r.covered(t, oi, nil, true)
-	} else {
+	switch {
+	case rep.Result == nil: // the child died
+		r.covered(t, oi, nil, rep.Step == "suffix")
+	case rep.Result.Status == harness.StatusOK, rep.Result.Status == harness.StatusPanic,
+		rep.Result.Status == harness.StatusHang:
 		r.covered(t, oi, rep.Result.Sched, rep.Result.Status != harness.StatusOK)
 	}
+	// Otherwise the suffixes did not run (objects, arguments or set-up
+	// failed): the order was not tried.
 	if rep.Result != nil {
 		test = withoutDropped(test, rep.Result.Dropped)
 		for _, d := range rep.Result.Dropped {

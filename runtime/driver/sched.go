@@ -357,9 +357,18 @@ func locFields(loc string) []string {
 	return out
 }
 
-// firstLine returns the first line of s.
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
+// buildReason returns the first compiler error of a failed build, or
+// the error's first line.
+func buildReason(err error) string {
+	var be *child.BuildError
+	if errors.As(err, &be) {
+		for _, l := range strings.Split(be.Output, "\n") {
+			if strings.Contains(l, ".go:") {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
 	return first
 }
 

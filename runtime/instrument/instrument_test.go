@@ -54,6 +54,18 @@ func (e *Embedded) Inc() int {
 	return e.n
 }
 
+func (c *Cache) Wait(ch chan int, k string) {
+	select {
+	case ch <- c.hits:
+	default:
+		c.hits++
+	}
+	switch k {
+	case "":
+		c.hits--
+	}
+}
+
 func (e *Embedded) Ignored() {
 	f := func() *sync.Mutex { return &e.Mutex }
 	f().Lock() // not pure: left alone
@@ -143,7 +155,10 @@ func TestRewrittenBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	_, out := rewrite(t, Want{Fields: map[string]bool{"hits": true, "n": true, "items": true}})
+	// The select and switch clauses access hits: the points go before
+	// the select and the statements of the clauses, never before a case.
+	_, out := rewrite(t, Want{Fields: map[string]bool{"hits": true, "n": true, "items": true},
+		Positions: []string{"/src/p/p.go:58:7"}})
 	for _, goLine := range []string{"1.13", "1.18", strings.TrimPrefix(goVersion(t), "go")} {
 		dir := t.TempDir()
 		files := map[string]string{"go.mod": "module example.com/p\n\ngo " + goLine + "\n", "p.go": out, "hooks.go": hookFile}

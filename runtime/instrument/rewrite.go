@@ -87,16 +87,25 @@ func (rw *rewriter) file(f *ast.File) {
 }
 
 // stmtList returns the statements of n when n holds a statement list.
+// The clauses of a switch or select body are not statements of a list:
+// nothing can be placed before a case.
 func stmtList(n ast.Node) []ast.Stmt {
+	var list []ast.Stmt
 	switch n := n.(type) {
 	case *ast.BlockStmt:
-		return n.List
+		list = n.List
 	case *ast.CaseClause:
 		return n.Body
 	case *ast.CommClause:
 		return n.Body
 	}
-	return nil
+	if len(list) > 0 {
+		switch list[0].(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			return nil
+		}
+	}
+	return list
 }
 
 // stmt places the hooks of one statement of a list.
