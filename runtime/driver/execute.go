@@ -49,8 +49,8 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	}
 	test := c.Test
 	switch {
-	case rep.Result == nil: // the child died
-		r.covered(t, oi, nil, rep.Step == "suffix")
+	case rep.Result == nil && rep.Step == "suffix": // the child died in the suffixes
+		r.covered(t, oi, nil, true)
 	case rep.Result.Status == harness.StatusOK, rep.Result.Status == harness.StatusPanic,
 		rep.Result.Status == harness.StatusHang:
 		r.covered(t, oi, rep.Result.Sched, rep.Result.Status != harness.StatusOK)
