@@ -77,6 +77,11 @@ type Generator struct {
 	noPrefix map[string]bool  // methods no prefix may call
 	ctorOK   map[string]int
 	ctorFail map[string]int
+	// same, while a test's method calls are generated, holds the one
+	// literal of each basic kind ("string", "int", "uint") they all
+	// use, so that the calls of the test meet on the same keys; nil
+	// when the calls draw freely.
+	same map[string]string
 }
 
 // New returns a generator for subject s. Its random source is seeded
@@ -241,6 +246,17 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	for i := range t.Objects {
 		test.Objects = append(test.Objects, g.object(i))
 	}
+	// Every other test, the method calls share their keys: a map bug
+	// needs a Remove of the key a Put added.
+	g.same = nil
+	if g.rng.IntN(2) == 0 {
+		g.same = map[string]string{
+			"string": stringLits[1+g.rng.IntN(len(stringLits)-1)],
+			"int":    signedLits[1+g.rng.IntN(4)],
+			"uint":   unsignedLits[1+g.rng.IntN(4)],
+		}
+	}
+	defer func() { g.same = nil }()
 	if changers {
 		test.Prefix = g.prefix(t)
 	}
@@ -274,7 +290,9 @@ func (g *Generator) object(i int) harness.Call {
 // call returns a call of method m on object recv; parameters of the type
 // under test get one of others.
 func (g *Generator) call(recv int, m string, others []int) harness.Call {
-	return harness.Call{Recv: recv, Fn: m, Args: g.valuer(others).args(g.s.Methods[m], 0)}
+	v := g.valuer(others)
+	v.same = g.same
+	return harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
 }
 
 func (g *Generator) valuer(others []int) *valuer {

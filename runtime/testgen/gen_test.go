@@ -312,3 +312,30 @@ func TestValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedKeys checks that about every other test has method calls
+// that all use the same key: Put(k) in a prefix and Get(k) in a suffix
+// meet on one map entry.
+func TestSharedKeys(t *testing.T) {
+	g := newGen(t, Config{Seed: 3, Iters: 1, MaxLen: 3})
+	shared, tests := 0, 0
+	for range 400 {
+		c := g.Next()
+		var keys []string
+		for _, call := range append(append([]harness.Call(nil), c.Test.Prefix...), c.Test.Suffix...) {
+			if (call.Fn == "Put" || call.Fn == "Get") && len(call.Args) > 0 {
+				keys = append(keys, call.Args[0].Lit)
+			}
+		}
+		if len(keys) < 3 {
+			continue
+		}
+		tests++
+		if !slices.ContainsFunc(keys, func(k string) bool { return k != keys[0] }) && keys[0] != "" {
+			shared++
+		}
+	}
+	if tests == 0 || shared < tests/3 || shared == tests {
+		t.Errorf("%d of %d tests with three or more keyed calls share one non-empty key, want about half", shared, tests)
+	}
+}

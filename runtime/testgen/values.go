@@ -40,6 +40,9 @@ type valuer struct {
 	others []int
 	// dropped reports whether a constructor is no longer used.
 	dropped func(name string) bool
+	// same, when set, gives the one literal of each basic kind to use
+	// ("string", "int", "uint"): the calls of a test share their keys.
+	same map[string]string
 }
 
 // args generates the arguments of a call to a function of signature sig.
@@ -103,14 +106,23 @@ func (v *valuer) basic(b *types.Basic) harness.Value {
 	case info&types.IsBoolean != 0:
 		lits = boolLits
 	case info&types.IsUnsigned != 0:
+		if lit, ok := v.same["uint"]; ok {
+			return harness.Value{K: harness.KLit, Lit: lit}
+		}
 		lits = unsignedLits
 	case info&types.IsInteger != 0:
+		if lit, ok := v.same["int"]; ok {
+			return harness.Value{K: harness.KLit, Lit: lit}
+		}
 		lits = signedLits
 	case info&types.IsFloat != 0:
 		lits = floatLits
 	case info&types.IsComplex != 0:
 		lits = complexLits
 	case info&types.IsString != 0:
+		if lit, ok := v.same["string"]; ok {
+			return harness.Value{K: harness.KLit, Lit: lit}
+		}
 		lits = stringLits
 	default: // unsafe.Pointer
 		return harness.Value{K: harness.KZero}
