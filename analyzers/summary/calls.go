@@ -286,10 +286,23 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 // apply.
 func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string, net bool) {
 	m := mapper{r: w.r, args: args, bindings: bindings}
+	// The callee's locks recur at most of its accesses: map each once.
+	var lockMemo map[string][]string
+	mapLock := func(l string) []string {
+		if ls, ok := lockMemo[l]; ok {
+			return ls
+		}
+		if lockMemo == nil {
+			lockMemo = map[string][]string{}
+		}
+		ls := m.loc(l)
+		lockMemo[l] = ls
+		return ls
+	}
 	mapHeld := func(hs []Held) []Held {
 		var out []Held
 		for _, h := range hs {
-			for _, l := range m.loc(h.Lock) {
+			for _, l := range mapLock(h.Lock) {
 				h.Lock, h.Site = l, w.site(instr, h.Site)
 				if h.Via == "" {
 					h.Via = via
@@ -314,18 +327,35 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 	}
 	// held returns the locks held at an access or acquisition of the
 	// callee: the caller's too, unless it happens in another goroutine.
+	//
+	// The callee's accesses mostly share a few held sets: the result is
+	// computed once per set and shared (summaries never modify a held
+	// set in place).
+	var heldMemo map[string][]Held
+	var heldBuf []byte
 	held := func(own []Held, goroutine bool) []Held {
-		if goroutine || mode == callGo {
-			return mapHeld(own)
+		heldBuf = heldKey(append(heldBuf[:0], flag(goroutine)), own)
+		if hs, ok := heldMemo[string(heldBuf)]; ok {
+			return hs
 		}
-		out := append([]Held(nil), callerHeld...)
-		for _, h := range mapHeld(own) {
-			// A lock the caller holds already (a recursive read lock, a
-			// self-deadlock) is held in the caller's critical section.
-			if !heldIn(callerHeld, h.Lock) {
-				out = append(out, h)
+		var out []Held
+		if goroutine || mode == callGo {
+			out = mapHeld(own)
+		} else {
+			out = append([]Held(nil), callerHeld...)
+			for _, h := range mapHeld(own) {
+				// A lock the caller holds already (a recursive read
+				// lock, a self-deadlock) is held in the caller's
+				// critical section.
+				if !heldIn(callerHeld, h.Lock) {
+					out = append(out, h)
+				}
 			}
 		}
+		if heldMemo == nil {
+			heldMemo = map[string][]Held{}
+		}
+		heldMemo[string(heldBuf)] = out
 		return out
 	}
 	if !w.record {
@@ -339,7 +369,23 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 	}
 	pos := instrPos(instr, w.fn)
 	where := w.b.where(pos)
-	for _, a := range sum.Accesses {
+	accesses := sum.Accesses
+	if w.accessesFull() {
+		// No room for the callee's accesses: only whether one happens
+		// matters now.
+		if len(accesses) > 0 {
+			w.sum.Truncated = true
+		}
+		w.markAccessed(st, &m, sum, mode)
+		for _, a := range accesses {
+			if mode != callOnce && w.foreign(a.Loc) {
+				w.sum.Foreign = true
+				break
+			}
+		}
+		accesses = nil
+	}
+	for _, a := range accesses {
 		if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
 			// Package variables initialised under a sync.Once are
 			// published by it: not shared mutable state.
@@ -361,11 +407,11 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			if b.Via == "" {
 				b.Via = via
 			}
-			w.sum.Accesses = append(w.sum.Accesses, b)
+			w.addAccess(b)
 		}
 	}
 	for _, a := range sum.Acquires {
-		for _, l := range m.loc(a.Lock) {
+		for _, l := range mapLock(a.Lock) {
 			if w.record {
 				b := a
 				b.Lock = l
@@ -375,7 +421,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				if b.Via == "" {
 					b.Via = via
 				}
-				w.sum.Acquires = append(w.sum.Acquires, b)
+				w.addAcquire(b)
 			}
 			if mode != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
 				st.relAfter[l] = true // acquired and released inside the callee
@@ -388,22 +434,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 // applyState applies a callee's summary to the state only, as apply does
 // while the fixed point is computed (nothing is recorded).
 func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Summary, mode callMode, net bool) {
-	if !st.accessed {
-		if sum.Foreign && mode != callOnce {
-			st.accessed = true
-		}
-		for _, a := range sum.Accesses {
-			if st.accessed {
-				break
-			}
-			if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
-				continue
-			}
-			if len(m.loc(a.Loc)) > 0 {
-				st.accessed = true
-			}
-		}
-	}
+	w.markAccessed(st, m, sum, mode)
 	if mode != callGo && st.accessed {
 		for _, a := range sum.Acquires {
 			if a.Goroutine || heldIn(sum.Exit, a.Lock) {
@@ -415,6 +446,27 @@ func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Su
 		}
 	}
 	w.netEffects(st, instr, m, sum, mode, net)
+}
+
+// markAccessed records in the state whether the callee's summary
+// accesses a location of the caller.
+func (w *walker) markAccessed(st *state, m *mapper, sum *Summary, mode callMode) {
+	if st.accessed {
+		return
+	}
+	if sum.Foreign && mode != callOnce {
+		st.accessed = true
+		return
+	}
+	for _, a := range sum.Accesses {
+		if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
+			continue
+		}
+		if len(m.loc(a.Loc)) > 0 {
+			st.accessed = true
+			return
+		}
+	}
 }
 
 // netEffects applies the locks a callee releases and those it holds on

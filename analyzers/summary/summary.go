@@ -147,6 +147,21 @@ func heldKey(b []byte, hs []Held) []byte {
 	return b
 }
 
+// accessKey and acquireKey append to b what tells two accesses (two
+// acquisitions) of a summary apart.
+func accessKey(b []byte, a *Access) []byte {
+	b = append(b, a.Loc...)
+	b = append(b, '|', flag(a.Write), '|')
+	b = strconv.AppendUint(b, uint64(a.Flags), 10)
+	return heldKey(append(b, '|'), a.Held)
+}
+
+func acquireKey(b []byte, a *Acquire) []byte {
+	b = append(b, a.Lock...)
+	b = append(b, '|', byte('0'+a.Mode), '|', flag(a.Goroutine), '|')
+	return heldKey(b, a.Held)
+}
+
 func flag(b bool) byte {
 	if b {
 		return 't'
@@ -160,10 +175,7 @@ func (s *Summary) normalize() {
 	var buf []byte
 	accs := s.Accesses[:0]
 	for _, a := range s.Accesses {
-		buf = append(buf[:0], a.Loc...)
-		buf = append(buf, '|', flag(a.Write), '|')
-		buf = strconv.AppendUint(buf, uint64(a.Flags), 10)
-		buf = heldKey(append(buf, '|'), a.Held)
+		buf = accessKey(buf[:0], &a)
 		if !seen[string(buf)] {
 			seen[string(buf)] = true
 			accs = append(accs, a)
@@ -176,9 +188,7 @@ func (s *Summary) normalize() {
 	clear(seen)
 	acqs := s.Acquires[:0]
 	for _, a := range s.Acquires {
-		buf = append(buf[:0], a.Lock...)
-		buf = append(buf, '|', byte('0'+a.Mode), '|', flag(a.Goroutine), '|')
-		buf = heldKey(buf, a.Held)
+		buf = acquireKey(buf[:0], &a)
 		k := string(buf)
 		if !seen[k] {
 			seen[k] = true

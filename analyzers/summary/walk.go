@@ -24,6 +24,53 @@ type walker struct {
 	defers  []*ssa.Defer
 	exit    []Held // intersection of the held sets at returns
 	exitSet bool
+
+	// The recording pass keeps the summary's accesses and acquisitions
+	// deduplicated as normalize would, and stops adding accesses at the
+	// size limit: a caller of large callees would otherwise map and
+	// collect thousands of accesses that normalize then drops.
+	accSeen map[string]struct{}
+	acqSeen map[string]struct{}
+	keyBuf  []byte
+}
+
+// addAccess adds a to the summary unless it is recorded already or the
+// summary is full.
+func (w *walker) addAccess(a Access) {
+	if len(w.sum.Accesses) >= maxAccesses {
+		w.sum.Truncated = true
+		return
+	}
+	w.keyBuf = accessKey(w.keyBuf[:0], &a)
+	if _, ok := w.accSeen[string(w.keyBuf)]; ok {
+		return
+	}
+	if w.accSeen == nil {
+		w.accSeen = map[string]struct{}{}
+	}
+	w.accSeen[string(w.keyBuf)] = struct{}{}
+	w.sum.Accesses = append(w.sum.Accesses, a)
+}
+
+// accessesFull reports whether the summary holds as many accesses as it
+// may.
+func (w *walker) accessesFull() bool { return len(w.sum.Accesses) >= maxAccesses }
+
+// addAcquire adds a to the summary unless it is recorded already.
+func (w *walker) addAcquire(a Acquire) {
+	if len(w.sum.Acquires) >= maxAcquires {
+		w.sum.Truncated = true
+		return
+	}
+	w.keyBuf = acquireKey(w.keyBuf[:0], &a)
+	if _, ok := w.acqSeen[string(w.keyBuf)]; ok {
+		return
+	}
+	if w.acqSeen == nil {
+		w.acqSeen = map[string]struct{}{}
+	}
+	w.acqSeen[string(w.keyBuf)] = struct{}{}
+	w.sum.Acquires = append(w.sum.Acquires, a)
 }
 
 type siteKey struct {
@@ -301,8 +348,12 @@ func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ss
 		w.sum.Foreign = true
 		return
 	}
+	if w.accessesFull() {
+		w.sum.Truncated = true
+		return
+	}
 	pos := instrPos(instr, w.fn)
-	w.sum.Accesses = append(w.sum.Accesses, Access{Loc: loc, Write: write, Flags: flags,
+	w.addAccess(Access{Loc: loc, Write: write, Flags: flags,
 		Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
 }
 
@@ -353,7 +404,7 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
 	pos := instrPos(instr, w.fn)
 	if w.record && callee == 0 {
-		w.sum.Acquires = append(w.sum.Acquires, Acquire{Lock: lock, Class: class, Mode: mode,
+		w.addAcquire(Acquire{Lock: lock, Class: class, Mode: mode,
 			Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
 	}
 	if eventOnly || slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
