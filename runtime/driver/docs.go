@@ -3,7 +3,11 @@ package driver
 import (
 	"go/ast"
 
+	"go/token"
 	"golang.org/x/tools/go/packages"
+	"strconv"
+	"strings"
+	"unicode"
 )
 
 // methodDocs returns the documentation comments of the methods declared
@@ -41,4 +45,60 @@ func ReceiverName(e ast.Expr) string {
 			return ""
 		}
 	}
+}
+
+// maxLiterals bounds the string constants taken from a package.
+const maxLiterals = 64
+
+// stringLiterals returns the string constants of pkg's non-test files that
+// could be arguments: the names and keys the package compares with, up to
+// 32 bytes, printable, without newlines, in the order of the source,
+// without repeats; at most maxLiterals.
+func stringLiterals(pkg *packages.Package) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ImportSpec:
+				return false
+			case *ast.CallExpr:
+				// A message (errors.New, fmt.Errorf, panic) is no key.
+				if fn := calleeName(n.Fun); fn == "New" || fn == "Errorf" || fn == "panic" || strings.HasSuffix(fn, "f") {
+					return false
+				}
+			case *ast.BasicLit:
+				if n.Kind != token.STRING || len(out) >= maxLiterals {
+					return true
+				}
+				v, err := strconv.Unquote(n.Value)
+				if err != nil || v == "" || len(v) > 32 || seen[v] || strings.ContainsAny(v, "\n\r\t%") || !printable(v) {
+					return true
+				}
+				seen[v] = true
+				out = append(out, v)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+func calleeName(fun ast.Expr) string {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }

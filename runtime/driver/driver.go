@@ -346,6 +346,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 			continue
 		}
 		s.Docs = methodDocs(pkg, tp.Name)
+		s.Literals = stringLiterals(pkg)
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped

@@ -138,7 +138,8 @@ type OrderCoverage struct {
 	Why    map[string]int `json:"why,omitempty"`
 	// Failed counts the tests of the order that failed (a violation,
 	// or a failure judged not to be one).
-	Failed int `json:"failed"`
+	Failed  int `json:"failed"`
+	reached int // tests in which some iteration reached the holds
 }
 
 // String renders the coverage as "b·a forced 10/10".

@@ -23,7 +23,7 @@ import (
 // An order is a targeted interleaving of a pair: the holds that force it
 // at the hooks, derived from one evidence of the pair.
 type order struct {
-	Name  string // "b·a", "a·b", "a·b·a'", "b·a·b'", "a·a'", "lock∥lock", "r·w·r"
+	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "lock∥lock", "r·w·r"
 	About string // what a and b are
 	Holds []harness.Hold
 }
@@ -32,8 +32,11 @@ type order struct {
 const (
 	targetedIters = 10  // iterations of a test under a targeted order
 	delayIters    = 400 // most delay-bounded schedules of a test
-	triesPerOrder = 2   // tests of an order before it is left for PCT and stress
+	triesPerOrder = 2   // tests of an order that reached its sites before it is left for PCT and stress
 	maxEvidence   = 4   // evidences of a pair turned into orders
+	// maxTestsPerOrder bounds the tests of an order whose sites no test
+	// reached (the objects or arguments never lead there).
+	maxTestsPerOrder = 8
 )
 
 // orders returns the targeted orders of pair p of the type's plan, from
@@ -80,8 +83,13 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				continue
 			}
 			about := fmt.Sprintf("a = %s at %s, b = %s at %s", method(p, g1), sitePos(sites, s1), method(p, g2), sitePos(sites, s2))
-			add(order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
-			add(order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
+			// b·a: the call of a kept right at a, everything before it
+			// done, until the other is past b; failing that (a is in a
+			// critical section b needs), from its start.
+			add(order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, At: s1, UntilSite: s2}}})
+			add(order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, At: s2, UntilSite: s1}}})
+			add(order{Name: "b·a/start", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
+			add(order{Name: "a·b/start", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
 			add(order{Name: "a·b·a'", About: about, Holds: []harness.Hold{
 				{G: g1, Past: s1, Free: true, UntilSite: s2}, {G: g2, UntilSite: s1}}})
 			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{
@@ -184,7 +192,10 @@ func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
 		best := -1
 		for i := range ps.cov {
 			c := &ps.cov[i]
-			if c.Forced > 0 && r.cfg.Sched == SchedAll || c.Tests >= triesPerOrder && r.cfg.Sched == SchedAll {
+			// An order is left once forced, or tried on tests that
+			// reached its sites, or after maxTestsPerOrder tests whose
+			// objects never got there.
+			if r.cfg.Sched == SchedAll && (c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder) {
 				continue
 			}
 			if best < 0 || c.Tests < ps.cov[best].Tests {
@@ -263,6 +274,9 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 	}
 	c.Iters += res.Iters
 	c.Forced += res.Forced
+	if res.Why[harness.WhyNotReached] < res.Iters {
+		c.reached++
+	}
 	for why, n := range res.Why {
 		c.Why[why] += n
 	}

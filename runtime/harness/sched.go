@@ -18,6 +18,10 @@ import (
 // For the same reason, the state other goroutines may read (the current
 // scheduler, the managed goroutines' IDs) is only accessed atomically.
 
+// handoff stands for a hold index: the goroutine waits for the other,
+// which a forced order released, to finish or block.
+const handoff = -2
+
 // Event kinds.
 const (
 	evPoint = iota + 1
@@ -301,7 +305,8 @@ type iteration struct {
 	finished [2]bool
 	waiting  [2]bool // kept at a hook
 	since    [2]time.Time
-	holdOf   [2]int // the hold a waiting goroutine is kept by, -1 for PCT
+	holdOf   [2]int  // the hold a waiting goroutine is kept by, -1 for PCT, handoff
+	trail    [2]bool // a goroutine whose next hook waits for the other (handoff)
 	fired    []bool
 	outcome  []int
 	steps    int
@@ -416,6 +421,13 @@ func (it *iteration) on(e event) {
 // targetedStep decides whether g waits at this hook.
 func (it *iteration) targetedStep(g int, e event) {
 	o := 1 - g
+	if it.trail[g] {
+		it.trail[g] = false
+		if !it.finished[o] && !it.blocked[o] && !it.waiting[o] {
+			it.waiting[g], it.since[g], it.holdOf[g] = true, time.Now(), handoff
+			return
+		}
+	}
 	for i, h := range it.s.sched.Holds {
 		if h.G != g || it.fired[i] || !it.matches(h, g, e) {
 			continue
@@ -467,10 +479,20 @@ func (it *iteration) recheck(w int) {
 		return
 	}
 	i := it.holdOf[w]
+	if i == handoff {
+		if it.finished[o] || it.blocked[o] {
+			it.release(w)
+		}
+		return
+	}
 	h := it.s.sched.Holds[i]
 	switch {
 	case it.until(h, o):
 		it.outcome[i] = outForced
+		// The order is forced: o, which just went past its site, now
+		// waits at this hook for w to finish (or block), so that what
+		// follows runs in that order too, not as a race.
+		it.trail[o] = true
 	case it.finished[o]:
 		it.outcome[i] = outFinished
 	case it.blocked[o]:

@@ -250,8 +250,12 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	// needs a Remove of the key a Put added.
 	g.same = nil
 	if g.rng.IntN(2) == 0 {
+		keys := stringLits[1:]
+		if len(g.s.Literals) > 0 && g.rng.IntN(3) == 0 {
+			keys = g.s.Literals
+		}
 		g.same = map[string]string{
-			"string": stringLits[1+g.rng.IntN(len(stringLits)-1)],
+			"string": keys[g.rng.IntN(len(keys))],
 			"int":    signedLits[1+g.rng.IntN(4)],
 			"uint":   unsignedLits[1+g.rng.IntN(4)],
 		}

@@ -40,7 +40,11 @@ type Subject struct {
 	Funcs map[string]*Func
 	// Docs are the documentation comments of the methods, by name, when
 	// the caller has the syntax: they state what callers must not do.
-	Docs  map[string]string
+	Docs map[string]string
+	// Literals are string constants of the package (the names it
+	// compares with, the keys of its tables), which arguments may take
+	// besides the usual small strings.
+	Literals []string
 	byRes map[*types.TypeName][]*Func
 }
 

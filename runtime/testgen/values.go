@@ -123,6 +123,9 @@ func (v *valuer) basic(b *types.Basic) harness.Value {
 		if lit, ok := v.same["string"]; ok {
 			return harness.Value{K: harness.KLit, Lit: lit}
 		}
+		if n := len(v.s.Literals); n > 0 && v.rng.IntN(3) == 0 {
+			return harness.Value{K: harness.KLit, Lit: v.s.Literals[v.rng.IntN(n)]}
+		}
 		lits = stringLits
 	default: // unsafe.Pointer
 		return harness.Value{K: harness.KZero}
