@@ -7,12 +7,14 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"golang.org/x/tools/go/packages"
 )
 
 const panicStack = `goroutine 1267 [running]:
@@ -296,5 +298,32 @@ func TestFailsAs(t *testing.T) {
 		if got := failsAs(tc.kind, &res); got != tc.want {
 			t.Errorf("failsAs(%s, %q) = %v, want %v", tc.kind, res.Output, got, tc.want)
 		}
+	}
+}
+
+func TestStringLiterals(t *testing.T) {
+	const src = `package p
+
+import "errors"
+
+var dims = map[string]int{"length": 1, "mass": 2}
+
+var errBad = errors.New("p: bad thing")
+
+func f(s string) bool {
+	if s == "length" || s == "time" {
+		return true
+	}
+	return s == "a\nb" || s == ""
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := stringLiterals(&packages.Package{Syntax: []*ast.File{f}})
+	if want := []string{"length", "mass", "time"}; !slices.Equal(got, want) {
+		t.Errorf("literals %q, want %q (no import path, message, repeat, newline or empty string)", got, want)
 	}
 }
