@@ -51,6 +51,7 @@ type options struct {
 	modes    []string
 	scheds   []string
 	subjects []string // nil for all
+	parallel int      // types tested at once in a driver run
 }
 
 // Main runs depcon bench with args (the arguments after "bench") and
@@ -86,7 +87,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	n := len(subjects) * len(opt.scheds) * len(opt.modes) * opt.seeds
 	fmt.Fprintf(stderr, "depcon bench: %d subjects, %d schedulers, %d modes, %d seeds, budget %v: at most %v of testing, plus loading and building\n",
 		len(subjects), len(opt.scheds), len(opt.modes), opt.seeds, opt.budget, time.Duration(n)*opt.budget)
-	runs, err := runAll(ctx, opt.dir, subjects, opt.scheds, opt.modes, opt.seeds, opt.budget, stderr)
+	runs, err := runAll(ctx, opt.dir, subjects, opt.scheds, opt.modes, opt.seeds, opt.budget, opt.parallel, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
 		return 1
@@ -102,9 +103,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	buggy, controls := rep.split()
-	fmt.Fprintf(stdout, "depcon bench %s: %d buggy subjects (%d hard), %d controls; schedulers %s; modes %s; seeds 1..%d; budget %v per type and run\n",
+	fmt.Fprintf(stdout, "depcon bench %s: %d buggy subjects (%d hard), %d controls; schedulers %s; modes %s; seeds 1..%d; budget %v per type and run; %d at once\n",
 		opt.dir, len(buggy), len(group(buggy, GroupHard)), len(controls), strings.Join(opt.scheds, ", "), strings.Join(opt.modes, ", "),
-		opt.seeds, opt.budget)
+		opt.seeds, opt.budget, opt.parallel)
 	fmt.Fprintf(stdout, "machine: %s; started %s, took %v; load average (1, 5, 15 min) at the end: %s\n\n",
 		machine(), start.Format(time.RFC3339), time.Since(start).Round(time.Second), loadAverage())
 	rep.WriteText(stdout)
@@ -132,6 +133,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&scheds, "sched", SchedAll,
 		"comma-separated `schedulers` of depcon test, each a run dimension: stress, pct, targeted, all")
 	fs.StringVar(&subjects, "subjects", "", "comma-separated `names` of the subjects to run (default all)")
+	fs.IntVar(&opt.parallel, "p", 1, "subjects tested at once in a run (more share the CPUs: every scheduler and mode gets the same)")
 	err := fs.Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -144,8 +146,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, errUsage
 	}
 	opt.dir = fs.Arg(0)
-	if opt.budget <= 0 || opt.seeds <= 0 {
-		return nil, errors.New("-budget and -seeds must be positive")
+	if opt.budget <= 0 || opt.seeds <= 0 || opt.parallel <= 0 {
+		return nil, errors.New("-budget, -seeds and -p must be positive")
 	}
 	if opt.modes, err = parseList("-modes", modes, ModeDependent, ModeAll, ModeRandom); err != nil {
 		return nil, err

@@ -150,7 +150,7 @@ func byTestMode(subjects []*Subject) [][]*Subject {
 // runMode tests every subject once in one pairs mode with one scheduler
 // and one seed, through the driver's API, one driver run per mode of
 // depcon test (byTestMode), and returns the runs by subject name.
-func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, seed uint64, budget time.Duration) (map[string]Run, error) {
+func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, seed uint64, budget time.Duration, parallel int) (map[string]Run, error) {
 	runs := make(map[string]Run)
 	for _, group := range byTestMode(subjects) {
 		var names []string
@@ -165,6 +165,7 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, see
 			Pairs:    k.mode,
 			Sched:    k.sched,
 			Seed:     seed,
+			Parallel: parallel,
 			// The time to the bug is measured: a type's testing goes on
 			// after other violations (listed, judged) until its bug.
 			StopAt: func(pkg, typ string, v *driver.Violation) bool {
@@ -196,14 +197,14 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, see
 // so that an interrupted bench has all the dimensions of the first
 // seeds) and returns the runs. It logs a line per seed, scheduler and
 // mode.
-func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, modes []string, seeds int, budget time.Duration, log io.Writer) (Runs, error) {
+func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, modes []string, seeds int, budget time.Duration, parallel int, log io.Writer) (Runs, error) {
 	all := make(Runs)
 	for seed := 1; seed <= seeds; seed++ {
 		for _, sched := range scheds {
 			for _, mode := range modes {
 				k := runKey{sched, mode}
 				t0 := time.Now()
-				runs, err := runMode(ctx, dir, subjects, k, uint64(seed), budget)
+				runs, err := runMode(ctx, dir, subjects, k, uint64(seed), budget, parallel)
 				if err != nil {
 					return nil, fmt.Errorf("scheduler %s, mode %s, seed %d: %w", sched, mode, seed, err)
 				}
