@@ -560,6 +560,13 @@ func (m *mapper) mapLoc(loc string) []string {
 	if _, ok := v.(*ssa.Alloc); ok {
 		return nil // a local variable of the caller
 	}
+	if tail != "" && concreteType(v) != nil {
+		// The callee reaches into an interface parameter, through a
+		// type assertion to a type the summary does not name, and the
+		// caller passes a value of a known type: the callee's location
+		// may belong to another type (a type switch's other case).
+		return nil
+	}
 	var out []string
 	for _, p := range m.r.paths(v) {
 		out = append(out, extendTail(p, tail))

@@ -33,6 +33,11 @@
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.
+// Paths do not name dynamic types: a location a callee reaches through
+// an interface parameter (after a type assertion) is not mapped onto a
+// value of known type that the caller passes, and a type assertion of a
+// value converted to an interface in the same function denotes it only
+// when it asserts the value's own type.
 // The summaries of recursive functions are computed to a fixed point over
 // their strongly connected component (a recursive call sees the previous
 // round's summary, empty at first; at most three rounds, for a recursion

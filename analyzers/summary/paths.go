@@ -231,14 +231,14 @@ func (r *resolver) compute(v ssa.Value) []path {
 	case *ssa.ChangeInterface:
 		return r.paths(v.X)
 	case *ssa.TypeAssert:
-		if v.CommaOk {
+		if v.CommaOk || !assertable(v) {
 			return nil
 		}
 		return r.paths(v.X)
 	case *ssa.SliceToArrayPointer:
 		return r.paths(v.X)
 	case *ssa.Extract:
-		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
+		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 && assertable(ta) {
 			return r.paths(ta.X)
 		}
 	case *ssa.Phi:
@@ -260,6 +260,35 @@ func (r *resolver) compute(v ssa.Value) []path {
 		}
 	}
 	return nil
+}
+
+// assertable reports whether the result of a type assertion may be the
+// object its operand denotes: unless the operand is known to hold a value
+// of another type. A value converted to an interface and asserted to
+// another concrete type is not that value (the assertion fails), so a
+// type switch over an interface does not merge the fields of its cases'
+// types with those of the value's own.
+func assertable(ta *ssa.TypeAssert) bool {
+	if types.IsInterface(ta.AssertedType) {
+		return true
+	}
+	t := concreteType(ta.X)
+	return t == nil || types.Identical(t, ta.AssertedType)
+}
+
+// concreteType returns the type of the value an interface value v was
+// made from in this function, nil when it is not known.
+func concreteType(v ssa.Value) types.Type {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			return x.X.Type()
+		case *ssa.ChangeInterface:
+			v = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // cellContents returns the paths stored in a local variable that is only

@@ -132,7 +132,11 @@
 // write; constructors and other functions (which run before the value is
 // shared) are not entry points; fields that are themselves
 // synchronisation primitives or channels, the accesses of an object that
-// a field refers to made with that object's own lock held, sync.Map and
+// a field refers to, or of a struct value within the receiver, made with
+// that object's own lock held (recv.in.err with the mutex embedded in
+// in's struct), the accesses of objects reached through a second
+// reference (recv.pending[k].err: objects taken out of a container are
+// commonly handed over), sync.Map and
 // channel operations, accesses by goroutines a method starts through a
 // function literal, accesses through a value that may be one of several
 // objects (c = c.parent on one path), and calls of unknown code are
@@ -140,7 +144,16 @@
 // are reads after the method synchronised on the lock (a value set once
 // under the lock and read after taking and releasing it), and the accesses
 // of a method that locks the receiver's lock or another object's through
-// one variable (first, second := a, b in id order). The related
+// one variable (first, second := a, b in id order). The guard is the
+// lock most consistently held: an access that holds a lock held at least
+// as often as the candidate at the field's accesses is not reported (two
+// locks, one serialising some methods, the other guarding the field).
+// Nor is an access that lacks a lock held only by one other method (that
+// method's "one call at a time" lock, say) unless the access holds it in
+// read mode. Locations reached through an interface value that a callee
+// asserts to a concrete type are not attributed to a value of a known
+// type that the caller passes (a type switch's cases are other types).
+// The related
 // information points at an access that holds the lock, at the atomic
 // access, or at the lock acquisition and a guarded write.
 package unguarded

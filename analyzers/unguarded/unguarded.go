@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, m := range t.methods {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
-				if !ok || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
+				if !ok || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
 					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) || ownLocked(a) {
 					continue
 				}
@@ -109,7 +109,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 			lock, ev = guardOfAll(u, outside)
 			perMethod = true
 		}
-		if lock == "" {
+		if lock == "" || heldMore(u, lock, uses) {
 			continue
 		}
 		_, held := u.guards[lock]
@@ -168,6 +168,9 @@ func guardOfAll(u use, ev []use) (string, []use) {
 		if held && (mode == summary.W || !u.a.Write) {
 			continue
 		}
+		if !held && !twoMethods(ev) {
+			continue
+		}
 		if !u.a.Write && acquires(u.m, lock) {
 			// A method that takes the lock and reads outside it
 			// usually does so on purpose (a value set once under
@@ -183,6 +186,55 @@ func guardOfAll(u use, ev []use) (string, []use) {
 		return lock, ev
 	}
 	return "", nil
+}
+
+// twoMethods reports whether the accesses ev are made by at least two
+// methods: a lock held only around the accesses of one method may be that
+// method's own serialisation (a "one call at a time" lock), not the
+// field's guard. (An access made under that lock in read mode is evidence
+// of its own: the lock is then taken by two methods.)
+func twoMethods(ev []use) bool {
+	for _, v := range ev[1:] {
+		if v.m != ev[0].m {
+			return true
+		}
+	}
+	return false
+}
+
+// heldMore reports whether u holds, in the mode its access needs, a lock
+// that is held at least as often as lock at the field's accesses: the
+// field's guard is the lock most consistently held at them, and u holds
+// it (a field guarded by mu, whose accesses in some methods also happen
+// to hold another lock that serialises those methods).
+func heldMore(u use, lock string, uses []use) bool {
+	count := func(l string) int {
+		n := 0
+		for _, v := range uses {
+			if mode, ok := v.guards[l]; ok && (mode == summary.W || !v.a.Write) {
+				n++
+			}
+		}
+		return n
+	}
+	n := count(lock)
+	for l, mode := range u.guards {
+		if l != lock && (mode == summary.W || !u.a.Write) && count(l) >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// handedOver reports whether loc lies in an object that the receiver's
+// field refers to through a reference held in another object's memory
+// ("$0.pending->[*]->err": a field of an object stored in a map of the
+// receiver, "$0.head->next->val"). Such objects are commonly handed over
+// (taken out of the container under its lock, then used by the goroutine
+// that took them), so their accesses are not evidence of how the field is
+// guarded.
+func handedOver(loc string) bool {
+	return strings.Count(loc, "->") > 1
 }
 
 // reports records the reported sites: one diagnostic per access of a
@@ -222,10 +274,21 @@ func acquires(m *summary.Method, lock string) bool {
 // ownLocked reports whether a is an access of an object that a field
 // refers to, made with a lock of that object held (recv.body->closed with
 // recv.body->mu): the object synchronises its own state.
+//
+// The object may also be a struct value within the receiver that has its
+// own mutex (recv.in.err with recv.in.Mutex, the mutex embedded in the
+// field's struct): its lock synchronises its fields.
 func ownLocked(a summary.Access) bool {
 	for _, h := range a.Held {
 		if i := strings.LastIndex(h.Lock, "->"); i >= 0 && strings.HasPrefix(a.Loc, h.Lock[:i+2]) {
 			return true
+		}
+		if i := strings.LastIndexByte(h.Lock, '.'); i >= 0 {
+			owner := h.Lock[:i]
+			if owner != summary.Root(h.Lock) && len(a.Loc) > len(owner) && strings.HasPrefix(a.Loc, owner) &&
+				(a.Loc[len(owner)] == '.' || a.Loc[len(owner)] == '[') && !summary.Compatible(a.Loc, h.Lock) {
+				return true
+			}
 		}
 	}
 	return false
