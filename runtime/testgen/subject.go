@@ -45,7 +45,7 @@ type Subject struct {
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.
 	Literals []string
-	byRes map[*types.TypeName][]*Func
+	byRes    map[*types.TypeName][]*Func
 }
 
 // NewSubject returns the subject for the type plan of package pkg. It
