@@ -254,7 +254,7 @@ func TestServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "lsp", "-budget", "5s", "-v")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // written by the command's copier while a failing test logs it
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -521,4 +521,22 @@ func TestInProcess(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not end after exit")
 	}
+}
+
+// A lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
