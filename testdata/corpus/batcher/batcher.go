@@ -2,6 +2,7 @@
 package batcher
 
 import (
+	"encoding/json"
 	"hash/crc32"
 	"sync"
 	"time"
@@ -18,8 +19,8 @@ type Batcher struct {
 	due     int
 }
 
-// A Record is one added record: a line holding the time it was added and
-// the data, and the CRC-32 (IEEE) checksum of the line.
+// A Record is one added record: a JSON line holding the time it was added
+// and the data (base64), and the CRC-32 (IEEE) checksum of the line.
 type Record struct {
 	Line []byte
 	Sum  uint32
@@ -28,17 +29,19 @@ type Record struct {
 // NewBatcher returns a Batcher whose batches are due at limit records (at
 // least 1).
 func NewBatcher(limit int) *Batcher {
-	if limit < 1 {
-		limit = 1
-	}
-	return &Batcher{limit: limit, pending: make([]Record, 0, limit)}
+	b := new(Batcher)
+	b.SetLimit(limit)
+	b.pending = make([]Record, 0, b.Limit())
+	return b
 }
 
 // Add queues rec, stamped with the current time, and reports whether a
 // batch is due.
 func (b *Batcher) Add(rec []byte) bool {
-	line := time.Now().UTC().AppendFormat(make([]byte, 0, 36+len(rec)), time.RFC3339Nano)
-	line = append(append(line, ' '), rec...)
+	line, err := json.Marshal(entry{time.Now().UTC(), rec})
+	if err != nil {
+		panic(err) // a time and a byte slice always encode
+	}
 	n := b.push(Record{line, crc32.ChecksumIEEE(line)})
 	due := n >= b.limit
 	b.count(due)
@@ -85,6 +88,11 @@ func (b *Batcher) Stats() (adds, due int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.adds, b.due
+}
+
+type entry struct {
+	Time time.Time `json:"time"`
+	Data []byte    `json:"data"`
 }
 
 // push appends a record and returns the number pending.

@@ -37,8 +37,10 @@ func NewRing(replicas int) *Ring {
 	if replicas <= 0 {
 		replicas = 160
 	}
-	r := &Ring{replicas: replicas, cache: make(map[string]string)}
-	r.members.Store(new([]string))
+	r := &Ring{replicas: replicas}
+	empty := new([]string)
+	r.members.Store(empty)
+	r.install(empty, nil, nil)
 	return r
 }
 
@@ -131,7 +133,7 @@ func (r *Ring) install(old *[]string, nodes []string, points []point) bool {
 	}
 	r.points = points
 	r.members.Store(&nodes)
-	clear(r.cache)
+	r.cache = make(map[string]string)
 	return true
 }
 

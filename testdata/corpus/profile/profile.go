@@ -79,21 +79,27 @@ func (p *Profile) Customized() []string {
 // Export renders every preference, defaults included, as sorted
 // key=value lines, headed by the user and the revision.
 func (p *Profile) Export() string {
+	// The defaults are fixed by NewProfile, so their keys are collected
+	// and sorted before taking the lock.
+	keys := make([]string, 0, len(p.defaults)+4)
+	for k := range p.defaults {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	rev := p.Revision()
 	var b strings.Builder
 	b.WriteString("# " + p.user + " r" + itoa(rev) + "\n")
-	keys := make([]string, 0, len(p.defaults)+len(p.prefs))
-	for k := range p.defaults {
-		keys = append(keys, k)
-	}
+	n := len(keys)
 	for k := range p.prefs {
 		if _, ok := p.defaults[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	if len(keys) > n {
+		sort.Strings(keys)
+	}
 	for _, k := range keys {
 		v, ok := p.prefs[k]
 		if !ok {
