@@ -4,6 +4,7 @@ package units
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -47,6 +48,10 @@ var builtin = map[string]unit{
 	"s": {"time", 1}, "min": {"time", 60}, "h": {"time", 3600}, "d": {"time", 86400},
 }
 
+// unitName is the syntax of a unit name: a letter, then letters, digits
+// and underscores.
+var unitName = regexp.MustCompile(`^\pL[\pL\pN_]*$`)
+
 // lookup returns the unit called name, looking at the defined units first.
 func (c *Converter) lookup(name string) (unit, bool) {
 	if c.custom.Load() {
@@ -83,7 +88,7 @@ func (c *Converter) Define(name, dim string, factor float64) error {
 		return errors.New("units: factor must be positive and finite")
 	}
 	name, dim = normalize(name), normalize(dim)
-	if name == "" || strings.ContainsAny(name, " /*^") {
+	if !unitName.MatchString(name) || builtin[name].dim != "" && builtin[name].dim != dim {
 		return errors.New("units: invalid unit name " + strconv.Quote(name))
 	}
 	if !slices.Contains(Dimensions(), dim) {
