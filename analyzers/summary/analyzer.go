@@ -26,7 +26,16 @@ type Result struct {
 	SSA   *buildssa.SSA
 	Funcs map[*ssa.Function]*Summary // every function analysed, wrappers included
 	Types []*Type                    // named types with methods, sorted by name
+	// CallHeld lists the locks that must be held just before each call
+	// of the package's functions (where any is): the function's own and
+	// those its callees hold on return, as the summaries compute them,
+	// and also the locks that have no access path (IsUnnamed: a field
+	// of the result of a call), which the summaries leave out.
+	CallHeld map[*ssa.Call][]Held
 }
+
+// HeldAt returns the locks held just before call, sorted by Lock.
+func (r *Result) HeldAt(call *ssa.Call) []Held { return r.CallHeld[call] }
 
 // A Type is a named type declared in the package, with the summaries of
 // the methods of *T (promoted ones included).
@@ -72,7 +81,8 @@ func run(pass *analysis.Pass) (any, error) {
 			stripPos(&f.Summary)
 			return &f.Summary
 		},
-		sums: map[*ssa.Function]*Summary{},
+		sums:     map[*ssa.Function]*Summary{},
+		callHeld: map[*ssa.Call][]Held{},
 	}
 	docs := typeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
@@ -84,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg)}, nil
+	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld}, nil
 }
 
 // fromSync reports whether a method is declared in sync or sync/atomic:
@@ -130,6 +140,9 @@ type builder struct {
 	doc     func(*types.TypeName) string // a type's doc comment
 	sums    map[*ssa.Function]*Summary
 	rec     recursion
+	// callHeld, when not nil, receives the locks held at each call
+	// (Result.CallHeld).
+	callHeld map[*ssa.Call][]Held
 }
 
 // summary returns the summary of fn: computed from its body when the

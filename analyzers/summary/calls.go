@@ -202,6 +202,14 @@ func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.V
 		return true // the lock state of another goroutine
 	}
 	ps := w.r.paths(v)
+	if len(ps) == 0 {
+		if acquire {
+			w.acquireAnon(st, instr, v, lmode)
+		} else {
+			releaseAnon(st, v)
+		}
+		return true
+	}
 	for _, p := range ps {
 		loc := p.location()
 		if acquire {

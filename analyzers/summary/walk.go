@@ -86,10 +86,15 @@ type state struct {
 	relAfter map[string]bool // locks released after an access (may)
 	released map[string]bool // locks released but not acquired here (may)
 	relSites map[int32]bool  // acquisition sites whose lock was released (may)
+	// anon are the locks held that have no access path (a field of the
+	// result of a call: s := find(); s.mu.Lock()), named "?v.f" after
+	// the SSA value and field, by class: they are not part of the
+	// summary, only of the locks held at calls (Result.CallHeld).
+	anon []Held
 }
 
 func (s *state) clone() *state {
-	c := &state{live: s.live, held: slices.Clone(s.held), accessed: s.accessed,
+	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), accessed: s.accessed,
 		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: make(map[int32]bool, len(s.relSites))}
 	for k := range s.relSites {
 		c.relSites[k] = true
@@ -135,6 +140,11 @@ func (s *state) join(o *state) bool {
 		held = append(held, h)
 	}
 	s.held = held
+	n := len(s.anon)
+	s.anon = slices.DeleteFunc(s.anon, func(h Held) bool {
+		return !slices.ContainsFunc(o.anon, func(x Held) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
+	})
+	changed = changed || len(s.anon) != n
 	if o.accessed && !s.accessed {
 		s.accessed, changed = true, true
 	}
@@ -286,6 +296,9 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			w.accessAll(st, w.r.paths(s.Chan), location, false, Chan, in)
 		}
 	case *ssa.Call:
+		if w.record {
+			w.recordHeld(in, st)
+		}
 		w.call(st, in, in.Common(), callNormal)
 	case *ssa.Go:
 		w.call(st, in, in.Common(), callGo)
@@ -295,6 +308,74 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		}
 	}
 }
+
+// recordHeld records the locks held before call (Result.CallHeld).
+func (w *walker) recordHeld(call *ssa.Call, st *state) {
+	if w.b.callHeld == nil {
+		return
+	}
+	if len(st.held) == 0 && len(st.anon) == 0 {
+		delete(w.b.callHeld, call) // an earlier round's
+		return
+	}
+	hs := make([]Held, 0, len(st.held)+len(st.anon))
+	hs = append(append(hs, st.held...), st.anon...)
+	if len(st.anon) > 0 {
+		slices.SortFunc(hs, func(a, b Held) int { return strings.Compare(a.Lock, b.Lock) })
+	}
+	w.b.callHeld[call] = hs
+}
+
+// acquireAnon adds a lock without an access path to the held set.
+func (w *walker) acquireAnon(st *state, instr ssa.Instruction, v ssa.Value, mode Mode) {
+	key, class := unnamedKey(v)
+	if key == "" || slices.ContainsFunc(st.anon, func(h Held) bool { return h.Lock == key }) {
+		return
+	}
+	pos := instrPos(instr, w.fn)
+	st.anon = append(st.anon, Held{Lock: key, Class: class, Mode: mode, Pos: pos, Where: w.b.where(pos)})
+}
+
+// releaseAnon releases the locks without an access path of v's class:
+// the same value, or another load of the same variable.
+func releaseAnon(st *state, v ssa.Value) {
+	if len(st.anon) == 0 {
+		return
+	}
+	if _, class := unnamedKey(v); class != "" {
+		st.anon = slices.DeleteFunc(st.anon, func(h Held) bool { return h.Class == class })
+	}
+}
+
+// unnamedKey returns the name under which a lock without an access path
+// is held in this function ("?t3.mu": the field of an SSA value), and its
+// class; "" when the lock is not a field of a struct.
+func unnamedKey(v ssa.Value) (key, class string) {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return "", ""
+	}
+	name, class := fieldOf(fa.X.Type(), fa.Field)
+	if class == "" {
+		return "", ""
+	}
+	x := fa.X
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if cell, ok := u.X.(*ssa.Alloc); ok {
+			x = cell // a variable captured by a closure, loaded at each use
+		}
+	}
+	return "?" + x.Name() + "." + name, class
+}
+
+// UnnamedKey returns the name under which the summaries hold a lock v
+// that has no access path ("?t3.mu"), and its class (see
+// Result.CallHeld).
+func UnnamedKey(v ssa.Value) (key, class string) { return unnamedKey(v) }
+
+// IsUnnamed reports whether a lock held at a call (Result.CallHeld) has
+// no access path.
+func IsUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }
 
 // isCell reports whether v is the address of a local variable or of a
 // captured one: accessing it is not a shared access.

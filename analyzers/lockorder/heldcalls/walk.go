@@ -1,7 +1,6 @@
 package heldcalls
 
 import (
-	"go/token"
 	"slices"
 	"strings"
 
@@ -10,9 +9,10 @@ import (
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
-// walker computes the locks that must be held at each call of a function:
-// a forward dataflow analysis over the SSA control-flow graph, as in the
-// summary analyzer, then one recording pass.
+// walker records the calls of a function with the locks held at each:
+// the summary analyzer computes those (summary.Result.CallHeld) in its
+// own flow-sensitive walk, so one pass over the instructions suffices
+// here.
 type walker struct {
 	a      *analyzer
 	fi     *funcInfo
@@ -20,59 +20,31 @@ type walker struct {
 }
 
 type state struct {
-	live bool
 	held []Lock
 }
 
-func (s *state) join(o *state) bool {
-	if !o.live {
-		return false
-	}
-	if !s.live {
-		s.live, s.held = true, slices.Clone(o.held)
-		return true
-	}
-	n := len(s.held)
-	s.held = slices.DeleteFunc(s.held, func(h Lock) bool {
-		return !slices.ContainsFunc(o.held, func(x Lock) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
-	})
-	return len(s.held) != n
-}
-
 func (w *walker) run() {
-	fn := w.fi.fn
-	in := make([]*state, len(fn.Blocks))
-	for i := range in {
-		in[i] = &state{}
-	}
-	in[0].live = true
-	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
-		changed = false
-		for _, b := range fn.Blocks {
-			if !in[b.Index].live {
-				continue
-			}
-			out := &state{live: true, held: slices.Clone(in[b.Index].held)}
-			w.block(b, out)
-			for _, succ := range b.Succs {
-				if in[succ.Index].join(out) {
-					changed = true
-				}
-			}
-		}
-	}
 	w.record = true
-	for _, b := range fn.Blocks {
-		if in[b.Index].live {
-			w.block(b, &state{live: true, held: slices.Clone(in[b.Index].held)})
-		}
+	for _, b := range w.fi.fn.Blocks {
+		w.block(b, nil)
 	}
 }
 
-func (w *walker) block(b *ssa.BasicBlock, st *state) {
+// heldAt returns the locks held before call, as the summary analyzer
+// computed them.
+func (w *walker) heldAt(call *ssa.Call) *state {
+	hs := w.a.res.HeldAt(call)
+	st := &state{held: make([]Lock, len(hs))}
+	for i, h := range hs {
+		st.held[i] = Lock{Lock: h.Lock, Class: h.Class, Mode: h.Mode, Pos: h.Pos, Where: h.Where}
+	}
+	return st
+}
+
+func (w *walker) block(b *ssa.BasicBlock, _ *state) {
 	for _, instr := range b.Instrs {
 		if call, ok := instr.(*ssa.Call); ok {
-			w.call(st, call)
+			w.call(w.heldAt(call), call)
 		}
 	}
 }
@@ -219,29 +191,10 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 	return true
 }
 
-// unnamedKey returns the name under which a lock without an access path
-// is held in this function ("?t3.mu": the field of an SSA value), and its
-// class; "" when the lock is not a field of a struct.
-func unnamedKey(v ssa.Value) (key, class string) {
-	fa, ok := v.(*ssa.FieldAddr)
-	if !ok {
-		return "", ""
-	}
-	name, class := fieldOf(fa.X.Type(), fa.Field)
-	if class == "" {
-		return "", ""
-	}
-	x := fa.X
-	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
-		if cell, ok := u.X.(*ssa.Alloc); ok {
-			x = cell // a variable captured by a closure, loaded at each use
-		}
-	}
-	return "?" + x.Name() + "." + name, class
-}
+func unnamedKey(v ssa.Value) (key, class string) { return summary.UnnamedKey(v) }
 
 // isUnnamed reports whether a held lock has no access path.
-func isUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }
+func isUnnamed(lock string) bool { return summary.IsUnnamed(lock) }
 
 // unnamed handles the acquisition of a lock that has no access path: a
 // field of a struct that is the result of a call (s := find(); s.mu.Lock()),
