@@ -25,7 +25,8 @@ type Table struct {
 	addrs []string
 	index map[string]int // position of each name in names and addrs
 
-	// version counts the removals, which move names to other positions.
+	// version is bumped by every Remove, which may move a name to another
+	// position.
 	version atomic.Int64
 }
 
@@ -82,11 +83,11 @@ func (t *Table) Retarget(name, addr string) error {
 func (t *Table) Remove(name string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.version.Add(1)
 	i, ok := t.index[name]
 	if !ok {
 		return false
 	}
-	t.version.Add(1)
 	last := len(t.names) - 1
 	t.names[i], t.addrs[i] = t.names[last], t.addrs[last]
 	t.index[t.names[i]] = i
