@@ -432,7 +432,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				w.addAcquire(b)
 			}
 			if mode != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
-				st.relAfter[l] = true // acquired and released inside the callee
+				setAdd(&st.relAfter, l) // acquired and released inside the callee
 			}
 		}
 	}
@@ -449,7 +449,7 @@ func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Su
 				continue
 			}
 			for _, l := range m.loc(a.Lock) {
-				st.relAfter[l] = true
+				setAdd(&st.relAfter, l)
 			}
 		}
 	}

@@ -95,19 +95,29 @@ type state struct {
 
 func (s *state) clone() *state {
 	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), accessed: s.accessed,
-		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: make(map[int32]bool, len(s.relSites))}
-	for k := range s.relSites {
-		c.relSites[k] = true
-	}
+		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites)}
 	return c
 }
 
-func cloneSet(m map[string]bool) map[string]bool {
-	c := make(map[string]bool, len(m))
+// cloneSet copies a set; the sets of a state are nil while empty (most
+// are: they are cloned for every block of every round).
+func cloneSet[K comparable](m map[K]bool) map[K]bool {
+	if len(m) == 0 {
+		return nil
+	}
+	c := make(map[K]bool, len(m))
 	for k := range m {
 		c[k] = true
 	}
 	return c
+}
+
+// setAdd adds k to the set *m, allocating it if nil.
+func setAdd[K comparable](m *map[K]bool, k K) {
+	if *m == nil {
+		*m = map[K]bool{}
+	}
+	(*m)[k] = true
 }
 
 // join merges o into s and reports whether s changed.
@@ -150,17 +160,20 @@ func (s *state) join(o *state) bool {
 	}
 	for k := range o.relAfter {
 		if !s.relAfter[k] {
-			s.relAfter[k], changed = true, true
+			setAdd(&s.relAfter, k)
+			changed = true
 		}
 	}
 	for k := range o.released {
 		if !s.released[k] {
-			s.released[k], changed = true, true
+			setAdd(&s.released, k)
+			changed = true
 		}
 	}
 	for k := range o.relSites {
 		if !s.relSites[k] {
-			s.relSites[k], changed = true, true
+			setAdd(&s.relSites, k)
+			changed = true
 		}
 	}
 	return changed
@@ -177,7 +190,7 @@ func (w *walker) run() {
 	}
 	in := make([]*state, len(fn.Blocks))
 	for i := range in {
-		in[i] = &state{relAfter: map[string]bool{}, released: map[string]bool{}, relSites: map[int32]bool{}}
+		in[i] = &state{}
 	}
 	in[0].live = true
 	// Iterate to a fixed point; the lattice is finite (held only
@@ -500,13 +513,13 @@ func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, c
 func (w *walker) release(st *state, lock string) {
 	i := slices.IndexFunc(st.held, func(h Held) bool { return h.Lock == lock })
 	if i < 0 {
-		st.released[lock] = true
+		setAdd(&st.released, lock)
 		return
 	}
-	st.relSites[st.held[i].Site] = true
+	setAdd(&st.relSites, st.held[i].Site)
 	st.held = slices.Delete(st.held, i, i+1)
 	if st.accessed {
-		st.relAfter[lock] = true
+		setAdd(&st.relAfter, lock)
 	}
 }
 
