@@ -244,7 +244,10 @@ func stripHeld(hs []Held) []Held {
 	}
 	out := make([]Held, len(hs))
 	for i, h := range hs {
-		h.Pos = token.NoPos
+		// The acquisition's position in this package means nothing
+		// to a caller elsewhere, which gives the lock the position of
+		// its own call (see apply); it is most of a fact's size.
+		h.Pos, h.Where = token.NoPos, ""
 		out[i] = h
 	}
 	return out

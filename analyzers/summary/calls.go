@@ -317,6 +317,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				}
 				if !w.b.local(h.Pos) {
 					h.Pos = instrPos(instr, w.fn)
+					if h.Where == "" {
+						h.Where = w.b.where(h.Pos)
+					}
 				}
 				out = append(out, h)
 			}

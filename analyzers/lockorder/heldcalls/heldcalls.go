@@ -21,8 +21,11 @@
 // call, the targets' own calls through function values and interfaces are
 // followed too, a few levels deep.
 //
-// The String and Error methods of the operands of fmt and log print
-// functions count as called with the caller's locks held. Locks of
+// The locks held at each call are the summary analyzer's
+// (summary.Result.CallHeld): this analyzer does not repeat the
+// flow-sensitive walk. The String and Error methods of the operands of
+// fmt and log print functions count as called with the caller's locks
+// held. Locks of
 // objects that have no access path (the result of a call) are held by
 // class, for lock orders, until an Unlock of their class.
 package heldcalls
