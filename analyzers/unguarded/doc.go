@@ -148,9 +148,9 @@
 // lock most consistently held: an access that holds a lock held at least
 // as often as the candidate at the field's accesses is not reported (two
 // locks, one serialising some methods, the other guarding the field).
-// Nor is an access that lacks a lock held only by one other method (that
-// method's "one call at a time" lock, say) unless the access holds it in
-// read mode. Locations reached through an interface value that a callee
+// Nor is an access that lacks a lock held only at the reads of one other
+// method (that method's "one call at a time" lock, say) unless the access
+// holds it in read mode. Locations reached through an interface value that a callee
 // asserts to a concrete type are not attributed to a value of a known
 // type that the caller passes (a type switch's cases are other types).
 // The related

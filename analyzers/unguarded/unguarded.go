@@ -168,7 +168,7 @@ func guardOfAll(u use, ev []use) (string, []use) {
 		if held && (mode == summary.W || !u.a.Write) {
 			continue
 		}
-		if !held && !twoMethods(ev) {
+		if !held && !enough(ev) {
 			continue
 		}
 		if !u.a.Write && acquires(u.m, lock) {
@@ -188,14 +188,16 @@ func guardOfAll(u use, ev []use) (string, []use) {
 	return "", nil
 }
 
-// twoMethods reports whether the accesses ev are made by at least two
-// methods: a lock held only around the accesses of one method may be that
-// method's own serialisation (a "one call at a time" lock), not the
-// field's guard. (An access made under that lock in read mode is evidence
-// of its own: the lock is then taken by two methods.)
-func twoMethods(ev []use) bool {
-	for _, v := range ev[1:] {
-		if v.m != ev[0].m {
+// enough reports whether the accesses ev, which all hold a lock, are
+// evidence that the lock guards the field: they are made by at least two
+// methods, or one of them writes the field. A lock held only around the
+// reads of one method may be that method's own serialisation (a "one
+// call at a time" lock), not the field's guard. (An access made under
+// that lock in read mode is evidence of its own: the lock is then taken
+// by two methods.)
+func enough(ev []use) bool {
+	for _, v := range ev {
+		if v.m != ev[0].m || v.a.Write {
 			return true
 		}
 	}

@@ -208,3 +208,19 @@ func (r *Recorder2) Add(x int) {
 }
 
 func (r *Recorder2) Stop() { r.ring = nil } // want `recv.ring is written in Stop without recv.writing`
+
+// A lock held at the writes of one method guards the field: a counter
+// incremented under the lock and read without it.
+
+type HitCount struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *HitCount) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *HitCount) Get() int { return c.n } // want `recv.n is read in Get without recv.mu`
