@@ -24,8 +24,9 @@ type Subject struct {
 	Objects int      `json:"objects"` // shared objects the bug needs: 1 or 2
 	Note    string   `json:"note"`
 	// Hard marks a subject whose bug needs a narrow interleaving: plain
-	// repetition exposes it in fewer than one run in 10,000 (its
-	// directory's repeat_test.go measures that).
+	// repetition needed more than 10,000 runs on average to expose it
+	// (its directory's repeat_test.go measures that; the corpus README
+	// records the figures).
 	Hard bool `json:"hard,omitempty"`
 	// Equivalent lists other pairs (each sorted) whose violation of an
 	// allowed kind is the same defect seen from another method.
