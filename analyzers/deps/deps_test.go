@@ -228,6 +228,36 @@ func TestPlanGob(t *testing.T) {
 	}
 }
 
+// TestPlanCodecFields checks that the hand-written encoding of plan facts
+// knows every field of the plan's types: a field added to them must be
+// added to GobEncode and GobDecode too (view.go), and counted here.
+func TestPlanCodecFields(t *testing.T) {
+	for _, c := range []struct {
+		v any
+		n int
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 10}, {deps.Method{}, 6}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
+		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
+			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
+		}
+	}
+}
+
+// TestPlanCodecErrors checks that a malformed plan fact is an error, not
+// a panic.
+func TestPlanCodecErrors(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
+	data, err := results[0].Result.(*deps.Plan).GobEncode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range data {
+		var q deps.Plan
+		if err := q.GobDecode(data[:n]); err == nil {
+			t.Errorf("a plan fact cut at %d of %d bytes decodes", n, len(data))
+		}
+	}
+}
+
 // TestRecursion checks that the summary of a recursive method is computed
 // to a fixed point: Sum locks a node and, recursively, its children with
 // the node's lock held, so Sum~Sum is double-lock dependent on two objects
