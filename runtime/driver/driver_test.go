@@ -327,3 +327,27 @@ func f(s string) bool {
 		t.Errorf("literals %q, want %q (no import path, message, repeat, newline or empty string)", got, want)
 	}
 }
+
+func TestTrimStackHookFrames(t *testing.T) {
+	stack := `goroutine 25 [sync.Mutex.Lock]:
+sync.(*Mutex).Lock(0x0?)
+	/usr/local/go/src/sync/mutex.go:46 +0x15
+example.com/q.(*depconHdispatcher).wait(0xa8ff20, 0xd1, 0xc000368b70)
+	/tmp/w/zz_depcon_sched_test.go:211 +0x45
+example.com/q.depconHWait(0xd1, 0xc000368b70)
+	/tmp/w/zz_depcon_hook.go:52 +0x66
+example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
+	/src/q/queue.go:38 +0x14f
+reflect.Value.call({0x810cc0?, 0xc0000064a0?, 0x4213?}, {0x816aa4, 0x4}, {0xc0003954d0, 0x1, 0x1?})
+	/usr/local/go/src/reflect/value.go:586 +0x1232
+example.com/q.depconHinvoke({0x810cc0?, 0xc0000064a0?, 0x453b37?}, {0xc0003954d0, 0x1, 0x1})
+	/tmp/w/zz_depcon_harness_test.go:233 +0x228`
+	want := `goroutine 25 [sync.Mutex.Lock]:
+sync.(*Mutex).Lock(0x0?)
+	/usr/local/go/src/sync/mutex.go:46 +0x15
+example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
+	/src/q/queue.go:38 +0x14f`
+	if got := trimStack(stack, "depconH"); got != want {
+		t.Errorf("trimStack kept:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -493,15 +493,16 @@ func TestSchedulersKeepRaces(t *testing.T) {
 }
 
 // TestTargetedNarrowWindow checks that the targeted orders expose a
-// check-then-act whose window plain stress hits rarely (the corpus's
-// pool), that the interleavings are reported, and that the violation is
-// replayed under its schedule.
+// close/send whose window plain repetition hits once in about 15,000 runs
+// (the corpus's stream: Close between Send's check of the closed flag and
+// its send), that the interleavings are reported, and that the violation
+// is replayed under its schedule.
 func TestTargetedNarrowWindow(t *testing.T) {
-	rep, code, stderr := depconTest(t, "-sched", SchedTargeted, "-budget", "30s", "-first", "../../testdata/corpus/pool")
+	rep, code, stderr := depconTest(t, "-sched", SchedTargeted, "-budget", "30s", "-first", "../../testdata/corpus/stream")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stderr)
 	}
-	tr := typeReport(t, rep, "Pool")
+	tr := typeReport(t, rep, "Stream")
 	if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindPanic {
 		t.Fatalf("violations %+v, want a panic", tr.Violations)
 	}

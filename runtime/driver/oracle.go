@@ -133,13 +133,43 @@ func trimStack(stack, prefix string) string {
 			break
 		}
 	}
+	skip := false // the file line of a hook frame
 	for _, l := range lines[from:] {
-		if !strings.HasPrefix(l, "\t") && isHarnessFrame(l, prefix) {
+		if strings.HasPrefix(l, "\t") {
+			if !skip {
+				out = append(out, l)
+			}
+			skip = false
+			continue
+		}
+		if isHookFrame(l, prefix) {
+			skip = true
+			continue
+		}
+		if isHarnessFrame(l, prefix) {
 			break
 		}
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// isHookFrame reports whether the function line fn is a frame of the
+// scheduling hooks the rewritten package calls (between the user's
+// frames, not below them).
+func isHookFrame(fn, prefix string) bool {
+	fn = strings.TrimSpace(fn)
+	for _, h := range []string{"Point(", "Locked(", "Unlocked(", "Wait(", "Unlock("} {
+		if strings.Contains(fn, "."+prefix+h) {
+			return true
+		}
+	}
+	for _, t := range []string{"dispatcher", "scheduler", "tracer"} {
+		if strings.Contains(fn, ".(*"+prefix+t+").") {
+			return true
+		}
+	}
+	return false
 }
 
 var raceAccessRE = regexp.MustCompile(`^(.*) at 0x[0-9a-f]+ by .*:$`)
