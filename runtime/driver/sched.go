@@ -37,6 +37,8 @@ const (
 	// maxTestsPerOrder bounds the tests of an order whose sites no test
 	// reached (the objects or arguments never lead there).
 	maxTestsPerOrder = 8
+	// traceTime is the least time a prefix's trace may take.
+	traceTime = 50 * time.Millisecond
 )
 
 // orders returns the targeted orders of pair p of the type's plan, from
@@ -395,7 +397,9 @@ func (r *typeRun) prune(c *testgen.Case) {
 	if t.Seq || len(c.Test.Prefix) == 0 || r.sites == nil || r.cfg.Sched == SchedStress {
 		return
 	}
-	rep := r.do(r.request(harness.OpTrace, c.Test, t.M1, t.M2))
+	req := r.request(harness.OpTrace, c.Test, t.M1, t.M2)
+	req.MaxTime = max(traceTime, r.cfg.Budget/100) // slow objects: trace little, keep the rest
+	rep := r.do(req)
 	if rep == nil || rep.Result == nil || rep.Result.Status != harness.StatusOK {
 		return
 	}

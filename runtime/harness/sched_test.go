@@ -249,3 +249,15 @@ func TestDelayBoundedFindsAtomicityViolation(t *testing.T) {
 		t.Errorf("status %s, sched %+v: want ok after the 43 schedules of 6 hook calls", res.Status, res.Sched)
 	}
 }
+
+func TestTraceKeepsUntracedCallsPastMaxTime(t *testing.T) {
+	r := schedRegistry()
+	r.RegisterType("Gate", func() any { return new(Gate) })
+	req := Request{Op: OpTrace, MaxTime: time.Nanosecond, Test: Test{Type: "Gate", Objects: []Call{{}},
+		Prefix: []Call{{Fn: "Noop"}, {Fn: "Open"}, {Fn: "Noop"}},
+		Suffix: []Call{{Fn: "Pass"}, {Fn: "Pass"}}}}
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || len(res.Kept) != 3 {
+		t.Fatalf("status %s, kept %v: want every call kept when there is no time to trace", res.Status, res.Kept)
+	}
+}

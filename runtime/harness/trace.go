@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // Tracing (OpTrace) finds the prefix calls that matter to a pair: a
@@ -62,7 +63,8 @@ func (t *tracer) signature() string {
 	return strings.Join(parts, "|")
 }
 
-// trace answers OpTrace: Kept lists the prefix calls kept.
+// trace answers OpTrace: Kept lists the prefix calls kept. Past
+// Request.MaxTime, the calls not yet traced are kept.
 func (x *execution) trace() Message {
 	tr := newTracer()
 	setSink(tr)
@@ -73,7 +75,15 @@ func (x *execution) trace() Message {
 	if res != nil {
 		return *res
 	}
+	began := time.Now()
 	for i := range full {
+		if x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {
+			// Out of time (slow objects): the calls not traced are kept.
+			for j := i; j < len(full); j++ {
+				kept = append(kept, j)
+			}
+			break
+		}
 		cand := append(append([]int(nil), kept...), i)
 		s, res := x.traceWith(tr, cand)
 		if res != nil {
