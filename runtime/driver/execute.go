@@ -48,15 +48,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		r.rep.Schedules[kind]++
 	}
 	test := c.Test
-	switch {
-	case rep.Result == nil && rep.Step == "suffix": // the child died in the suffixes
-		r.covered(t, oi, nil, true)
-	case rep.Result.Status == harness.StatusOK, rep.Result.Status == harness.StatusPanic,
-		rep.Result.Status == harness.StatusHang:
-		r.covered(t, oi, rep.Result.Sched, rep.Result.Status != harness.StatusOK)
-	}
-	// Otherwise the suffixes did not run (objects, arguments or set-up
-	// failed): the order was not tried.
+	r.recordCoverage(t, oi, rep)
 	if rep.Result != nil {
 		test = withoutDropped(test, rep.Result.Dropped)
 		for _, d := range rep.Result.Dropped {
@@ -194,4 +186,17 @@ func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, de
 		v.Evidence = c.Target.Pair.Evidence
 	}
 	return v
+}
+
+// recordCoverage records how a test under targeted order oi of t went,
+// when its suffixes ran: a child that died before them, or objects,
+// arguments or a set-up that failed, did not try the order.
+func (r *typeRun) recordCoverage(t *testgen.Target, oi int, rep *child.Reply) {
+	if res := rep.Result; res == nil {
+		if rep.Step == "suffix" { // the child died in the suffixes
+			r.covered(t, oi, nil, true)
+		}
+	} else if res.Status == harness.StatusOK || res.Status == harness.StatusPanic || res.Status == harness.StatusHang {
+		r.covered(t, oi, res.Sched, res.Status != harness.StatusOK)
+	}
 }
