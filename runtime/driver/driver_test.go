@@ -14,6 +14,7 @@ import (
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -349,5 +350,25 @@ example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
 	/src/q/queue.go:38 +0x14f`
 	if got := trimStack(stack, "depconH"); got != want {
 		t.Errorf("trimStack kept:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRecordCoverage(t *testing.T) {
+	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
+	r := &typeRun{scheds: map[*testgen.Target]*pairSched{
+		tgt: {cov: []OrderCoverage{{Order: "b·a", Why: map[string]int{}}}}}}
+	// A child that died in a prefix call tried nothing (and must not
+	// be read as a result).
+	r.recordCoverage(tgt, 0, &child.Reply{Step: "prefix 0", Death: &child.Death{Kind: child.DeathExit}})
+	r.recordCoverage(tgt, 0, &child.Reply{Result: &harness.Message{Status: harness.StatusObjectFailed}})
+	if c := r.scheds[tgt].cov[0]; c.Tests != 0 {
+		t.Fatalf("coverage %+v after tests whose suffixes did not run, want none", c)
+	}
+	r.recordCoverage(tgt, 0, &child.Reply{Step: "suffix", Death: &child.Death{Kind: child.DeathRace}})
+	r.recordCoverage(tgt, 0, &child.Reply{Result: &harness.Message{Status: harness.StatusOK,
+		Sched: &harness.SchedResult{Iters: 10, Forced: 7, Why: map[string]int{harness.WhyNotReached: 3}}}})
+	c := r.scheds[tgt].cov[0]
+	if c.Tests != 2 || c.Failed != 1 || c.Iters != 10 || c.Forced != 7 || c.Why[harness.WhyNotReached] != 3 || c.reached != 1 {
+		t.Errorf("coverage %+v, want 2 tests, 1 failed, 7 of 10 forced, 3 not reached", c)
 	}
 }
