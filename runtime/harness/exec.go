@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -275,6 +276,17 @@ func (x *execution) wait(ids []int, done <-chan int, watchdog time.Duration, kic
 	return w
 }
 
+// StateHeld is the state of a goroutine the scheduler keeps at a hook:
+// not blocked, since the scheduler lets it go at the latest when its
+// patience runs out.
+const StateHeld = "held at a scheduling hook"
+
+// heldByScheduler reports whether a goroutine's stack is waiting in the
+// scheduler's hook for its turn.
+func heldByScheduler(stack string) bool {
+	return strings.Contains(stack, "scheduler).hook(")
+}
+
 // kicked is the watchdog once every goroutine was seen blocked on a lock.
 const kicked = 10 * time.Millisecond
 
@@ -291,6 +303,11 @@ func states(dump []Goroutine, ids []int, finished []bool) (states, stacks []stri
 		for _, g := range dump {
 			if g.ID == id {
 				states[i], stacks[i] = g.State, g.Stack
+				if heldByScheduler(g.Stack) {
+					// Kept at a hook: the scheduler lets it go at the
+					// latest when its patience runs out.
+					states[i] = StateHeld
+				}
 			}
 		}
 	}

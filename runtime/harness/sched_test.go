@@ -261,3 +261,33 @@ func TestTraceKeepsUntracedCallsPastMaxTime(t *testing.T) {
 		t.Fatalf("status %s, kept %v: want every call kept when there is no time to trace", res.Status, res.Kept)
 	}
 }
+
+// Slow waits on a timer (sites 71–72); Held has two points (81–82).
+type Slow struct{}
+
+func (Slow) Wait() {
+	Point(71)
+	<-time.After(300 * time.Millisecond)
+	Point(72)
+}
+
+func (Slow) Held() {
+	Point(81)
+	Point(82)
+}
+
+func TestHeldGoroutineIsNotBlocked(t *testing.T) {
+	// Held is kept at its first hook until Wait finishes; Wait waits on
+	// a timer the scheduler does not see. With a 50-ms watchdog, two
+	// dumps find them still, but a goroutine kept by the scheduler is
+	// not blocked: no hang.
+	r := schedRegistry()
+	r.RegisterType("Slow", func() any { return new(Slow) })
+	req := Request{Op: OpRun, Watchdog: 50 * time.Millisecond, HardCap: time.Minute,
+		Test: Test{Type: "Slow", Objects: []Call{{}}, Suffix: []Call{{Fn: "Held"}, {Fn: "Wait"}}, Iters: 1},
+		Sched: &Schedule{Kind: SchedTargeted, Patience: 5 * time.Second, Holds: []Hold{{G: 0, At: 81}}}}
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || res.Sched.Forced != 1 {
+		t.Fatalf("status %s (waits %q), sched %+v: want ok, the hold met when Wait returned", res.Status, res.Waits, res.Sched)
+	}
+}
