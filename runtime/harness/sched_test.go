@@ -284,7 +284,7 @@ func TestHeldGoroutineIsNotBlocked(t *testing.T) {
 	r := schedRegistry()
 	r.RegisterType("Slow", func() any { return new(Slow) })
 	req := Request{Op: OpRun, Watchdog: 50 * time.Millisecond, HardCap: time.Minute,
-		Test: Test{Type: "Slow", Objects: []Call{{}}, Suffix: []Call{{Fn: "Held"}, {Fn: "Wait"}}, Iters: 1},
+		Test:  Test{Type: "Slow", Objects: []Call{{}}, Suffix: []Call{{Fn: "Held"}, {Fn: "Wait"}}, Iters: 1},
 		Sched: &Schedule{Kind: SchedTargeted, Patience: 5 * time.Second, Holds: []Hold{{G: 0, At: 81}}}}
 	res, _ := do(t, r, req)
 	if res.Status != StatusOK || res.Sched.Forced != 1 {
