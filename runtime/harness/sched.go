@@ -433,13 +433,9 @@ func (it *iteration) targetedStep(g int, e event) {
 			continue
 		}
 		it.fired[i] = true
-		switch {
-		case it.until(h, o):
-			it.outcome[i] = outForced // the order holds already
-		case it.finished[o]:
-			it.outcome[i] = outFinished
-		case it.blocked[o]:
-			it.outcome[i] = outBlocked
+		switch out := it.settled(h, o); {
+		case out != outNone: // the order holds already, or cannot be forced
+			it.outcome[i] = out
 		case it.waiting[o]:
 			it.outcome[i] = outBothHeld
 		default:
@@ -448,6 +444,21 @@ func (it *iteration) targetedStep(g int, e event) {
 		}
 	}
 	it.release(g)
+}
+
+// settled returns how hold h ends now, given the other goroutine o:
+// forced when o meets its Until conditions, let go when o finished or
+// blocked, outNone while it must go on waiting.
+func (it *iteration) settled(h Hold, o int) int {
+	switch {
+	case it.until(h, o):
+		return outForced
+	case it.finished[o]:
+		return outFinished
+	case it.blocked[o]:
+		return outBlocked
+	}
+	return outNone
 }
 
 // matches reports whether g's event meets the conditions of hold h.
@@ -485,20 +496,16 @@ func (it *iteration) recheck(w int) {
 		}
 		return
 	}
-	h := it.s.sched.Holds[i]
-	switch {
-	case it.until(h, o):
-		it.outcome[i] = outForced
+	out := it.settled(it.s.sched.Holds[i], o)
+	if out == outNone {
+		return
+	}
+	it.outcome[i] = out
+	if out == outForced {
 		// The order is forced: o, which just went past its site, now
 		// waits at this hook for w to finish (or block), so that what
 		// follows runs in that order too, not as a race.
 		it.trail[o] = true
-	case it.finished[o]:
-		it.outcome[i] = outFinished
-	case it.blocked[o]:
-		it.outcome[i] = outBlocked
-	default:
-		return
 	}
 	it.release(w)
 }
