@@ -1,26 +1,18 @@
 package ringbuf
 
 import (
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/depcon/depcon/testdata/corpus/internal/repeat"
 )
 
 // TestRepeat measures how many plain repetitions of Push ∥ Resize on a
 // fresh ring it takes until Push panics.
 func TestRepeat(t *testing.T) {
-	repeatHardOnly(t)
-	repeatMeasure(t, "ringbuf", "panic", func() bool {
+	repeat.HardOnly(t)
+	repeat.Measure(t, "ringbuf", "panic", func() bool {
 		r := NewRing(1)
-		return repeatPair(func() { r.Push(1) }, func() { r.Resize(2) }).panicked != nil
+		return repeat.Pair(func() { r.Push(1) }, func() { r.Resize(2) }).Panicked != nil
 	})
 }
 
@@ -28,7 +20,7 @@ func TestRepeat(t *testing.T) {
 // not yet put the new one in (attach): Push divides by the length of the
 // nil buffer.
 func TestForced(t *testing.T) {
-	repeatHardOnly(t)
+	repeat.HardOnly(t)
 	if r := forced(); r == nil {
 		t.Fatal("no panic")
 	} else {
@@ -42,159 +34,4 @@ func forced() (r any) {
 	defer func() { r = recover() }()
 	rg.Push(1)
 	return nil
-}
-
-// The code below is the same in every hard subject's repeat_test.go.
-
-// repeatMaxRuns is where a trial stops and counts the bug as not exposed.
-const repeatMaxRuns = 200000
-
-// repeatHardOnly skips unless DEPCON_HARD=1.
-func repeatHardOnly(t *testing.T) {
-	t.Helper()
-	if os.Getenv("DEPCON_HARD") != "1" {
-		t.Skip("set DEPCON_HARD=1 to run")
-	}
-}
-
-// repeatTrials is the number of trials, DEPCON_TRIALS or 5.
-func repeatTrials() int {
-	if n, err := strconv.Atoi(os.Getenv("DEPCON_TRIALS")); err == nil && n > 0 {
-		return n
-	}
-	return 5
-}
-
-// A repeatOutcome is what one run of a pair showed.
-type repeatOutcome struct {
-	panicked any  // the first panic recovered in either goroutine
-	blocked  bool // the two goroutines had not both returned after 1 s
-}
-
-// repeatPair calls f and g in two goroutines released together by a
-// channel barrier once both have started, the way depcon's stress mode
-// does.
-func repeatPair(f, g func()) repeatOutcome {
-	var ready sync.WaitGroup
-	start := make(chan struct{})
-	done := make(chan any, 2)
-	ready.Add(2)
-	for _, fn := range []func(){f, g} {
-		go func() {
-			defer func() { done <- recover() }()
-			ready.Done()
-			<-start
-			fn()
-		}()
-	}
-	ready.Wait()
-	close(start)
-	var o repeatOutcome
-	timer := time.NewTimer(time.Second)
-	defer timer.Stop()
-	for range 2 {
-		select {
-		case r := <-done:
-			if r != nil && o.panicked == nil {
-				o.panicked = r
-			}
-		case <-timer.C:
-			o.blocked = true
-			return o
-		}
-	}
-	return o
-}
-
-// repeatMeasure runs trials of at most repeatMaxRuns runs each; run does
-// one run on fresh objects and reports whether it exposed the bug. It
-// prints one line per trial and a summary line starting with REPEAT.
-func repeatMeasure(t *testing.T, name, kind string, run func() bool) {
-	var counts []int
-	for trial := range repeatTrials() {
-		n := 0
-		for i := 1; i <= repeatMaxRuns; i++ {
-			if run() {
-				n = i
-				break
-			}
-		}
-		t.Logf("%s trial %d: %s", name, trial+1, repeatRuns(n))
-		counts = append(counts, n)
-	}
-	repeatSummary(t, name, kind, counts)
-}
-
-// repeatMeasureRace is repeatMeasure for a data race: each trial is a
-// child process (this test binary, built with -race) that stops at the
-// first report (GORACE=halt_on_error=1) and keeps the number of the
-// current run in a file mapped into memory, so the parent can tell which
-// run raced.
-func repeatMeasureRace(t *testing.T, name string, run func()) {
-	if path := os.Getenv("DEPCON_REPEAT_CHILD"); path != "" {
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := syscall.Mmap(int(f.Fd()), 0, 8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 1; i <= repeatMaxRuns; i++ {
-			binary.LittleEndian.PutUint64(m, uint64(i))
-			run()
-		}
-		return
-	}
-	var counts []int
-	for trial := range repeatTrials() {
-		path := filepath.Join(t.TempDir(), "run")
-		if err := os.WriteFile(path, make([]byte, 8), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "DEPCON_REPEAT_CHILD="+path, "GORACE=halt_on_error=1 exitcode=66")
-		out, err := cmd.CombinedOutput()
-		b, rerr := os.ReadFile(path)
-		if rerr != nil {
-			t.Fatal(rerr)
-		}
-		n := 0
-		if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 66 && bytes.Contains(out, []byte("WARNING: DATA RACE")) {
-			n = int(binary.LittleEndian.Uint64(b))
-		} else if err != nil {
-			t.Fatalf("%s trial %d: %v\n%s", name, trial+1, err, out)
-		}
-		t.Logf("%s trial %d: %s", name, trial+1, repeatRuns(n))
-		counts = append(counts, n)
-	}
-	repeatSummary(t, name, "race", counts)
-}
-
-// repeatRuns renders a trial's count; 0 means not exposed.
-func repeatRuns(n int) string {
-	if n == 0 {
-		return fmt.Sprintf("not exposed in %d runs", repeatMaxRuns)
-	}
-	return fmt.Sprintf("exposed at run %d", n)
-}
-
-// repeatSummary prints the mean number of runs to expose the bug; trials
-// that did not expose it count as repeatMaxRuns and make the mean a lower
-// bound, printed as "> N".
-func repeatSummary(t *testing.T, name, kind string, counts []int) {
-	sum, exposed := 0, 0
-	for _, n := range counts {
-		if n == 0 {
-			n = repeatMaxRuns
-		} else {
-			exposed++
-		}
-		sum += n
-	}
-	mean := fmt.Sprint(sum / len(counts))
-	if exposed < len(counts) {
-		mean = "> " + mean
-	}
-	fmt.Printf("REPEAT\t%s\t%s\t%s\t%d/%d\n", name, kind, mean, exposed, len(counts))
 }
