@@ -144,7 +144,12 @@ func abs(x int32) int32 {
 //     atomicity rule: a check under the lock, a release, an act under the
 //     lock again — Put reads recv.closed, releases recv.mu, and sends on
 //     recv.ch while Close may have closed it in between).
-func conflict(m1, m2 *method) (Evidence, bool) {
+//
+// It returns the evidence: the first unordered conflict, or else each
+// method's two critical sections (both, when each method's sections
+// conflict with the other: a check-then-act in each, which different
+// orders expose).
+func conflict(m1, m2 *method) []Evidence {
 	s1, s2 := sections{}, sections{}
 	for i := range m1.accesses {
 		a := &m1.accesses[i]
@@ -155,29 +160,33 @@ func conflict(m1, m2 *method) (Evidence, bool) {
 			}
 			ga, gb := protectors(a, b)
 			if len(ga) == 0 {
-				return Evidence{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
+				return []Evidence{{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
 					Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
 						m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
-						m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}, true
+						m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}}
 			}
 			s1.add(ga, a)
 			s2.add(gb, b)
 		}
 	}
+	var out []Evidence
 	for k, s := range []sections{s1, s2} {
+		if k == 1 && m1 == m2 {
+			break // the same sections seen from the same method
+		}
 		m, other := m1, m2
 		if k == 1 {
 			m, other = m2, m1
 		}
 		if l, x, y, ok := s.split(); ok {
 			// Loc1 and Loc2 are both accesses of m here.
-			return Evidence{Kind: DepPC, Loc1: display(m, x.a.Loc), Loc2: display(m, y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
+			out = append(out, Evidence{Kind: DepPC, Loc1: display(m, x.a.Loc), Loc2: display(m, y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
 				Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate critical sections of %s, which %s may run between",
 					m.m.Name, rw(x.a), display(m, x.a.Loc), short(x.a.Where), rw(y.a), display(m, y.a.Loc), short(y.a.Where),
-					display(m, l), other.m.Name)}, true
+					display(m, l), other.m.Name)})
 		}
 	}
-	return Evidence{}, false
+	return out
 }
 
 func rw(a summary.Access) string {

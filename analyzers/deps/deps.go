@@ -207,9 +207,9 @@ func lockList(ls map[string]summary.Mode) []string {
 // pairOf returns the dependent pair {m1, m2}, or nil.
 func pairOf(m1, m2 *method) *Pair {
 	p := &Pair{M1: m1.m.Name, M2: m2.m.Name}
-	if ev, ok := conflict(m1, m2); ok {
+	if evs := conflict(m1, m2); len(evs) > 0 {
 		p.Deps = append(p.Deps, DepPC)
-		p.Evidence = append(p.Evidence, ev)
+		p.Evidence = append(p.Evidence, evs...)
 	}
 	if ev, two, ok := doubleLock(m1, m2); ok {
 		p.Deps = append(p.Deps, DepD)

@@ -124,7 +124,8 @@ func TestWriteWrite(t *testing.T) {
 // of Get), and that a check and an act in two critical sections of one
 // lock keep the method dependent with the writers of what it checks (of
 // the checked location, or of another one it acts on: Queue), and so do
-// the critical sections of a loop (Batch).
+// the critical sections of a loop (Batch), and of helpers each taking the
+// lock (Office), where each method's own check and act is evidence.
 func TestPerPair(t *testing.T) {
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "perpair")
 	p := results[0].Result.(*deps.Plan)
@@ -136,6 +137,20 @@ func TestPerPair(t *testing.T) {
 	}
 	checkPairs(t, p.Type("Queue"), "Close~Put:pc")
 	checkPairs(t, p.Type("Batch"), "Add~AddAll:pc", "AddAll~AddAll:pc", "AddAll~Len:pc")
+	office := p.Type("Office")
+	checkPairs(t, office, "Recall~Refill:pc", "Recall~Sell:pc", "Refill~Refill:pc", "Refill~Sell:pc",
+		"Refill~SellLocked:pc", "Sell~Sell:pc", "Sell~SellLocked:pc")
+	// Each of Refill and Sell checks through Open and acts in a second
+	// critical section: an evidence for each, so that the runtime forces
+	// each call between the other's check and act.
+	var who []string
+	for _, ev := range office.Pair("Refill", "Sell").Evidence {
+		m, _, _ := strings.Cut(ev.Text, " ")
+		who = append(who, m)
+	}
+	if !slices.Equal(who, []string{"Refill", "Sell"}) {
+		t.Errorf("Refill~Sell evidence from %v, want [Refill Sell]", who)
+	}
 }
 
 // TestForeignGlobals checks that the package variables of other packages

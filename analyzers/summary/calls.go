@@ -359,6 +359,12 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				// lock, a self-deadlock) is held in the caller's
 				// critical section.
 				if !heldIn(callerHeld, h.Lock) {
+					// Released after an earlier access of the caller
+					// and acquired again in the callee: another
+					// critical section.
+					if st.relAfter[h.Lock] {
+						h.Broken = true
+					}
 					out = append(out, h)
 				}
 			}

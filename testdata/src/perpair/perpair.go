@@ -1,4 +1,4 @@
-// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0"
+// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0"
 
 // Package perpair decides parallelism per pair of conflicting accesses:
 // one access outside the lock makes a method parallel to the others only
@@ -163,4 +163,81 @@ func (b *Batch) Len() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.items)
+}
+
+// Office checks and acts through helpers, each taking the lock itself:
+// Sell checks in Open's critical section and acts in take's, so another
+// Sell, or a Recall, may run between them.
+type Office struct {
+	mu     sync.Mutex
+	stock  []int
+	closed bool
+}
+
+// Open reports whether the office is open.
+func (o *Office) Open() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.closed
+}
+
+// take removes the first item; the office is open.
+func (o *Office) take() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	x := o.stock[0]
+	o.stock = o.stock[1:]
+	if len(o.stock) == 0 {
+		o.closed = true
+	}
+	return x
+}
+
+// Sell checks through Open and acts through take: two critical sections.
+func (o *Office) Sell() int {
+	if !o.Open() {
+		return -1
+	}
+	return o.take()
+}
+
+// SellLocked is the negative twin of Sell: one helper, one critical
+// section, so two of them are independent (each may still run between
+// Sell's check and act).
+func (o *Office) SellLocked() int {
+	return o.takeIfOpen()
+}
+
+// takeIfOpen checks and acts in one critical section.
+func (o *Office) takeIfOpen() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return -1
+	}
+	x := o.stock[0]
+	o.stock = o.stock[1:]
+	o.closed = len(o.stock) == 0
+	return x
+}
+
+// Recall empties the stock and closes, in one critical section.
+func (o *Office) Recall() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.stock = nil
+	o.closed = true
+}
+
+// Refill restocks a closed office: a check through Open and an act in its
+// own critical section, so with Sell each may run between the other's
+// check and act (two evidences).
+func (o *Office) Refill(xs []int) {
+	if o.Open() {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.stock = append(o.stock[:0], xs...)
+	o.closed = len(xs) == 0
 }
