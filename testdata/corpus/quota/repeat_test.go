@@ -1,0 +1,66 @@
+package quota
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/depcon/depcon/testdata/corpus/internal/repeat"
+)
+
+// TestRepeat measures how many plain repetitions of Allow ∥ Rollover on a
+// fresh limiter it takes until the race detector reports Allow's read of
+// limit racing with Rollover's write.
+func TestRepeat(t *testing.T) {
+	repeat.HardOnly(t)
+	repeat.MeasureRace(t, "quota", func() {
+		l := New(10)
+		repeat.Pair(func() { l.Allow(1) }, func() { l.Rollover(20) })
+	})
+}
+
+// TestForced runs Allow's halves in one goroutine and Rollover in
+// another, ordered by sleeps (which add no happens-before edge):
+// Rollover's second critical section falls between Allow's two, so the
+// read of limit is ordered with nothing Rollover did and the race
+// detector reports it. Without -race it only checks that the code runs.
+func TestForced(t *testing.T) {
+	repeat.HardOnly(t)
+	if os.Getenv("DEPCON_FORCED_CHILD") == "1" {
+		forced()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestForced$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "DEPCON_FORCED_CHILD=1", "GORACE=halt_on_error=1 exitcode=66")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 66 || !bytes.Contains(out, []byte("WARNING: DATA RACE")) {
+		t.Fatalf("no data race reported (build with -race):\n%s", out)
+	}
+	t.Logf("%s", out)
+}
+
+func forced() {
+	l := New(10)
+	done := make(chan bool)
+	go func() {
+		l.mu.Lock() // Allow's first critical section
+		l.used++
+		used := l.used
+		l.mu.Unlock()
+		time.Sleep(50 * time.Millisecond)
+		ok := used <= l.limit
+		l.mu.Lock()
+		l.allowed++
+		l.mu.Unlock()
+		done <- ok
+	}()
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		l.Rollover(20)
+		done <- false
+	}()
+	<-done
+	<-done
+}
