@@ -98,9 +98,23 @@ func (s sections) add(gs []guard, a *access) {
 	}
 }
 
-// split returns two accesses of the method in separate critical sections
-// of one lock, if any.
-func (s sections) split() (lock string, x, y *access, ok bool) {
+// maxGaps bounds the gaps between critical sections reported for one
+// method of a pair.
+const maxGaps = 3
+
+// A gap is two accesses of a method in consecutive critical sections of
+// one lock: another call may run between them.
+type gap struct {
+	lock string
+	x, y *access
+}
+
+// gaps returns the gaps between the method's consecutive critical
+// sections (of the first lock that has several, in program order), at
+// most maxGaps: the other call may run in any of them,
+// and which one breaks the method's assumption (after a check, after a
+// write that takes something out) depends on the method.
+func (s sections) gaps() []gap {
 	locks := make([]string, 0, len(s))
 	for l := range s {
 		locks = append(locks, l)
@@ -115,12 +129,22 @@ func (s sections) split() (lock string, x, y *access, ok bool) {
 		for site := range c.sites {
 			sites = append(sites, site)
 		}
+		// In program order, as far as positions tell (a callee's
+		// sections are at its call), then by acquisition.
 		sort.Slice(sites, func(i, j int) bool {
+			pi, pj := c.sites[sites[i]].a.Pos, c.sites[sites[j]].a.Pos
+			if pi != pj {
+				return pi < pj
+			}
 			return abs(sites[i]) < abs(sites[j]) || abs(sites[i]) == abs(sites[j]) && sites[i] > sites[j]
 		})
-		return l, c.sites[sites[0]], c.sites[sites[1]], true
+		var out []gap
+		for i := 0; i+1 < len(sites) && len(out) < maxGaps; i++ {
+			out = append(out, gap{l, c.sites[sites[i]], c.sites[sites[i+1]]})
+		}
+		return out
 	}
-	return "", nil, nil, false
+	return nil
 }
 
 func abs(x int32) int32 {
@@ -178,12 +202,13 @@ func conflict(m1, m2 *method) []Evidence {
 		if k == 1 {
 			m, other = m2, m1
 		}
-		if l, x, y, ok := s.split(); ok {
+		for _, g := range s.gaps() {
 			// Loc1 and Loc2 are both accesses of m here.
+			x, y := g.x, g.y
 			out = append(out, Evidence{Kind: DepPC, Loc1: display(m, x.a.Loc), Loc2: display(m, y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
 				Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate critical sections of %s, which %s may run between",
 					m.m.Name, rw(x.a), display(m, x.a.Loc), short(x.a.Where), rw(y.a), display(m, y.a.Loc), short(y.a.Where),
-					display(m, l), other.m.Name)})
+					display(m, g.lock), other.m.Name)})
 		}
 	}
 	return out

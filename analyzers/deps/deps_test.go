@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,6 +152,34 @@ func TestPerPair(t *testing.T) {
 	if !slices.Equal(who, []string{"Refill", "Sell"}) {
 		t.Errorf("Refill~Sell evidence from %v, want [Refill Sell]", who)
 	}
+	// Resize's three critical sections give two gaps, in program order:
+	// Push between the copy and the take-out, and between the take-out
+	// and the install (the one that fails).
+	ring := p.Type("Ring")
+	checkPairs(t, ring, "Push~Resize:pc", "Resize~Resize:pc")
+	var gaps []string
+	for _, ev := range ring.Pair("Push", "Resize").Evidence {
+		gaps = append(gaps, fmt.Sprintf("%d-%d", lineOf(ev.Pos1), lineOf(ev.Pos2)))
+	}
+	if len(gaps) != 2 || lineOf(ring.Pair("Push", "Resize").Evidence[0].Pos2) != lineOf(ring.Pair("Push", "Resize").Evidence[1].Pos1) {
+		t.Errorf("Push~Resize gaps %v, want two consecutive ones", gaps)
+	}
+	for _, g := range gaps {
+		var a, b int
+		if _, err := fmt.Sscanf(g, "%d-%d", &a, &b); err != nil || a >= b {
+			t.Errorf("Push~Resize gap %s not in program order", g)
+		}
+	}
+}
+
+// lineOf returns the line of a file:line:col position.
+func lineOf(pos string) int {
+	parts := strings.Split(pos, ":")
+	if len(parts) < 3 {
+		return 0
+	}
+	l, _ := strconv.Atoi(parts[len(parts)-2])
+	return l
 }
 
 // TestForeignGlobals checks that the package variables of other packages

@@ -56,11 +56,13 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 			out = append(out, o)
 		}
 	}
+	lines := map[int]string{} // order index → the lines of its evidence
 	for i, e := range p.Evidence {
 		if i == maxEvidence {
 			break
 		}
 		s1, s2 := sites.At[e.Pos1], sites.At[e.Pos2]
+		from := len(out)
 		g1, g2 := goroutineOf(p, sites.Site(s1), 0), goroutineOf(p, sites.Site(s2), 1)
 		switch e.Kind {
 		case deps.DepPC:
@@ -79,9 +81,16 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				if p.M1 == p.M2 {
 					h.UntilSite = s2
 				}
-				add(order{Name: "a·b·a'", About: fmt.Sprintf("a, a' = %s at %s, %s; b = the other call",
-					method(p, g), sitePos(sites, s1), sitePos(sites, s2)),
+				// Named from the pair's side: a is M1's call, b M2's.
+				name, about := "a·b·a'", "a, a' = %s at %s, %s; b = the other call"
+				if g == 1 {
+					name, about = "b·a·b'", "b, b' = %s at %s, %s; a = the other call"
+				}
+				add(order{Name: name, About: fmt.Sprintf(about, method(p, g), sitePos(sites, s1), sitePos(sites, s2)),
 					Holds: []harness.Hold{h, {G: 1 - g, UntilSite: s1}}})
+				if len(out) > from { // not a duplicate
+					lines[from] = fmt.Sprintf("%d–%d", line(sites.Site(s1).Pos), line(sites.Site(s2).Pos))
+				}
 				continue
 			}
 			about := fmt.Sprintf("a = %s at %s, b = %s at %s", method(p, g1), sitePos(sites, s1), method(p, g2), sitePos(sites, s2))
@@ -104,6 +113,17 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 			add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock until %s waits to write",
 				method(p, r), method(p, w)),
 				Holds: []harness.Hold{{G: r, Depth: 1, UntilBlocked: true}, {G: w, UntilLock: true}}})
+		}
+	}
+	// Several evidences of one kind give orders of one name: tell them
+	// apart by their lines.
+	count := map[string]int{}
+	for _, o := range out {
+		count[o.Name]++
+	}
+	for i := range out {
+		if l, ok := lines[i]; ok && count[out[i].Name] > 1 {
+			out[i].Name += " (" + l + ")"
 		}
 	}
 	return out

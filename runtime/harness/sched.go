@@ -2,6 +2,7 @@ package harness
 
 import (
 	"math/rand"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -32,7 +33,12 @@ const (
 	evFinished // the suffix call returned
 )
 
-type event struct{ g, kind, site int }
+// An event is a hook call (or the end of a call) of managed goroutine g.
+// depth is the number of frames on g's stack at the hook, inlined ones
+// included: a site counts as gone past once g reaches a hook in the same
+// frame or a caller's, not at the hooks of the calls the site's
+// statement makes.
+type event struct{ g, kind, site, depth int }
 
 // Outcomes of a hold, after the Why constants.
 const (
@@ -202,7 +208,8 @@ func (s *scheduler) hook(kind, site int) {
 	if g < 0 {
 		return
 	}
-	s.events <- event{g: g, kind: kind, site: site}
+	var pcs [256]uintptr
+	s.events <- event{g: g, kind: kind, site: site, depth: runtime.Callers(0, pcs[:])}
 	<-s.resume[g]
 }
 
@@ -297,7 +304,7 @@ func (s *scheduler) loop() {
 // An iteration is the scheduler's state during one iteration.
 type iteration struct {
 	s        *scheduler
-	last     [2]int          // the last site of each goroutine
+	open     [2][]reached    // sites each has reached and not yet gone past, innermost last
 	past     [2]map[int]bool // sites each has gone past
 	depth    [2]int          // locks held
 	locks    [2]int          // acquisitions made
@@ -354,12 +361,14 @@ func newIteration(s *scheduler, n, horizon int) *iteration {
 	return it
 }
 
+// A reached site: a site and the depth of the hook there.
+type reached struct{ site, depth int }
+
 // on handles one event.
 func (it *iteration) on(e event) {
 	g, o := e.g, 1-e.g
 	if e.kind != evFinished && e.kind != evWaited {
-		it.past[g][it.last[g]] = true
-		it.last[g] = e.site
+		it.reach(g, e)
 		it.away[g] = false
 	}
 	switch e.kind {
@@ -377,7 +386,10 @@ func (it *iteration) on(e event) {
 	case evWaited:
 		it.blocked[g] = false
 	case evFinished:
-		it.past[g][it.last[g]] = true
+		for _, r := range it.open[g] {
+			it.past[g][r.site] = true
+		}
+		it.open[g] = nil
 		it.finished[g] = true
 	}
 	if it.pct {
@@ -459,6 +471,19 @@ func (it *iteration) settled(h Hold, o int) int {
 		return outBlocked
 	}
 	return outNone
+}
+
+// reach records that g reached e's site: the sites it reached before in
+// the same frame or in deeper ones (the calls of a statement, a function
+// that returned) are now gone past; those of its callers are not, as the
+// statement that called is still running.
+func (it *iteration) reach(g int, e event) {
+	open := it.open[g]
+	for len(open) > 0 && open[len(open)-1].depth >= e.depth {
+		it.past[g][open[len(open)-1].site] = true
+		open = open[:len(open)-1]
+	}
+	it.open[g] = append(open, reached{e.site, e.depth})
 }
 
 // matches reports whether g's event meets the conditions of hold h.

@@ -71,11 +71,82 @@ func (p *Pair) Swap(q *Pair) {
 	Unlocked(23)
 }
 
+// Helped checks and acts through helpers that take the lock themselves,
+// the way a rewritten Sell calls Open and take: the hook of the statement
+// that calls open (31) comes before open's own hooks (32–34).
+type Helped struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Sell panics when Recall emptied the stock between its check and act.
+func (h *Helped) Sell() {
+	Point(31)
+	if !h.open() {
+		return
+	}
+	Point(36)
+	h.take()
+}
+
+func (h *Helped) open() bool {
+	h.lock(32)
+	ok := h.n > 0
+	h.unlock(34)
+	return ok
+}
+
+func (h *Helped) take() {
+	h.lock(37)
+	defer h.unlock(39)
+	if h.n == 0 {
+		panic("take from an empty stock")
+	}
+	h.n--
+}
+
+// Recall empties the stock (sites 41–43).
+func (h *Helped) Recall() {
+	h.lock(41)
+	h.n = 0
+	h.unlock(43)
+}
+
+func (h *Helped) lock(site int) {
+	Point(site)
+	if !h.mu.TryLock() {
+		Wait(site, h.mu.Lock)
+	}
+	Locked(site + 1)
+}
+
+func (h *Helped) unlock(site int) {
+	h.mu.Unlock()
+	Unlocked(site)
+}
+
 func schedRegistry() *Registry {
 	r := NewRegistry()
 	r.RegisterType("Traced", func() any { return new(Traced) })
 	r.RegisterType("Pair", func() any { return new(Pair) })
+	r.RegisterType("Helped", func() any { return &Helped{n: 1} })
 	return r
+}
+
+// TestTargetedPastAStatementThatCalls checks that a goroutine goes past
+// a site only when it reaches a hook in the site's frame or a caller's:
+// Sell is held after its check (the statement at 31, whose call runs
+// hooks 32–34 first), not inside it, so Recall runs between the check and
+// the act and take panics.
+func TestTargetedPastAStatementThatCalls(t *testing.T) {
+	req := Request{Op: OpRun, Test: Test{Type: "Helped", Objects: []Call{{}},
+		Suffix: []Call{{Fn: "Sell"}, {Fn: "Recall"}}, Iters: 10},
+		Sched: &Schedule{Kind: SchedTargeted, Patience: time.Second,
+			Holds: []Hold{{G: 0, Past: 31, Free: true}, {G: 1, UntilSite: 31}}}}
+	res, _ := do(t, schedRegistry(), req)
+	if res.Status != StatusPanic || res.Msg != "take from an empty stock" || res.Iter != 0 {
+		t.Fatalf("status %s %q at iteration %d, want take's panic at iteration 0", res.Status, res.Msg, res.Iter)
+	}
 }
 
 func TestTargetedAtomicityOrder(t *testing.T) {

@@ -1,4 +1,4 @@
-// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0"
+// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0; Ring: \\|M\\|=3 pc=2 d=0"
 
 // Package perpair decides parallelism per pair of conflicting accesses:
 // one access outside the lock makes a method parallel to the others only
@@ -240,4 +240,37 @@ func (o *Office) Refill(xs []int) {
 	defer o.mu.Unlock()
 	o.stock = append(o.stock[:0], xs...)
 	o.closed = len(xs) == 0
+}
+
+// Ring takes its buffer out in one critical section and installs the new
+// one in the next: a Push between those two finds no buffer, while one
+// between the first two (the copy) does no harm. Each gap is evidence.
+type Ring struct {
+	mu   sync.Mutex
+	buf  []int
+	next int
+}
+
+// Resize copies the values, takes the buffer out, then installs a new one:
+// three critical sections.
+func (r *Ring) Resize(n int) {
+	r.mu.Lock()
+	vs := append([]int(nil), r.buf...)
+	r.mu.Unlock()
+	buf := make([]int, n+1)
+	copy(buf, vs)
+	r.mu.Lock()
+	r.buf = nil
+	r.mu.Unlock()
+	r.mu.Lock()
+	r.buf = buf
+	r.mu.Unlock()
+}
+
+// Push stores x in one critical section.
+func (r *Ring) Push(x int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf[r.next%len(r.buf)] = x
+	r.next++
 }
