@@ -38,18 +38,22 @@ func (t *Traced) Act() {
 	t.unlock(13)
 }
 
-// lock takes the mutex as the rewritten code does: Point(site), a
-// TryLock or Wait(site+1), Locked(site+2)... with site+1 the wait.
-func (t *Traced) lock(site int) {
+func (t *Traced) lock(site int)   { hookedLock(&t.mu, site) }
+func (t *Traced) unlock(site int) { hookedUnlock(&t.mu, site) }
+
+// hookedLock takes mu as the rewritten code does: Point(site), a TryLock
+// or Wait(site), Locked(site+1).
+func hookedLock(mu *sync.Mutex, site int) {
 	Point(site)
-	if !t.mu.TryLock() {
-		Wait(site, t.mu.Lock)
+	if !mu.TryLock() {
+		Wait(site, mu.Lock)
 	}
 	Locked(site + 1)
 }
 
-func (t *Traced) unlock(site int) {
-	t.mu.Unlock()
+// hookedUnlock releases mu as the rewritten code does.
+func hookedUnlock(mu *sync.Mutex, site int) {
+	mu.Unlock()
 	Unlocked(site)
 }
 
@@ -112,18 +116,8 @@ func (h *Helped) Recall() {
 	h.unlock(43)
 }
 
-func (h *Helped) lock(site int) {
-	Point(site)
-	if !h.mu.TryLock() {
-		Wait(site, h.mu.Lock)
-	}
-	Locked(site + 1)
-}
-
-func (h *Helped) unlock(site int) {
-	h.mu.Unlock()
-	Unlocked(site)
-}
+func (h *Helped) lock(site int)   { hookedLock(&h.mu, site) }
+func (h *Helped) unlock(site int) { hookedUnlock(&h.mu, site) }
 
 func schedRegistry() *Registry {
 	r := NewRegistry()

@@ -21,12 +21,7 @@ func TestRepeat(t *testing.T) {
 // the position it looked up: the table is empty by then and the store
 // indexes past its end.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

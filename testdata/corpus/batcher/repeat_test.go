@@ -1,9 +1,6 @@
 package batcher
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -27,18 +24,7 @@ func TestRepeat(t *testing.T) {
 // read is ordered with nothing SetLimit did and the race detector reports
 // it. Without -race it only checks that the code runs.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if os.Getenv("DEPCON_FORCED_CHILD") == "1" {
-		forced()
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestForced$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "DEPCON_FORCED_CHILD=1", "GORACE=halt_on_error=1 exitcode=66")
-	out, _ := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != 66 || !bytes.Contains(out, []byte("WARNING: DATA RACE")) {
-		t.Fatalf("no data race reported (build with -race):\n%s", out)
-	}
-	t.Logf("%s", out)
+	repeat.ForcedRace(t, forced)
 }
 
 func forced() {

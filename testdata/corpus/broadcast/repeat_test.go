@@ -22,12 +22,7 @@ func TestRepeat(t *testing.T) {
 // hub down, retain's store then resurrects the count and the
 // registration writes to the hub's nil map.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

@@ -20,12 +20,7 @@ func TestRepeat(t *testing.T) {
 // index and marking it as not built: the lookup finds the index marked
 // built, loads nil and dereferences it.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

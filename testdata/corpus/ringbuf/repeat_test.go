@@ -20,12 +20,7 @@ func TestRepeat(t *testing.T) {
 // not yet put the new one in (attach): Push divides by the length of the
 // nil buffer.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

@@ -21,12 +21,7 @@ func TestRepeat(t *testing.T) {
 // stream open (Closed) and not yet queued its record (enqueue) when Close
 // closes the channel. The send panics.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 // forced returns the panic of the forced interleaving.

@@ -19,12 +19,7 @@ func TestRepeat(t *testing.T) {
 // TestForced runs Sell's check, then the whole Recall, then the rest of
 // Sell: Sell takes the first ticket of an empty stock.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

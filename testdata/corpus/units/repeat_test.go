@@ -20,12 +20,7 @@ func TestRepeat(t *testing.T) {
 // having defined units and publishing the table: Known gets a nil table
 // and dereferences it.
 func TestForced(t *testing.T) {
-	repeat.HardOnly(t)
-	if r := forced(); r == nil {
-		t.Fatal("no panic")
-	} else {
-		t.Logf("panic: %v", r)
-	}
+	repeat.ForcedPanic(t, forced)
 }
 
 func forced() (r any) {

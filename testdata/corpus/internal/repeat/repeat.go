@@ -171,3 +171,35 @@ func summary(t *testing.T, name, kind string, counts []int) {
 	}
 	fmt.Printf("REPEAT\t%s\t%s\t%s\t%d/%d\n", name, kind, mean, exposed, len(counts))
 }
+
+// ForcedPanic is a TestForced of a panicking subject: forced runs the
+// failing order and returns what it recovered, which must not be nil.
+func ForcedPanic(t *testing.T, forced func() any) {
+	t.Helper()
+	HardOnly(t)
+	r := forced()
+	if r == nil {
+		t.Fatal("no panic")
+	}
+	t.Logf("panic: %v", r)
+}
+
+// ForcedRace is a TestForced of a racy subject: it runs the calling test
+// again in a child process of the test binary (built with -race), where
+// forced runs the racing order, and fails unless the race detector
+// reported a race there.
+func ForcedRace(t *testing.T, forced func()) {
+	t.Helper()
+	HardOnly(t)
+	if os.Getenv("DEPCON_FORCED_CHILD") == "1" {
+		forced()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "DEPCON_FORCED_CHILD=1", "GORACE=halt_on_error=1 exitcode=66")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 66 || !bytes.Contains(out, []byte("WARNING: DATA RACE")) {
+		t.Fatalf("no data race reported (build with -race):\n%s", out)
+	}
+	t.Logf("%s", out)
+}
