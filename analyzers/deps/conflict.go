@@ -111,9 +111,9 @@ type gap struct {
 
 // gaps returns the gaps between the method's consecutive critical
 // sections (of the first lock that has several, in program order), at
-// most maxGaps: the other call may run in any of them,
-// and which one breaks the method's assumption (after a check, after a
-// write that takes something out) depends on the method.
+// most maxGaps: the other call may run in any of them, and which one
+// breaks the method's assumption (after a check, after a write that
+// takes something out) depends on the method.
 func (s sections) gaps() []gap {
 	locks := make([]string, 0, len(s))
 	for l := range s {
@@ -169,10 +169,10 @@ func abs(x int32) int32 {
 //     lock again — Put reads recv.closed, releases recv.mu, and sends on
 //     recv.ch while Close may have closed it in between).
 //
-// It returns the evidence: the first unordered conflict, or else each
-// method's two critical sections (both, when each method's sections
-// conflict with the other: a check-then-act in each, which different
-// orders expose).
+// It returns the evidence: the first unordered conflict, or else the
+// gaps between each method's critical sections (of both methods when
+// each checks and acts in separate sections: different orders expose
+// them).
 func conflict(m1, m2 *method) []Evidence {
 	s1, s2 := sections{}, sections{}
 	for i := range m1.accesses {
