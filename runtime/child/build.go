@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -24,8 +26,22 @@ type Binary struct {
 	// rewriting was asked for.
 	Rewritten  bool
 	RewriteErr error
-	work       string // where the sandboxes of its processes are made
+	// Jail confines the processes run from the binary; nil means
+	// isolate.New's default policy.
+	Jail *isolate.Jail
+	work string // where the sandboxes of its processes are made
 }
+
+// jailOrDefault returns b.Jail, or the default jail.
+func (b *Binary) jailOrDefault() (*isolate.Jail, error) {
+	if b.Jail != nil {
+		return b.Jail, nil
+	}
+	return defaultJail()
+}
+
+// defaultJail is the jail of the default policy, made once.
+var defaultJail = sync.OnceValues(func() (*isolate.Jail, error) { return isolate.New(isolate.Policy{}) })
 
 // A Rewriter returns files of the package rewritten (by base name) to
 // call the harness's hooks, given the names the harness gets.
@@ -137,7 +153,7 @@ func compile(ctx context.Context, shared, work string, target Target, files map[
 
 // goTest runs go test -c at site s and returns its output.
 func goTest(ctx context.Context, s *site, overlay, bin string, env []string) (string, error) {
-	cmd := command(ctx, "go", "test", "-c", "-race", "-vet=off", "-overlay", overlay, "-o", bin, s.pattern)
+	cmd := isolate.Toolchain(ctx, "go", "test", "-c", "-race", "-vet=off", "-overlay", overlay, "-o", bin, s.pattern)
 	cmd.Dir = s.run
 	cmd.Env = append(append(append(os.Environ(), "CGO_ENABLED=1"), s.env...), env...)
 	var out bytes.Buffer

@@ -164,8 +164,8 @@ func TestChild(t *testing.T) {
 			t.Errorf("%s: report lacks %q:\n%s", name, tc.reportHint, d.Report)
 		}
 		// The killed child's process group is gone.
-		if err := syscall.Kill(-p.cmd.Process.Pid, 0); err == nil {
-			t.Errorf("%s: process group %d still alive", name, p.cmd.Process.Pid)
+		if err := syscall.Kill(-p.cmd.Cmd.Process.Pid, 0); err == nil {
+			t.Errorf("%s: process group %d still alive", name, p.cmd.Cmd.Process.Pid)
 		}
 	}
 }
@@ -181,7 +181,7 @@ func TestCanceled(t *testing.T) {
 	if _, err := p.Do(ctx, request(harness.OpSeq, "Spin"), time.Hour); err == nil {
 		t.Errorf("no error when the context is done")
 	}
-	if err := syscall.Kill(-p.cmd.Process.Pid, 0); err == nil {
+	if err := syscall.Kill(-p.cmd.Cmd.Process.Pid, 0); err == nil {
 		t.Errorf("process group still alive")
 	}
 	// The overlay left the package untouched.

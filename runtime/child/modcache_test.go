@@ -136,7 +136,7 @@ func TestModuleCache(t *testing.T) {
 		t.Errorf("reply %+v, want status %s", rep, harness.StatusOK)
 	}
 	res, err := RunTest(context.Background(), t.TempDir(), target,
-		map[string][]byte{"dep_version_test.go": []byte(depVersionTest)}, "^TestDepVersion$", time.Minute)
+		map[string][]byte{"dep_version_test.go": []byte(depVersionTest)}, "^TestDepVersion$", time.Minute, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestModuleCache(t *testing.T) {
 	// The local replacement is built in place, from the user's module.
 	res, err = RunTest(context.Background(), t.TempDir(), localTarget,
 		map[string][]byte{"dep_version_test.go": []byte(strings.Replace(depVersionTest, "package cached", "package local", 1))},
-		"^TestDepVersion$", time.Minute)
+		"^TestDepVersion$", time.Minute, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

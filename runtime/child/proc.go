@@ -13,10 +13,10 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/isolate"
 )
 
 // RaceExit is the exit status of a child that the race detector stopped.
@@ -24,34 +24,40 @@ const RaceExit = 66
 
 // A Proc is a running child. It serves one request at a time.
 type Proc struct {
-	cmd    *exec.Cmd
+	cmd    *isolate.Cmd
 	stdin  io.WriteCloser
 	msgs   chan harness.Message
 	stderr *capture
 	exited chan struct{} // closed when the process has been waited for
 	err    error         // from Wait, set before exited is closed
 	box    *sandbox      // its working directory, removed once it is gone
+	jailed isolate.Outcome
 }
 
-// Start starts the child b in a sandbox of its own: a fresh working
-// directory, also its temporary and home directory, removed when the
-// child is gone.
+// Start starts the child b in b's jail (see isolate), in a sandbox of
+// its own: a fresh working directory, also its temporary and home
+// directory, the one directory it may write, removed when the child is
+// gone.
 func Start(b *Binary) (*Proc, error) {
+	jail, err := b.jailOrDefault()
+	if err != nil {
+		return nil, fmt.Errorf("starting the child: %w", err)
+	}
 	box, err := newSandbox(b.sandboxParent())
 	if err != nil {
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
-	cmd := command(context.Background(), b.Path, "-test.run=^"+b.Names.Test+"$", "-test.count=1")
-	cmd.Dir = box.dir
-	cmd.Env = append(append(os.Environ(), runEnv...), box.env()...)
+	cmd := jail.Command(context.Background(), box.dir, b.Path, "-test.run=^"+b.Names.Test+"$", "-test.count=1")
+	cmd.Cmd.Dir = box.dir
+	cmd.Cmd.Env = append(append(os.Environ(), runEnv...), box.env()...)
 	r, w, err := os.Pipe()
 	if err != nil {
 		_ = box.remove()
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	defer w.Close()
-	cmd.ExtraFiles = []*os.File{w} // file descriptor 3
-	stdin, err := cmd.StdinPipe()
+	cmd.Cmd.ExtraFiles = []*os.File{w} // file descriptor 3
+	stdin, err := cmd.Cmd.StdinPipe()
 	if err != nil {
 		r.Close()
 		_ = box.remove()
@@ -59,8 +65,8 @@ func Start(b *Binary) (*Proc, error) {
 	}
 	p := &Proc{cmd: cmd, stdin: stdin, msgs: make(chan harness.Message, 16),
 		stderr: &capture{max: 1 << 20}, exited: make(chan struct{}), box: box}
-	cmd.Stdout = io.Discard
-	cmd.Stderr = p.stderr
+	cmd.Cmd.Stdout = io.Discard
+	cmd.Cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		_ = box.remove()
@@ -69,9 +75,8 @@ func Start(b *Binary) (*Proc, error) {
 	go p.read(r)
 	go func() {
 		p.err = cmd.Wait()
-		// Processes the child started die with it. The group's id cannot
-		// be reused while one of them lives.
-		_ = killGroup(cmd)
+		// Processes the child started die with it.
+		p.jailed = cmd.Release()
 		_ = box.remove()
 		close(p.exited)
 	}()
@@ -93,23 +98,6 @@ func (b *Binary) sandboxParent() string {
 		return b.work
 	}
 	return filepath.Dir(b.Path)
-}
-
-// command returns a command that runs in a process group of its own, and
-// whose whole group is killed when ctx is done.
-func command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = time.Second
-	return cmd
-}
-
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // read forwards the messages of the child until its descriptor 3 closes.
@@ -134,7 +122,7 @@ func (p *Proc) Kill() {
 		return
 	default:
 	}
-	_ = killGroup(p.cmd)
+	_ = p.cmd.Kill()
 	<-p.exited
 }
 
@@ -163,6 +151,7 @@ const (
 	DeathPanic  = "panic"  // a panic no one recovered, in a goroutine of the user
 	DeathExit   = "exit"   // the process exited (os.Exit) or was killed by a signal
 	DeathKilled = "killed" // killed by the driver at a timeout
+	DeathLimit  = "limit"  // killed by the isolation's memory bound
 )
 
 // Do sends req and waits for its result. The child is killed when it is
@@ -215,6 +204,9 @@ func (p *Proc) dead(rep *Reply, kill bool) *Reply {
 		p.Kill()
 	}
 	rep.Death = classify(p.err, p.stderr.String(), kill)
+	if p.jailed.OutOfMemory {
+		rep.Death.Kind, rep.Death.Msg = DeathLimit, "killed at the memory bound of the isolation"
+	}
 	return rep
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/depcon/depcon/runtime/isolate"
 )
 
 // A TestResult is what became of a test run by RunTest.
@@ -20,6 +22,8 @@ type TestResult struct {
 	ExitCode int  // its exit status, -1 when a signal ended it
 	TimedOut bool // the test's timeout fired, or it was killed after it
 	Race     bool // the race detector reported a data race
+	// OutOfMemory reports that the isolation's memory bound killed it.
+	OutOfMemory bool
 	// Output is the standard output and error, interleaved: its first and
 	// last OutputCap/2 bytes when it is longer than OutputCap.
 	Output string
@@ -35,14 +39,15 @@ const killGrace = 5 * time.Second
 // RunTest runs the tests matching the regular expression run in the
 // given test files (name to source, each a _test.go file in the
 // package's own package clause) added to the package target, with the
-// race detector, in a sandbox like a child's. The package's own test
+// race detector, in a sandbox like a child's, in jail (nil for the
+// default one). The package's own test
 // files are left out. It builds in a directory under work, which the
 // caller removes, and reuses the binary of an earlier call with the same
 // work, target and files. A test that does not end within timeout is stopped and
 // fails with TimedOut set. RunTest fails with a *BuildError when the
 // files do not compile, and with an error when run matches no test.
 func RunTest(ctx context.Context, work string, target Target, files map[string][]byte, run string,
-	timeout time.Duration) (*TestResult, error) {
+	timeout time.Duration, jail *isolate.Jail) (*TestResult, error) {
 	if len(files) == 0 {
 		return nil, errors.New("running a test: no test files")
 	}
@@ -55,20 +60,27 @@ func RunTest(ctx context.Context, work string, target Target, files map[string][
 	if timeout <= 0 {
 		return nil, fmt.Errorf("running a test: timeout %v", timeout)
 	}
+	if jail == nil {
+		var err error
+		if jail, err = defaultJail(); err != nil {
+			return nil, err
+		}
+	}
 	bin, err := testBinary(ctx, work, target, files)
 	if err != nil {
 		return nil, err
 	}
-	res, err := runTestBinary(ctx, bin, filepath.Dir(bin), run, timeout)
+	res, err := runTestBinary(ctx, jail, bin, filepath.Dir(bin), run, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("running a test of %s: %w", target.Path, err)
 	}
 	return res, nil
 }
 
-// runTestBinary runs the tests matching run of the test binary bin in a
-// sandbox made in parent.
-func runTestBinary(ctx context.Context, bin, parent, run string, timeout time.Duration) (*TestResult, error) {
+// runTestBinary runs the tests matching run of the test binary bin in
+// jail, in a sandbox made in parent.
+func runTestBinary(ctx context.Context, jail *isolate.Jail, bin, parent, run string, timeout time.Duration) (*TestResult,
+	error) {
 	box, err := newSandbox(parent)
 	if err != nil {
 		return nil, err
@@ -76,21 +88,22 @@ func runTestBinary(ctx context.Context, bin, parent, run string, timeout time.Du
 	defer func() { _ = box.remove() }()
 	runCtx, cancel := context.WithTimeout(ctx, timeout+killGrace)
 	defer cancel()
-	cmd := command(runCtx, bin, "-test.run="+run, "-test.count=1", "-test.v=true",
+	jc := jail.Command(runCtx, box.dir, bin, "-test.run="+run, "-test.count=1", "-test.v=true",
 		"-test.timeout="+timeout.String())
+	cmd := jc.Cmd
 	cmd.Dir = box.dir
 	cmd.Env = append(append(os.Environ(), runEnv...), box.env()...)
 	out := &headTail{max: OutputCap / 2}
 	cmd.Stdout, cmd.Stderr = out, out
-	err = cmd.Run()
-	_ = killGroup(cmd) // what the test started dies with it
+	err = jc.Run()
+	jailed := jc.Release() // what the test started dies with it
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if cmd.ProcessState == nil {
 		return nil, fmt.Errorf("running %s: %w", bin, err)
 	}
-	res := &TestResult{ExitCode: cmd.ProcessState.ExitCode(), Output: out.String()}
+	res := &TestResult{ExitCode: cmd.ProcessState.ExitCode(), Output: out.String(), OutOfMemory: jailed.OutOfMemory}
 	res.TimedOut = runCtx.Err() != nil || strings.Contains(res.Output, "panic: test timed out after")
 	res.Race = strings.Contains(res.Output, "WARNING: DATA RACE")
 	res.Passed = cmd.ProcessState.Success() && !res.TimedOut

@@ -59,7 +59,7 @@ func TestRunTest(t *testing.T) {
 		{run: "^TestReproRace$", timeout: time.Minute, race: true, code: RaceExit, output: "WARNING: DATA RACE"},
 		{run: "^TestReproHang$", timeout: time.Second, timedOut: true, code: 2, output: "test timed out"},
 	} {
-		res, err := RunTest(ctx, work, target, files, tc.run, tc.timeout)
+		res, err := RunTest(ctx, work, target, files, tc.run, tc.timeout, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.run, err)
 		}
@@ -70,7 +70,7 @@ func TestRunTest(t *testing.T) {
 				res.Output)
 		}
 	}
-	if _, err := RunTest(ctx, work, target, files, "^TestNothing$", time.Minute); err == nil ||
+	if _, err := RunTest(ctx, work, target, files, "^TestNothing$", time.Minute, nil); err == nil ||
 		!strings.Contains(err.Error(), "no test matches") {
 		t.Errorf("a pattern that matches no test: error %v", err)
 	}
@@ -87,13 +87,13 @@ func TestRunTestErrors(t *testing.T) {
 	_, target := loadTarget(t, "testdata/victim", ".")
 	ctx := context.Background()
 	_, err := RunTest(ctx, t.TempDir(), target, map[string][]byte{"bad_test.go": []byte("package victim\n\nvar x = undefined\n")},
-		".", time.Minute)
+		".", time.Minute, nil)
 	var be *BuildError
 	if !errors.As(err, &be) || !strings.Contains(be.Output, "undefined") {
 		t.Errorf("a test file that does not compile: error %v, want a BuildError", err)
 	}
 	for _, name := range []string{"../x_test.go", "x.go", "_x_test.go"} {
-		if _, err := RunTest(ctx, t.TempDir(), target, map[string][]byte{name: nil}, ".", time.Minute); err == nil {
+		if _, err := RunTest(ctx, t.TempDir(), target, map[string][]byte{name: nil}, ".", time.Minute, nil); err == nil {
 			t.Errorf("file name %q accepted", name)
 		}
 	}

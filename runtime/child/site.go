@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // A site is where the go command builds a target: in place, with the
@@ -51,11 +50,8 @@ func placeTarget(ctx context.Context, shared, work string, t Target) (*site, err
 // overlay: it lies beneath the module cache, or cannot be written (a
 // read-only tree is treated like the module cache).
 func needsCopy(dir, modcache string) bool {
-	return beneath(dir, modcache) || syscall.Access(dir, accessWrite) != nil
+	return beneath(dir, modcache) || !writable(dir)
 }
-
-// accessWrite is W_OK of access(2).
-const accessWrite = 0x2
 
 // beneath reports whether path lies in the directory root, comparing
 // the paths as given and with symbolic links resolved.

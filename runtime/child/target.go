@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/depcon/depcon/runtime/isolate"
 )
 
 // A Target is the package a child or a test is built from.
@@ -83,7 +85,7 @@ func (e *goEnv) hasMainModule() bool {
 // environment, and returns its standard output; its error tells the
 // standard error.
 func goOutput(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
-	cmd := command(ctx, "go", args...)
+	cmd := isolate.Toolchain(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer

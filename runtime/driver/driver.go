@@ -69,6 +69,7 @@ import (
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -115,6 +116,9 @@ type Config struct {
 	// PCTDepth is the bug depth d of the PCT schedules (d-1 priority
 	// change points), 1 to 3; 0 means DefaultPCTDepth.
 	PCTDepth int
+	// Isolation is the policy of the jail every process that runs the
+	// packages' code runs in (see package isolate).
+	Isolation isolate.Policy
 }
 
 // Schedulers (Config.Sched, the -sched flag).
@@ -173,6 +177,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Verbose != nil {
 		cfg.Verbose = &lockedWriter{w: cfg.Verbose} // types log concurrently
 	}
+	jail, err := isolate.New(cfg.Isolation)
+	if err != nil {
+		return nil, err
+	}
+	defer jail.Close()
+	if cfg.Verbose != nil {
+		fmt.Fprintf(cfg.Verbose, "isolation: %s\n", jail.Describe())
+	}
 	pkgs, err := load.Packages(cfg.Dir, cfg.Patterns)
 	if err != nil {
 		return nil, err
@@ -181,12 +193,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("computing the plans: %w", err)
 	}
-	work, err := os.MkdirTemp("", "depcon-test-")
+	work, err := newWorkDir()
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	rep := &Report{Types: []*TypeReport{}}
+	rep := &Report{Types: []*TypeReport{}, Isolation: jail.Describe()}
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return strings.Compare(a.PkgPath, b.PkgPath) })
 	var selected []pkgSubjects
 	for _, pkg := range pkgs {
@@ -212,7 +224,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			continue
 		}
 		pkg := ps.pkg
-		p := &pkgRun{work: filepath.Join(work, fmt.Sprint(i)), target: child.Target{
+		p := &pkgRun{jail: jail, work: filepath.Join(work, fmt.Sprint(i)), target: child.Target{
 			Dir: filepath.Dir(pkg.GoFiles[0]), Path: pkg.PkgPath, Module: child.ModuleOf(pkg.Module), From: cfg.Dir}}
 		if err := os.Mkdir(p.work, 0o755); err != nil {
 			return rep, err
@@ -226,6 +238,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			errs = append(errs, err)
 			continue
 		}
+		p.bin.Jail = jail
 		if !p.bin.Rewritten {
 			p.sites = nil
 			if p.bin.RewriteErr != nil {
@@ -258,6 +271,7 @@ type pkgSubjects struct {
 // the package it was built from, and a work directory.
 type pkgRun struct {
 	bin    *child.Binary
+	jail   *isolate.Jail // where the child and the reproducers run
 	target child.Target
 	work   string
 	// sites are the hooks placed in the package (nil when it was not

@@ -10,8 +10,10 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 
+	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -85,6 +87,14 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 	fs.StringVar(&cfg.Sched, "sched", SchedAll, "how the two calls of a test are interleaved: targeted (orders forced at the "+
 		"pair's evidence), pct (random priority schedules), stress (the Go scheduler), or all (targeted first, then pct and stress)")
 	fs.IntVar(&cfg.PCTDepth, "pct-depth", DefaultPCTDepth, "bug depth of the pct schedules: 1 to 3 (depth-1 priority changes)")
+	fs.BoolVar(&cfg.Isolation.Net, "net", false, "let the code under test use the network (it has none by default)")
+	fs.BoolVar(&cfg.Isolation.Unsafe, "unsafe-no-isolation", false,
+		"run the code under test unconfined where the kernel offers no isolation (Landlock, namespaces): it may then "+
+			"write, delete and connect anywhere the user can")
+	memMiB := fs.Int64("max-memory", isolate.DefaultMemory>>20, "memory bound of each child process tree, in MiB")
+	fs.IntVar(&cfg.Isolation.Tasks, "max-tasks", isolate.DefaultTasks, "bound on the processes and threads of each child")
+	timeout := fs.Duration("timeout", 0, "bound on the whole run, reproducers and replays included (0: none); "+
+		"the report then has what was found, and says what was left unconfirmed")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -94,6 +104,7 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 		return 2
 	}
 	cfg.NoReproduce = !*reproduce
+	cfg.Isolation.Memory = *memMiB << 20
 	cfg.Patterns = fs.Args()
 	if len(cfg.Patterns) == 0 {
 		fs.Usage()
@@ -129,10 +140,40 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 	if !jsonOut && cfg.Parallel == 1 && isTerminal(stderr) {
 		cfg.Progress = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "depcon test: -timeout %v: want a positive duration, or 0 for none\n", *timeout)
+		return 2
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	if *timeout > 0 {
+		var stopTimer context.CancelFunc
+		ctx, stopTimer = context.WithTimeoutCause(ctx, *timeout, errTimeout)
+		defer stopTimer()
+	}
+	// SIGINT and SIGTERM (as timeout(1) sends) end the run: the report of
+	// what was found so far is printed, and the work directory removed.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var caught atomic.Value
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs) // a second one ends the process at once
+			caught.Store(sig)
+			cancel(fmt.Errorf("interrupted by %v", sig))
+		case <-ctx.Done():
+		}
+	}()
 	rep, err := Run(ctx, cfg)
+	stopped := ""
+	if err != nil && ctx.Err() != nil {
+		// Interrupted or out of time: the partial report is the result.
+		stopped, err = context.Cause(ctx).Error(), nil
+	}
 	if rep != nil {
+		rep.Stopped = stopped
 		if !writeSARIF(rep) {
 			return 2
 		}
@@ -149,11 +190,24 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 		fmt.Fprintf(stderr, "depcon test: %v\n", err)
 		return 2
 	}
+	if sig, ok := caught.Load().(os.Signal); ok {
+		fmt.Fprintf(stderr, "depcon test: %s\n", stopped)
+		if sig == syscall.SIGTERM {
+			return 128 + int(syscall.SIGTERM)
+		}
+		return 128 + int(syscall.SIGINT)
+	}
+	if stopped != "" {
+		fmt.Fprintf(stderr, "depcon test: %s\n", stopped)
+	}
 	if rep.Violations() > 0 {
 		return 1
 	}
 	return 0
 }
+
+// errTimeout is the cause of a run ended by -timeout.
+var errTimeout = errors.New("stopped at -timeout: the types and reproducers not finished are reported as such")
 
 // mergeMain merges the JSON reports in files and prints the result.
 func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer, writeSARIF func(*Report) bool) int {

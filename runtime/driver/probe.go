@@ -26,6 +26,15 @@ func beforeCall(rep *child.Reply) bool {
 	return !strings.HasPrefix(res.Step, "suffix")
 }
 
+// denied returns the error of a probe's call that the isolation denied
+// an operation, "" when it was not denied one.
+func denied(rep *child.Reply) string {
+	if rep.Result != nil && len(rep.Result.Denied) > 0 {
+		return rep.Result.Denied[0]
+	}
+	return ""
+}
+
 // probe checks the constructors and then each method alone on a fresh
 // object: it drops constructors that fail, measures the methods, and
 // keeps out of the tests the methods that end the process, never return,
@@ -76,7 +85,7 @@ func (r *typeRun) probe() bool {
 			if rep == nil {
 				return false
 			}
-			if !beforeCall(rep) && !panicked(rep) {
+			if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" {
 				break
 			}
 			r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
@@ -84,6 +93,12 @@ func (r *typeRun) probe() bool {
 		if beforeCall(rep) {
 			r.logf("probe of %s inconclusive: no object could be built in time", m)
 			callable++
+			continue
+		}
+		if why := denied(rep); why != "" {
+			r.g.Exclude(m)
+			r.note("%s is not tested: it needs what the isolation denies (the filesystem outside its directory, the "+
+				"network, more processes), in each of 3 probes: %s", m, why)
 			continue
 		}
 		if d := rep.Death; d != nil {

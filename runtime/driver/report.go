@@ -25,8 +25,14 @@ const (
 // A Report is the result of Run.
 type Report struct {
 	// Shard is "K/N" when the report is the K-th of N shards.
-	Shard string        `json:"shard,omitempty"`
-	Types []*TypeReport `json:"types"`
+	Shard string `json:"shard,omitempty"`
+	// Isolation says what confined the processes that ran the packages'
+	// code (see package isolate).
+	Isolation string `json:"isolation,omitempty"`
+	// Stopped says why the run ended before its end (a signal, -timeout):
+	// the report has what was found until then.
+	Stopped string        `json:"stopped,omitempty"`
+	Types   []*TypeReport `json:"types"`
 }
 
 // Merge returns the report of the union of reports (of the shards of one
@@ -35,6 +41,11 @@ func Merge(reports ...*Report) *Report {
 	out := &Report{Types: []*TypeReport{}}
 	for _, r := range reports {
 		out.Types = append(out.Types, r.Types...)
+		if out.Isolation == "" {
+			out.Isolation = r.Isolation
+		} else if r.Isolation != "" && r.Isolation != out.Isolation {
+			out.Isolation += "; " + r.Isolation
+		}
 	}
 	slices.SortStableFunc(out.Types, func(a, b *TypeReport) int {
 		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Type, b.Type))
@@ -219,6 +230,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteText writes the report for a human. Reproducers are shown only
 // when they were written to files.
 func (r *Report) WriteText(w io.Writer) {
+	if r.Isolation != "" {
+		fmt.Fprintf(w, "isolation: %s\n", r.Isolation)
+	}
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "stopped early (%s): what follows is what was found until then\n", r.Stopped)
+	}
 	if len(r.Types) == 0 {
 		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
 	}

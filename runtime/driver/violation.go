@@ -108,7 +108,7 @@ func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, st
 			return ReproNotRun, "interrupted"
 		}
 		res, err := child.RunTest(r.parent, r.work, r.target, map[string][]byte{file: src},
-			"^"+name+"$", reproTimeout)
+			"^"+name+"$", reproTimeout, r.jail)
 		if err != nil {
 			return ReproNotRun, err.Error()
 		}

@@ -149,6 +149,13 @@ func (x *execution) seqWith(tr *tracer) Message {
 		return *res
 	}
 	var durs []time.Duration
+	var denied []string
+	deny := func(i int, msg string) {
+		for len(denied) <= i {
+			denied = append(denied, "")
+		}
+		denied[i] = msg
+	}
 	for i := range p.fns {
 		step := fmt.Sprintf("suffix %d", i)
 		x.progress(step)
@@ -167,13 +174,19 @@ func (x *execution) seqWith(tr *tracer) Message {
 			return *res
 		}
 		if o.panic != "" {
-			res := Message{Status: StatusPanic, Step: step, Goroutine: i, Msg: o.panic, Dropped: x.drops()}
+			if deniedText(o.panic) {
+				deny(i, "panic: "+o.panic)
+			}
+			res := Message{Status: StatusPanic, Step: step, Goroutine: i, Msg: o.panic, Dropped: x.drops(), Denied: denied}
 			res.Stacks[0] = o.stack
 			return res
 		}
+		if deniedErr(o.err) {
+			deny(i, o.err.Error())
+		}
 		durs = append(durs, o.elapsed)
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: durs}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Durations: durs, Denied: denied}
 }
 
 // step runs f in a goroutine of its own and waits for it as for a

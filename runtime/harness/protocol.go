@@ -191,6 +191,10 @@ type Message struct {
 	Offspring []string `json:"offspring,omitempty"`
 	// Durations are the run times of the suffix calls (OpSeq).
 	Durations []time.Duration `json:"durations,omitempty"`
+	// Denied holds, for an OpSeq, the error or panic of each suffix call
+	// that failed because the isolation denied it an operation (a write
+	// outside its directory, a connection), "" for the others.
+	Denied []string `json:"denied,omitempty"`
 	// Kept lists the prefix calls an OpTrace keeps, by index.
 	Kept []int `json:"kept,omitempty"`
 	// Sched says how the iterations of a scheduled test went.

@@ -251,8 +251,8 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	g.same = nil
 	if g.rng.IntN(2) == 0 {
 		keys := stringLits[1:]
-		if len(g.s.Literals) > 0 && g.rng.IntN(3) == 0 {
-			keys = g.s.Literals
+		if lits := g.s.literals(); len(lits) > 0 && g.rng.IntN(3) == 0 {
+			keys = lits
 		}
 		g.same = map[string]string{
 			"string": keys[g.rng.IntN(len(keys))],

@@ -46,11 +46,53 @@ type valuer struct {
 }
 
 // args generates the arguments of a call to a function of signature sig.
-// A variadic parameter gets a slice.
+// A variadic parameter gets a slice. A string parameter whose name says
+// it is a file's gets a relative name, which resolves in the test's own
+// directory.
 func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 	var out []harness.Value
 	for i := range sig.Params().Len() {
-		out = append(out, v.value(sig.Params().At(i).Type(), depth))
+		p := sig.Params().At(i)
+		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 && namesFile(p.Name()) {
+			out = append(out, harness.Value{K: harness.KLit, Lit: pathLits[v.rng.IntN(len(pathLits))]})
+			continue
+		}
+		out = append(out, v.value(p.Type(), depth))
+	}
+	return out
+}
+
+// pathLits are the names a parameter naming a file gets: relative, so
+// that they resolve in the directory the test runs in.
+var pathLits = []string{"depcon-file", "depcon-dir/file", "depcon-file.tmp", "depcon-dir"}
+
+// namesFile reports whether a parameter's name says it names a file.
+func namesFile(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"path", "file", "dir", "folder", "filename"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsidePath reports whether s, used as a file name, could name a file
+// outside the directory the test runs in: absolute, going up, or in a
+// home directory. Such strings are never generated.
+func outsidePath(s string) bool {
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "~") ||
+		strings.Contains(s, "..") || len(s) >= 2 && s[1] == ':'
+}
+
+// literals returns the package's string constants that arguments may
+// take: those that cannot name a file outside the test's directory.
+func (s *Subject) literals() []string {
+	var out []string
+	for _, l := range s.Literals {
+		if !outsidePath(l) {
+			out = append(out, l)
+		}
 	}
 	return out
 }
@@ -123,8 +165,8 @@ func (v *valuer) basic(b *types.Basic) harness.Value {
 		if lit, ok := v.same["string"]; ok {
 			return harness.Value{K: harness.KLit, Lit: lit}
 		}
-		if n := len(v.s.Literals); n > 0 && v.rng.IntN(3) == 0 {
-			return harness.Value{K: harness.KLit, Lit: v.s.Literals[v.rng.IntN(n)]}
+		if lits := v.s.literals(); len(lits) > 0 && v.rng.IntN(3) == 0 {
+			return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
 		}
 		lits = stringLits
 	default: // unsafe.Pointer

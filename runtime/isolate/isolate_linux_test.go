@@ -1,0 +1,286 @@
+package isolate
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// actionEnv names what TestMain does instead of running the tests, in a
+// jailed copy of the test binary.
+const actionEnv = "ISOLATE_TEST_ACTION"
+
+func TestMain(m *testing.M) {
+	if a, ok := os.LookupEnv(actionEnv); ok {
+		os.Exit(act(a, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// act does what a hostile method would, and prints what became of it.
+func act(action string, args []string) int {
+	switch action {
+	case "write": // args: a file to create
+		err := os.WriteFile(args[0], []byte("x"), 0o644)
+		fmt.Println(errString(err))
+	case "remove": // args: a directory to remove
+		err := os.RemoveAll(args[0])
+		_, serr := os.Stat(args[0])
+		fmt.Println(errString(err), serr == nil)
+	case "chdir-write":
+		err := os.Chdir("/")
+		if err == nil {
+			err = os.WriteFile("depcon-canary", []byte("x"), 0o644)
+		}
+		fmt.Println(errString(err))
+	case "scratch-write":
+		err := os.WriteFile("inside", []byte("x"), 0o644)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(os.Getenv("TMPDIR"), "t"), []byte("x"), 0o644)
+		}
+		fmt.Println(errString(err))
+	case "connect": // args: an address
+		c, err := net.DialTimeout("tcp", args[0], 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		fmt.Println(errString(err))
+	case "loopback":
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err == nil {
+			var c net.Conn
+			c, err = net.Dial("tcp", l.Addr().String())
+			if err == nil {
+				c.Close()
+			}
+			l.Close()
+		}
+		fmt.Println(errString(err))
+	case "fork": // start many processes that sleep
+		n, err := 0, error(nil)
+		for ; n < 5000; n++ {
+			cmd := exec.Command("sleep", "30")
+			if err = cmd.Start(); err != nil {
+				break
+			}
+		}
+		fmt.Println(n, errString(err))
+	case "alloc": // touch 8 GiB
+		var keep [][]byte
+		for range 8 << 10 {
+			b := make([]byte, 1<<20)
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+		}
+		fmt.Println("allocated", len(keep))
+	default:
+		fmt.Println("unknown action", action)
+		return 2
+	}
+	return 0
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return "error: " + err.Error()
+}
+
+// jail returns a jail of p, skipping the test where none is available.
+func jail(t *testing.T, p Policy) *Jail {
+	t.Helper()
+	j, err := New(p)
+	if err != nil {
+		t.Skipf("no isolation here: %v", err)
+	}
+	t.Cleanup(j.Close)
+	t.Logf("isolation: %s", j.Describe())
+	return j
+}
+
+// run runs the test binary jailed with the action and returns its output.
+func run(t *testing.T, j *Jail, action string, args ...string) (string, Outcome, error) {
+	t.Helper()
+	scratch := t.TempDir()
+	for _, d := range []string{"tmp", "home"} {
+		if err := os.Mkdir(filepath.Join(scratch, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := j.Command(ctx, scratch, self, args...)
+	c.Cmd.Dir = scratch
+	c.Cmd.Env = append(os.Environ(), actionEnv+"="+action, "TMPDIR="+filepath.Join(scratch, "tmp"),
+		"HOME="+filepath.Join(scratch, "home"))
+	var buf strings.Builder
+	c.Cmd.Stdout, c.Cmd.Stderr = &buf, &buf
+	err = c.Run()
+	o := c.Release()
+	t.Logf("%s %v: %s (%+v, %v)", action, args, strings.TrimSpace(buf.String()), o, err)
+	return strings.TrimSpace(buf.String()), o, err
+}
+
+func TestFilesystemIsReadOnlyOutsideScratch(t *testing.T) {
+	j := jail(t, Policy{})
+	canary := t.TempDir()
+	keep := filepath.Join(canary, "keep")
+	if err := os.WriteFile(keep, []byte("canary"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := run(t, j, "remove", canary)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(out, "permission denied") {
+		t.Errorf("RemoveAll of a directory outside the scratch: %q, want permission denied", out)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "canary" {
+		t.Errorf("canary damaged: %q, %v", b, err)
+	}
+	home, _ := os.UserHomeDir()
+	for _, p := range []string{filepath.Join(canary, "new"), filepath.Join(os.TempDir(), "depcon-canary"),
+		filepath.Join(home, "depcon-canary")} {
+		out, _, err := run(t, j, "write", p)
+		if err != nil || !strings.Contains(out, "permission denied") {
+			t.Errorf("write %s: %q, %v; want permission denied", p, out, err)
+		}
+		if _, err := os.Stat(p); err == nil {
+			os.Remove(p)
+			t.Errorf("%s was written", p)
+		}
+	}
+	if out, _, err := run(t, j, "chdir-write"); err != nil || !strings.Contains(out, "permission denied") {
+		t.Errorf("chdir / and write: %q, %v; want permission denied", out, err)
+	}
+	if _, err := os.Stat("/depcon-canary"); err == nil {
+		t.Errorf("/depcon-canary was written")
+	}
+	if out, _, err := run(t, j, "scratch-write"); err != nil || out != "ok" {
+		t.Errorf("writing in the scratch directory and TMPDIR: %q, %v; want ok", out, err)
+	}
+}
+
+func TestNetworkDenied(t *testing.T) {
+	j := jail(t, Policy{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	out, _, err := run(t, j, "connect", l.Addr().String())
+	if err != nil || !strings.HasPrefix(out, "error:") {
+		t.Errorf("connect: %q, %v; want an error", out, err)
+	}
+	select {
+	case <-accepted:
+		t.Errorf("the listener saw a connection")
+	case <-time.After(100 * time.Millisecond):
+	}
+	if j.Mechanisms().NetNS {
+		if out, _, err := run(t, j, "loopback"); err != nil || out != "ok" {
+			t.Errorf("a server on the namespace's own loopback: %q, %v; want ok", out, err)
+		}
+	}
+	jn := jail(t, Policy{Net: true})
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	if out, _, err := run(t, jn, "connect", l.Addr().String()); err != nil || out != "ok" {
+		t.Errorf("connect with the network allowed: %q, %v; want ok", out, err)
+	}
+}
+
+func TestTasksBounded(t *testing.T) {
+	j := jail(t, Policy{Tasks: 64})
+	if m := j.Mechanisms(); !m.CgroupTasks && !m.Nproc {
+		t.Skip("tasks are not bounded here")
+	}
+	before := countSleeps(t)
+	out, _, err := run(t, j, "fork")
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var n int
+	if _, err := fmt.Sscan(out, &n); err != nil || n >= 64 {
+		t.Errorf("fork: %q; want fewer than 64 processes started, then an error", out)
+	}
+	// The sleeps it started died with it.
+	deadline := time.Now().Add(5 * time.Second)
+	for countSleeps(t) > before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := countSleeps(t); after > before {
+		t.Errorf("%d processes started in the jail outlived it", after-before)
+	}
+}
+
+func TestMemoryBounded(t *testing.T) {
+	j := jail(t, Policy{Memory: 256 << 20})
+	if !j.Mechanisms().CgroupMemory {
+		t.Skip("memory is not bounded here")
+	}
+	out, o, err := run(t, j, "alloc")
+	if err == nil || strings.Contains(out, "allocated") {
+		t.Errorf("allocating 8 GiB under a 256 MiB bound: %q, %v; want the process killed", out, err)
+	}
+	if !o.OutOfMemory {
+		t.Errorf("the outcome does not say the memory bound was reached (%v)", err)
+	}
+}
+
+// countSleeps counts the processes running "sleep 30".
+func countSleeps(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && string(b) == "sleep\x0030\x00" {
+			n++
+		}
+	}
+	return n
+}
+
+func TestDescribe(t *testing.T) {
+	j := jail(t, Policy{})
+	d := j.Describe()
+	if !strings.HasPrefix(d, "landlock v") {
+		t.Errorf("Describe() = %q, want it to start with the Landlock version", d)
+	}
+	u, err := New(Policy{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if u.Unconfined() {
+		t.Errorf("a jail with mechanisms available is unconfined")
+	}
+}
