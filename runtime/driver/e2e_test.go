@@ -366,8 +366,8 @@ func TestInterrupt(t *testing.T) {
 	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { _ = cmd.Process.Kill() }) })
 	err := cmd.Wait()
 	timer.Stop()
-	if code := cmd.ProcessState.ExitCode(); code != 2 {
-		t.Errorf("exit status %d (%v), want 2 after an interrupt\n%s", code, err, stderr.Bytes())
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit status %d (%v), want 130 after an interrupt\n%s", code, err, stderr.Bytes())
 	}
 	noLeftovers(t)
 }

@@ -30,8 +30,15 @@ the two calls reproduces, fatal errors (concurrent map writes), and calls
 that never return when made alone (self-deadlocks), each with the static
 evidence of the pair, the goroutines' stacks, and a reproducer test.
 
+The code under test runs isolated (see docs/SECURITY.md): the filesystem
+read-only but for a scratch directory, no network, bounded memory and
+processes; where the kernel offers no isolation, test refuses to run
+unless -unsafe-no-isolation is given.
+
 Exit status: 0 when nothing was found, 1 when a violation was found, 2 on
-a usage error or when the packages do not load or build.
+a usage error, when the packages do not load or build, or when no
+isolation is available; 130 or 143 when SIGINT or SIGTERM ended the run
+(the report of what was found until then is printed).
 
 Flags:
 `

@@ -23,7 +23,7 @@ func (r *typeRun) replay(v *Violation) int {
 	}
 	failed := 0
 	for range replays {
-		if r.parent.Err() != nil {
+		if r.confirmCtx.Err() != nil {
 			break
 		}
 		p, err := child.Start(r.bin)
@@ -31,7 +31,7 @@ func (r *typeRun) replay(v *Violation) int {
 			r.note("cannot replay the %s: %v", v.Kind, err)
 			break
 		}
-		rep, err := p.Do(r.parent, req, req.HardCap+idleSlack)
+		rep, err := p.Do(r.confirmCtx, req, req.HardCap+idleSlack)
 		p.Kill()
 		if err == nil && failsSame(v.Kind, rep) {
 			failed++

@@ -21,10 +21,13 @@ const (
 
 // A typeRun is the testing of one type under test.
 type typeRun struct {
-	parent context.Context    // the run's: reproducers run under it
-	ctx    context.Context    // the type's budget
-	cancel context.CancelFunc // ends the type's testing
-	cfg    Config
+	parent context.Context // the run's
+	ctx    context.Context // the type's budget
+	// confirm bounds the reproducers and replays that follow the
+	// testing (see confirmWindow).
+	confirmCtx context.Context
+	cancel     context.CancelFunc // ends the type's testing
+	cfg        Config
 	*pkgRun
 	s        *testgen.Subject
 	g        *testgen.Generator
@@ -85,9 +88,18 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))
 	r.progressDone()
+	var stop context.CancelFunc
+	r.confirmCtx, stop = context.WithTimeout(r.parent, confirmWindow(cfg.Budget))
+	defer stop()
 	r.reproduceAll()
 	return r.rep
 }
+
+// confirmWindow is how long the reproducers and replays of a type's
+// violations may run after its testing: its budget, and at least a
+// minute (a reproducer is a build and a run). What is not confirmed
+// within it is reported as not run, with the reason.
+func confirmWindow(budget time.Duration) time.Duration { return max(budget, time.Minute) }
 
 // loop runs generated tests until the end of the budget or of the
 // targets. A target that exposed a violation is retired: the next tests

@@ -107,9 +107,17 @@ func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, st
 		if r.parent.Err() != nil {
 			return ReproNotRun, "interrupted"
 		}
-		res, err := child.RunTest(r.parent, r.work, r.target, map[string][]byte{file: src},
+		if r.confirmCtx.Err() != nil {
+			return ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take had "+
+				"ended", confirmWindow(r.cfg.Budget))
+		}
+		res, err := child.RunTest(r.confirmCtx, r.work, r.target, map[string][]byte{file: src},
 			"^"+name+"$", reproTimeout, r.jail)
 		if err != nil {
+			if r.confirmCtx.Err() != nil && r.parent.Err() == nil {
+				return ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take "+
+					"ended while it ran", confirmWindow(r.cfg.Budget))
+			}
 			return ReproNotRun, err.Error()
 		}
 		out = res.Output

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -22,8 +23,8 @@ type cgroupDir struct {
 }
 
 // cgroups finds, for the memory and pids controllers, a hierarchy where
-// this process may make cgroups, and makes the run's cgroup there
-// (depcon-PID beside this process's own cgroup's children). Cgroups
+// this process may make cgroups, and makes the jail's cgroup there
+// (depcon-PID-N among this process's own cgroup's children). Cgroups
 // left by runs that were killed are removed first.
 func cgroups() []cgroupDir {
 	mounts := cgroupMounts()
@@ -91,21 +92,26 @@ func cgroups() []cgroupDir {
 	return out
 }
 
+// jails numbers the jails of this process.
+var jails atomic.Int64
+
 // makeRunCgroup sweeps the cgroups of dead runs in base and makes this
 // run's.
 func makeRunCgroup(base string) (string, bool) {
 	ents, _ := os.ReadDir(base)
 	for _, e := range ents {
-		pid, ok := strings.CutPrefix(e.Name(), "depcon-")
+		rest, ok := strings.CutPrefix(e.Name(), "depcon-")
 		if !ok || !e.IsDir() {
 			continue
 		}
+		pid, _, _ := strings.Cut(rest, "-")
 		if n, err := strconv.Atoi(pid); err == nil && n != os.Getpid() && !Alive(n) {
 			_ = removeCgroupTree(filepath.Join(base, e.Name()))
 		}
 	}
-	d := filepath.Join(base, "depcon-"+strconv.Itoa(os.Getpid()))
-	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+	// One per jail: a process may have several (tests do).
+	d := filepath.Join(base, fmt.Sprintf("depcon-%d-%d", os.Getpid(), jails.Add(1)))
+	if err := os.Mkdir(d, 0o755); err != nil {
 		return "", false
 	}
 	return d, true

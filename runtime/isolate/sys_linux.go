@@ -52,11 +52,6 @@ func detect(p Policy) (*sysJail, Mechanisms, error) {
 			m.Cgroup = "v1"
 		}
 	}
-	if !m.CgroupTasks && os.Geteuid() != 0 {
-		// RLIMIT_NPROC counts the user's tasks; it does not bind root.
-		s.nproc = uint64(userTasks(os.Getuid()) + p.Tasks)
-		m.Nproc = true
-	}
 	flags := uintptr(syscall.CLONE_NEWPID)
 	if !p.Net {
 		flags |= syscall.CLONE_NEWNET
@@ -84,6 +79,15 @@ func detect(p Policy) (*sysJail, Mechanisms, error) {
 	if !res.Confined {
 		s.close()
 		return nil, m, errors.New("a write outside the scratch directory was not denied")
+	}
+	if !m.CgroupTasks && os.Geteuid() != 0 {
+		// RLIMIT_NPROC counts the user's tasks (in a new user namespace,
+		// those in the namespace); it does not bind root.
+		s.nproc = uint64(p.Tasks)
+		if !s.userns {
+			s.nproc += uint64(userTasks(os.Getuid()))
+		}
+		m.Nproc = true
 	}
 	m.Landlock = res.Landlock
 	m.NetNS = s.cloneflags&syscall.CLONE_NEWNET != 0
