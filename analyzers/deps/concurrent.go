@@ -16,7 +16,7 @@ const maxSyncDepth = 4
 // from several goroutines, or returns "" (see TypePlan.Concurrent).
 func concurrentWhy(t *summary.Type, self string) string {
 	pkg := t.Obj.Pkg()
-	if why := syncIn(t.Obj.Type(), pkg, "recv", 0, map[types.Type]bool{}); why != "" {
+	if why := syncIn(t.Obj.Type(), pkg, "recv", 0, map[types.Type]bool{}); why != "" && handleOf(t.Obj.Type(), pkg) == "" {
 		return why
 	}
 	for _, m := range t.Methods {
@@ -33,6 +33,96 @@ func concurrentWhy(t *summary.Type, self string) string {
 		return "doc: " + phrase
 	}
 	return ""
+}
+
+// notShared says why the type t is meant for one goroutine at a time
+// although it reaches synchronisation, or returns "" (see
+// TypePlan.NotShared). A documentation that says it is safe wins over
+// the handle shape.
+func notShared(t *summary.Type) string {
+	if phrase := unsharedDoc(t.Doc); phrase != "" {
+		return "doc: " + phrase
+	}
+	if safeDoc(t.Doc) != "" {
+		return ""
+	}
+	if why := handleOf(t.Obj.Type(), t.Obj.Pkg()); why != "" {
+		return "a handle: " + why
+	}
+	return ""
+}
+
+// unsharedPhrases match the doc comments that say a type is for one
+// goroutine, or one producer and one consumer.
+var unsharedPhrases = regexp.MustCompile(`(?i)\b((is |are )?not (safe|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)( for concurrent (use|access))?|(must|should) (only )?be used (by|from|in) (a single|one|the same) goroutine|(single|one)[- ](producer|consumer|reader|writer)s?|single[- ]goroutine|one goroutine at a time|spsc|not (be )?(used|called|accessed) concurrently|unsynchronized|unsynchronised)\b`)
+
+// unsharedDoc returns the phrase of a doc comment saying the type is not
+// to be shared between goroutines, or "".
+func unsharedDoc(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	if loc := unsharedPhrases.FindStringIndex(doc); loc != nil {
+		return strings.ToLower(doc[loc[0]:loc[1]])
+	}
+	return ""
+}
+
+// handleOf says why a type is a handle, or returns "": its only
+// synchronisation primitives are those of other types of its package that
+// synchronise themselves, which it points to through fields that are not
+// embedded (a Txn holding the *DB it was begun from, an Event holding its
+// *Bus). A handle is meant for one goroutine, or the API that made it
+// says how to share it: its methods are not tested concurrently unless
+// -type names it, or its documentation says it is safe (see
+// concurrentWhy, which checks the doc after the fields and atomics).
+func handleOf(t types.Type, pkg *types.Package) string {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	var owners []string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if syncIn(f.Type(), pkg, "recv."+f.Name(), 1, map[types.Type]bool{}) == "" {
+			continue
+		}
+		owner := selfSynchronised(f, t, pkg)
+		if owner == "" {
+			return "" // a primitive of its own
+		}
+		owners = append(owners, "*"+owner)
+	}
+	if len(owners) == 0 {
+		return ""
+	}
+	if len(owners) == 1 {
+		return "it only holds " + owners[0] + ", which synchronises itself"
+	}
+	return "it only holds " + strings.Join(owners, ", ") + ", which synchronise themselves"
+}
+
+// selfSynchronised returns the name of the type N when the field f (of a
+// value of type t) is a *N, not embedded, where N is another exported
+// type of pkg that has methods and holds a synchronisation primitive
+// itself; "" otherwise.
+func selfSynchronised(f *types.Var, t types.Type, pkg *types.Package) string {
+	if f.Embedded() {
+		return "" // its methods are the type's own
+	}
+	ptr, ok := types.Unalias(f.Type()).(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() != pkg || !n.Obj().Exported() || types.Identical(n, t) {
+		return ""
+	}
+	if types.NewMethodSet(types.NewPointer(n)).Len() == 0 {
+		return ""
+	}
+	if syncIn(n, pkg, "", 0, map[types.Type]bool{}) == "" {
+		return ""
+	}
+	return n.Obj().Name()
 }
 
 // syncIn looks for a synchronisation primitive in values of type t, named

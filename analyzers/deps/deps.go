@@ -83,7 +83,10 @@ type lockPair struct {
 func PlanType(t *summary.Type) *TypePlan {
 	self := summary.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
-	tp.ConcurrentWhy = concurrentWhy(t, self)
+	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
+	if tp.NotShared != "" {
+		tp.ConcurrentWhy = ""
+	}
 	tp.Concurrent = tp.ConcurrentWhy != ""
 	all := append(append([]*summary.Method(nil), t.Methods...), t.Unexported...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Name < all[j].Name })

@@ -189,8 +189,14 @@ func TestForeignGlobals(t *testing.T) {
 }
 
 // TestSelection checks which types are selected for testing by default
-// (Concurrent) and why.
+// (Concurrent) and why, and which are not although they reach
+// synchronisation (NotShared).
 func TestSelection(t *testing.T) {
+	notShared := map[string]string{
+		"Txn":    "a handle: it only holds *DB, which synchronises itself",
+		"Buffer": "doc: is not safe for concurrent use",
+		"Queue":  "doc: single producer",
+	}
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "selection")
 	p := results[0].Result.(*deps.Plan)
 	for name, want := range map[string]string{
@@ -206,6 +212,11 @@ func TestSelection(t *testing.T) {
 		"Simple":   "",
 		"Noisy":    "",
 		"Plain":    "",
+		"DB":       "recv.mu is a sync.Mutex",
+		"Txn":      "",
+		"Queue":    "",
+		"SafeTxn":  "doc: safe for concurrent use by multiple goroutines",
+		"Session":  "recv.mu is a sync.Mutex",
 	} {
 		tp := p.Type(name)
 		if tp == nil {
@@ -214,6 +225,9 @@ func TestSelection(t *testing.T) {
 		}
 		if tp.ConcurrentWhy != want || tp.Concurrent != (want != "") {
 			t.Errorf("%s: Concurrent=%t ConcurrentWhy=%q, want %q", name, tp.Concurrent, tp.ConcurrentWhy, want)
+		}
+		if tp.NotShared != notShared[name] {
+			t.Errorf("%s: NotShared=%q, want %q", name, tp.NotShared, notShared[name])
 		}
 	}
 }
@@ -273,7 +287,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 10}, {deps.Method{}, 6}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 11}, {deps.Method{}, 6}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}

@@ -80,11 +80,18 @@ type TypePlan struct {
 	// "recv.shards[*].RWMutex is a sync.RWMutex", "atomic operations on
 	// recv.n", "doc: safe for concurrent use"; "" when it is not.
 	ConcurrentWhy string
-	Methods       []Method // methods of *T (incl. promoted), sorted
-	PairsTotal    int      // |M| = n(n+1)/2, n = len(Methods)
-	PairsPC       int      // |M_pc|: parallel and conflict dependent
-	PairsD        int      // |M_d|: double-lock (incl. RWR) dependent
-	Pairs         []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
+	// NotShared, for a type that is not Concurrent, says why it is meant
+	// for one goroutine at a time although it reaches synchronisation: a
+	// handle ("a handle: it only holds *DB, which synchronises itself":
+	// pointers to other types of its package that synchronise themselves,
+	// no primitive of its own), or its documentation says so ("doc: not
+	// safe for concurrent use", "doc: single consumer").
+	NotShared  string
+	Methods    []Method // methods of *T (incl. promoted), sorted
+	PairsTotal int      // |M| = n(n+1)/2, n = len(Methods)
+	PairsPC    int      // |M_pc|: parallel and conflict dependent
+	PairsD     int      // |M_d|: double-lock (incl. RWR) dependent
+	Pairs      []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
 }
 
 // Dependent returns |M_pc ∪ M_d|.

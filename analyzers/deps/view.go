@@ -107,6 +107,7 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 	e.Int(int64(t.Omitted))
 	e.Bool(t.Concurrent)
 	e.Str(t.ConcurrentWhy)
+	e.Str(t.NotShared)
 	e.Len(len(t.Methods))
 	for _, m := range t.Methods {
 		e.Str(m.Name)
@@ -147,6 +148,7 @@ func decodeType(d *codec.Decoder) *TypePlan {
 	t.Omitted = int(d.Int())
 	t.Concurrent = d.Bool()
 	t.ConcurrentWhy = d.Str()
+	t.NotShared = d.Str()
 	if n := d.Len(); n > 0 {
 		t.Methods = make([]Method, n)
 		for i := range t.Methods {

@@ -258,6 +258,16 @@ type Cache struct{}
 func (*Cache) Next(n int) bool { return false }
 type Q struct{}
 func (*Q) Next() int { return 0 }
+type Event struct{}
+type Stream struct{}
+func (*Stream) Next() *Event { return nil }
+type Rows struct{}
+func (*Rows) Next() (Event, error) { return Event{}, nil }
+type Cursor struct{}
+func (*Cursor) Next() int { return 0 }
+func (*Cursor) Value() string { return "" }
+type IDs struct{}
+func (*IDs) Next() (uint64, error) { return 0, nil }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -268,7 +278,8 @@ func (*Q) Next() int { return 0 }
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]bool{"It": true, "Sc": true, "Cache": false, "Q": false, "Nope": false} {
+	for name, want := range map[string]bool{"It": true, "Sc": true, "Cache": false, "Q": false, "Nope": false,
+		"Stream": true, "Rows": true, "Cursor": true, "IDs": false} {
 		if got := isIterator(pkg, name); got != want {
 			t.Errorf("isIterator(%s) = %v, want %v", name, got, want)
 		}

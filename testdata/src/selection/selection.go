@@ -99,3 +99,75 @@ type Plain struct{ n int }
 
 // Get returns n.
 func (p *Plain) Get() int { return p.n }
+
+// DB synchronises itself.
+type DB struct {
+	mu   sync.Mutex
+	rows map[string]string
+}
+
+// Begin returns a transaction on the database.
+func (db *DB) Begin() *Txn { return &Txn{db: db, writes: map[string]string{}} }
+
+// Txn is a transaction of its DB. It has no lock of its own; its
+// database's mutex is its database's business.
+type Txn struct {
+	db     *DB
+	writes map[string]string
+}
+
+// Set records a write.
+func (t *Txn) Set(k, v string) { t.writes[k] = v }
+
+// Commit applies the writes under the database's lock.
+func (t *Txn) Commit() {
+	t.db.mu.Lock()
+	defer t.db.mu.Unlock()
+	for k, v := range t.writes {
+		t.db.rows[k] = v
+	}
+}
+
+// SafeTxn is a handle too, but it is safe for concurrent use by multiple
+// goroutines.
+type SafeTxn struct{ db *DB }
+
+// Get reads a row.
+func (t *SafeTxn) Get(k string) string {
+	t.db.mu.Lock()
+	defer t.db.mu.Unlock()
+	return t.db.rows[k]
+}
+
+// Session holds a *DB and a mutex of its own: not a handle.
+type Session struct {
+	mu sync.Mutex
+	db *DB
+	n  int
+}
+
+// Touch counts.
+func (s *Session) Touch() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+// Queue is a ring buffer for a single producer and a single consumer:
+// its indices are atomic so that the two may run at once, but two
+// consumers must not.
+type Queue struct {
+	head, tail atomic.Uint64
+	buf        [16]int
+}
+
+// Pop takes an item.
+func (q *Queue) Pop() (int, bool) {
+	h := q.head.Load()
+	if h == q.tail.Load() {
+		return 0, false
+	}
+	v := q.buf[h%16]
+	q.head.Store(h + 1)
+	return v, true
+}
