@@ -337,7 +337,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		switch {
 		case re == nil && tp.NotShared != "" && tp.Exported:
 			tr := newTypeReport(pkg.PkgPath, tp.ExportedOnly())
-			tr.Skipped = fmt.Sprintf("meant for one goroutine at a time (%s): not tested by default; -type '^%s$' tests it",
+			tr.Skipped = fmt.Sprintf("meant for one goroutine at a time (%s); -type '^%s$' tests it",
 				tp.NotShared, tp.Name)
 			skipped = append(skipped, tr)
 			continue
@@ -348,7 +348,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		case !named && tp.Exported && isIterator(pkg.Types, tp.Name):
 			// One consumer at a time, by convention: sharing it is misuse.
 			tr := newTypeReport(pkg.PkgPath, tp.ExportedOnly())
-			tr.Skipped = fmt.Sprintf("an iterator (one consumer at a time): not tested by default; -type '^%s$' tests it",
+			tr.Skipped = fmt.Sprintf("an iterator (one consumer at a time); -type '^%s$' tests it",
 				tp.Name)
 			skipped = append(skipped, tr)
 			continue

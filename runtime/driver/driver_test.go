@@ -192,7 +192,7 @@ func TestReportFormats(t *testing.T) {
 	}
 	b.Reset()
 	rep.WriteText(&b)
-	for _, want := range []string{"example.com/m.Map: 1 pairs tested (1 dependent, 10 in all), 4 tests",
+	for _, want := range []string{"example.com/m.Map: 1 violation; 1 pairs tested (1 dependent, 10 in all), 4 tests",
 		"DEADLOCK: Equal ∥ Equal (2 objects), after 3 tests", "[d] Equal locks recv.mu then o.mu",
 		"    | goroutine 1 (a.Equal):", "rerun: depcon test -seed 7", "reproducer: /out/depcon_map_equal_equal_test.go"} {
 		if !strings.Contains(b.String(), want) {

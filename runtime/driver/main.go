@@ -189,6 +189,8 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 				fmt.Fprintf(stderr, "depcon test: %v\n", err)
 				return 2
 			}
+		} else if verbose {
+			rep.WriteTextVerbose(stdout)
 		} else {
 			rep.WriteText(stdout)
 		}

@@ -214,9 +214,13 @@ type Violation struct {
 	Schedule string            `json:"schedule,omitempty"`
 	Replayed string            `json:"replayed,omitempty"`
 	sched    *harness.Schedule // the failing test's schedule
-	test     harness.Test      // the failing test
-	seq      bool              // a single sequential call
-	key      string            // what makes it distinct
+	// AlsoSeenAs lists the other pairs ("A ∥ B") that showed the same
+	// defect (the same two racing lines, the same panicking line).
+	AlsoSeenAs []string     `json:"also_seen_as,omitempty"`
+	test       harness.Test // the failing test
+	seq        bool         // a single sequential call
+	key        string       // what makes it distinct
+	defect     string       // what identifies its defect across pairs (see defectKey)
 }
 
 // WriteJSON writes the report as JSON.
@@ -227,9 +231,17 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteText writes the report for a human. Reproducers are shown only
-// when they were written to files.
-func (r *Report) WriteText(w io.Writer) {
+// WriteText writes the report for a human: the findings first, then a
+// line per type tested (with its notes), then the types not tested and
+// why. Reproducers are shown only when they were written to files.
+func (r *Report) WriteText(w io.Writer) { r.writeText(w, false) }
+
+// WriteTextVerbose is WriteText with, for each type, its tests by
+// schedule, the prefix calls pruned and the interleaving coverage of
+// every pair.
+func (r *Report) WriteTextVerbose(w io.Writer) { r.writeText(w, true) }
+
+func (r *Report) writeText(w io.Writer, verbose bool) {
 	if r.Isolation != "" {
 		fmt.Fprintf(w, "isolation: %s\n", r.Isolation)
 	}
@@ -238,48 +250,74 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if len(r.Types) == 0 {
 		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
+		return
 	}
 	for _, t := range r.Types {
-		fmt.Fprintf(w, "%s.%s: ", t.Package, t.Type)
+		if len(t.Violations) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s.%s:\n", t.Package, t.Type)
+		for _, v := range t.Violations {
+			v.writeText(w)
+		}
+	}
+	var skipped []*TypeReport
+	for _, t := range r.Types {
 		if t.Skipped != "" {
-			fmt.Fprintf(w, "not tested: %s\n", t.Skipped)
-		} else {
-			fmt.Fprintf(w, "%d pairs tested (%d dependent, %d in all), %d tests, %.1fs\n",
-				t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed)
-			if len(t.BuiltBy) > 0 {
-				fmt.Fprintf(w, "  built by: %s\n", strings.Join(t.BuiltBy, ", "))
+			skipped = append(skipped, t)
+			continue
+		}
+		found := "no violation found"
+		if n := len(t.Violations); n > 0 {
+			found = fmt.Sprintf("%d violations", n)
+			if n == 1 {
+				found = "1 violation"
 			}
-			if len(t.Schedules) > 0 {
-				var ss []string
-				for _, k := range slices.Sorted(maps.Keys(t.Schedules)) {
-					ss = append(ss, fmt.Sprintf("%s %d", k, t.Schedules[k]))
-				}
-				fmt.Fprintf(w, "  concurrent tests by schedule: %s\n", strings.Join(ss, ", "))
-			}
-			if t.PrefixCalls > 0 {
-				fmt.Fprintf(w, "  prefix calls pruned: %d of %d (they changed no branch the pair's calls take)\n",
-					t.PrefixPruned, t.PrefixCalls)
-			}
-			for _, pc := range t.Interleavings {
-				var os []string
-				for _, o := range pc.Orders {
-					os = append(os, o.String())
-				}
-				if pc.DelaySchedules > 0 {
-					os = append(os, fmt.Sprintf("%d delay-bounded schedules", pc.DelaySchedules))
-				}
-				fmt.Fprintf(w, "  interleavings of %s ∥ %s: %s\n", pc.Pair[0], pc.Pair[1], strings.Join(os, "; "))
-			}
+		}
+		by := ""
+		if len(t.BuiltBy) > 0 {
+			by = ", built by " + strings.Join(t.BuiltBy, ", ")
+		}
+		fmt.Fprintf(w, "%s.%s: %s; %d pairs tested (%d dependent, %d in all), %d tests, %.1fs%s\n",
+			t.Package, t.Type, found, t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed, by)
+		if verbose {
+			t.writeCoverage(w)
 		}
 		for _, n := range t.Notes {
 			fmt.Fprintf(w, "  note: %s\n", n)
 		}
-		if t.Skipped == "" && len(t.Violations) == 0 {
-			fmt.Fprintln(w, "  no violation found")
+	}
+	for _, t := range skipped {
+		fmt.Fprintf(w, "%s.%s: not tested: %s\n", t.Package, t.Type, t.Skipped)
+		for _, n := range t.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
 		}
-		for _, v := range t.Violations {
-			v.writeText(w)
+	}
+}
+
+// writeCoverage writes the type's tests by schedule, the prefix calls
+// pruned and the interleaving coverage of its pairs.
+func (t *TypeReport) writeCoverage(w io.Writer) {
+	if len(t.Schedules) > 0 {
+		var ss []string
+		for _, k := range slices.Sorted(maps.Keys(t.Schedules)) {
+			ss = append(ss, fmt.Sprintf("%s %d", k, t.Schedules[k]))
 		}
+		fmt.Fprintf(w, "  concurrent tests by schedule: %s\n", strings.Join(ss, ", "))
+	}
+	if t.PrefixCalls > 0 {
+		fmt.Fprintf(w, "  prefix calls pruned: %d of %d (they changed no branch the pair's calls take)\n",
+			t.PrefixPruned, t.PrefixCalls)
+	}
+	for _, pc := range t.Interleavings {
+		var os []string
+		for _, o := range pc.Orders {
+			os = append(os, o.String())
+		}
+		if pc.DelaySchedules > 0 {
+			os = append(os, fmt.Sprintf("%d delay-bounded schedules", pc.DelaySchedules))
+		}
+		fmt.Fprintf(w, "  interleavings of %s ∥ %s: %s\n", pc.Pair[0], pc.Pair[1], strings.Join(os, "; "))
 	}
 }
 
@@ -309,6 +347,9 @@ func (v *Violation) writeText(w io.Writer) {
 	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs%s%s\n", strings.ToUpper(v.Kind), what, v.TestsBefore, v.Elapsed,
 		count, status)
 	fmt.Fprintf(w, "    %s\n", v.Message)
+	if len(v.AlsoSeenAs) > 0 {
+		fmt.Fprintf(w, "    also seen as: %s (the same defect)\n", strings.Join(v.AlsoSeenAs, ", "))
+	}
 	if len(v.Evidence) > 0 {
 		fmt.Fprintln(w, "    static evidence:")
 		for _, e := range v.Evidence {

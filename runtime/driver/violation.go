@@ -2,8 +2,10 @@ package driver
 
 import (
 	"fmt"
+	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,13 +15,18 @@ import (
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// violation records v, once per distinct (kind, pair, location): a
-// violation seen again only counts.
+// violation records v, once per defect: once per (kind, pair, location),
+// and a race whose two access sites, or a panic or fatal error whose top
+// frame in the package's code, are those of a violation already recorded
+// is that violation seen again, under another pair maybe (AlsoSeenAs).
 func (r *typeRun) violation(v *Violation) {
-	v.key = violationKey(v)
+	v.key, v.defect = violationKey(v), defectKey(v)
 	for _, u := range r.rep.Violations {
-		if u.key == v.key {
+		if u.key == v.key || v.defect != "" && u.defect == v.defect {
 			u.Count++
+			if p := pairString(v.Pair); p != pairString(u.Pair) && !slices.Contains(u.AlsoSeenAs, p) {
+				u.AlsoSeenAs = append(u.AlsoSeenAs, p)
+			}
 			r.logf("%s again: %s", v.Kind, v.Message)
 			return
 		}
@@ -175,6 +182,67 @@ func tail(s string, n int) string {
 func violationKey(v *Violation) string {
 	return fmt.Sprintf("%s|%s|%s|%d|%s", v.Kind, v.Pair[0], v.Pair[1], v.Objects, firstFrame(v.Details))
 }
+
+// pairString writes a pair as "A ∥ B", "A" for a single call.
+func pairString(p [2]string) string {
+	if p[1] == "" {
+		return p[0]
+	}
+	return p[0] + " ∥ " + p[1]
+}
+
+// defectKey returns what identifies the defect behind v whatever pair
+// showed it: the kind and, for a race, its two access sites (the first
+// frame outside the standard library of each access, in either order);
+// for a panic or a fatal error, the first such frame of its report. It
+// returns "" for the other kinds, or when the report has no such frame.
+func defectKey(v *Violation) string {
+	switch v.Kind {
+	case KindRace:
+		var sites []string
+		section := false
+		for _, l := range strings.Split(v.Details, "\n") {
+			if l != "" && !strings.HasPrefix(l, " ") {
+				section = strings.Contains(l, " by goroutine ") || strings.Contains(l, " by main goroutine")
+				continue
+			}
+			if pos := framePos(l); section && pos != "" {
+				sites = append(sites, pos)
+				section = false
+			}
+		}
+		if len(sites) < 2 {
+			return ""
+		}
+		slices.Sort(sites[:2])
+		return v.Kind + "|" + sites[0] + "|" + sites[1]
+	case KindPanic, KindFatal:
+		for _, l := range strings.Split(v.Details, "\n") {
+			if pos := framePos(l); pos != "" {
+				return v.Kind + "|" + pos
+			}
+		}
+	}
+	return ""
+}
+
+// framePos returns the "file:line" of a stack line outside the standard
+// library, "" for other lines.
+func framePos(l string) string {
+	l = strings.TrimSpace(l)
+	if !strings.HasPrefix(l, "/") || !strings.Contains(l, ".go:") {
+		return ""
+	}
+	pos, _, _ := strings.Cut(l, " ")
+	if goroot != "" && strings.HasPrefix(pos, goroot+"/") {
+		return ""
+	}
+	return pos
+}
+
+// goroot is the standard library's root, whose frames are no defect's
+// site.
+var goroot = filepath.Clean(build.Default.GOROOT)
 
 // firstFrame returns the first "file:line" of a stack or race report.
 func firstFrame(details string) string {

@@ -18,7 +18,7 @@ import (
 
 // oldestGo is the oldest language version of a package the harness is
 // added to.
-const oldestGo = "go1.13"
+const oldestGo = "go1.12"
 
 // shadowable are the predeclared names a package under test plausibly
 // declares at package level. The harness cannot prefix them, so it must
@@ -97,7 +97,7 @@ func embedded(t *testing.T, all bool) map[string]string {
 		if !all && strings.HasPrefix(string(b), "//go:build race\n") {
 			// Type-checked as the !race variant; the race one calls
 			// what package runtime declares in race builds only, and
-			// TestGo113Package builds it with -race.
+			// TestGo112Package builds it with -race.
 			return err
 		}
 		srcs[p] = string(b)
@@ -269,9 +269,9 @@ func real()            {}
 func imag()            {}
 `
 
-// go113Test runs the harness in a package at go1.13, with the race
+// go112Test runs the harness in a package at go1.12, with the race
 // detector: a concurrent test that passes and one that deadlocks.
-const go113Test = `package harness
+const go112Test = `package harness
 
 import (
 	"sync"
@@ -313,18 +313,19 @@ func TestOld(t *testing.T) {
 }
 `
 
-// TestGo113Package builds and runs the harness with the go command in a
-// module whose go line is go 1.13, next to package-level declarations of
+// TestGo112Package builds and runs the harness with the go command in a
+// module whose go line is go 1.12 (several popular modules still declare
+// it), next to package-level declarations of
 // the predeclared names a package may redeclare.
-func TestGo113Package(t *testing.T) {
+func TestGo112Package(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a package with the race detector")
 	}
 	dir := t.TempDir()
 	files := embedded(t, true)
-	files["go.mod"] = "module example.com/old\n\ngo 1.13\n"
+	files["go.mod"] = "module example.com/old\n\ngo 1.12\n"
 	files["user.go"] = userDecls
-	files["old_test.go"] = go113Test
+	files["old_test.go"] = go112Test
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -334,6 +335,6 @@ func TestGo113Package(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -race in a go 1.13 module: %v\n%s", err, out)
+		t.Fatalf("go test -race in a go 1.12 module: %v\n%s", err, out)
 	}
 }

@@ -197,9 +197,9 @@ func literal(lit string, t reflect.Type) (reflect.Value, error) {
 		bits := t.Bits()
 		switch lit {
 		case "max":
-			x.SetInt(1<<(bits-1) - 1)
+			x.SetInt(1<<uint(bits-1) - 1)
 		case "min":
-			x.SetInt(-1 << (bits - 1))
+			x.SetInt(-1 << uint(bits-1))
 		default:
 			var n int64
 			n, err = strconv.ParseInt(lit, 0, bits)
@@ -208,7 +208,7 @@ func literal(lit string, t reflect.Type) (reflect.Value, error) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		switch lit {
 		case "max":
-			x.SetUint(math.MaxUint64 >> (64 - t.Bits()))
+			x.SetUint(math.MaxUint64 >> uint(64-t.Bits()))
 		case "min":
 		default:
 			var n uint64

@@ -188,7 +188,7 @@ type Cmd struct {
 	scratch string
 	proc    *sysProc // the platform's per-process state
 
-	mu       sync.Mutex
+	mu       sync.Mutex // guards proc's cgroups, released and outcome
 	released bool
 	outcome  Outcome
 }
@@ -227,7 +227,11 @@ func (c *Cmd) Run() error {
 }
 
 // Kill kills the command and every process it started.
-func (c *Cmd) Kill() error { return c.kill() }
+func (c *Cmd) Kill() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kill()
+}
 
 // Release kills what is left of the command's processes and frees what
 // the jail held for it; call it once the command has been waited for.

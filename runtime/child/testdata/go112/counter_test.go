@@ -1,0 +1,3 @@
+package counter
+
+func TestDoesNotCompile(t *testing.T) { undefined() }
