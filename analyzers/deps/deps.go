@@ -98,6 +98,9 @@ func PlanType(t *summary.Type) *TypePlan {
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
 			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites})
 	}
+	for i, mm := range ms {
+		tp.Methods[i].SetUp = setUp(mm, ms)
+	}
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
 	for i := 0; i < n; i++ {

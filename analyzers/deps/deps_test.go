@@ -287,7 +287,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 11}, {deps.Method{}, 6}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 11}, {deps.Method{}, 7}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}
@@ -320,5 +320,27 @@ func TestRecursion(t *testing.T) {
 	checkPairs(t, tp, "Sum~Sum:d")
 	if p := tp.Pair("Sum", "Sum"); p == nil || p.Objects() != 2 {
 		t.Errorf("Sum~Sum needs two objects: %+v", p)
+	}
+}
+
+// TestSetUp checks which methods are set-up methods, and why.
+func TestSetUp(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "setupmethods")
+	p := results[0].Result.(*deps.Plan)
+	want := map[string]string{
+		"Cache.SetHash":    "it takes no lock and is the only writer of recv.hash, which the other methods read without synchronisation",
+		"Pool.WithSize":    "it returns its receiver (a fluent setter)",
+		"Server.Configure": "doc: must be called before using",
+	}
+	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List"} {
+		tp := p.Type(typ)
+		if tp == nil {
+			t.Fatalf("no plan for %s", typ)
+		}
+		for _, m := range tp.Methods {
+			if got := m.SetUp; got != want[typ+"."+m.Name] {
+				t.Errorf("%s.%s: SetUp %q, want %q", typ, m.Name, got, want[typ+"."+m.Name])
+			}
+		}
 	}
 }

@@ -125,6 +125,12 @@ type Method struct {
 	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)" (full view)
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
+	// SetUp says why the method is a set-up method, called before the
+	// object is shared (a fluent setter, documented so, the only
+	// unsynchronised writer of configuration fields), "" when it is not:
+	// its calls concurrent with the others are contract questions, not
+	// bugs. depcon test calls it in prefixes only.
+	SetUp string
 }
 
 // Dependency kinds.

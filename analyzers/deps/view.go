@@ -116,6 +116,7 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 		e.Strs(m.Locks)
 		e.Int(int64(m.Accesses))
 		e.Int(int64(m.Writes))
+		e.Str(m.SetUp)
 	}
 	e.Int(int64(t.PairsTotal))
 	e.Int(int64(t.PairsPC))
@@ -159,6 +160,7 @@ func decodeType(d *codec.Decoder) *TypePlan {
 			m.Locks = d.Strs()
 			m.Accesses = int(d.Int())
 			m.Writes = int(d.Int())
+			m.SetUp = d.Str()
 		}
 	}
 	t.PairsTotal = int(d.Int())

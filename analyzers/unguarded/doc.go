@@ -130,7 +130,17 @@
 // only consider unexported fields (exported ones are configuration, set
 // before the value is shared), and only when one of their accesses is a
 // write; constructors and other functions (which run before the value is
-// shared) are not entry points; fields that are themselves
+// shared) are not entry points, and neither are set-up methods (those the
+// deps analyzer marks: fluent setters returning their receiver, methods
+// documented to be called before use, and the only, unsynchronised,
+// writers of fields the other methods read without synchronisation
+// either; depcon test calls them in prefixes only), so
+//
+//	func (t *Table) SetHash(f func(int) int) { t.hash = f }
+//	func (l *Limiter) WithMax(m int64) *Limiter { l.max = m; return l }
+//
+// are not reported against the guarded or atomic accesses of hash and
+// max; fields that are themselves
 // synchronisation primitives or channels, the accesses of an object that
 // a field refers to, or of a struct value within the receiver, made with
 // that object's own lock held (recv.in.err with the mutex embedded in

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -17,8 +19,22 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "unguarded",
 	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/unguarded",
-	Requires: []*analysis.Analyzer{summary.Analyzer},
+	Requires: []*analysis.Analyzer{summary.Analyzer, deps.Analyzer},
 	Run:      run,
+}
+
+// setUp reports whether the method m of the type typ is a set-up method.
+func setUp(plan *deps.Plan, typ, m string) bool {
+	tp := plan.Full(typ)
+	if tp == nil {
+		return false
+	}
+	for _, mm := range tp.Methods {
+		if mm.Name == m {
+			return mm.SetUp != ""
+		}
+	}
+	return false
 }
 
 // minGuarded is the number of other accesses that must hold the guard
@@ -35,8 +51,13 @@ type use struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	plan := pass.ResultOf[deps.Analyzer].(*deps.Plan)
 	reported := reports{}
 	for _, t := range entries(res) {
+		// Set-up methods run before the object is shared (deps.Method.SetUp,
+		// the definition depcon test uses too): what they write is
+		// configuration, not state the lock guards.
+		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool { return setUp(plan, t.obj.Name(), m.Name) })
 		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {
 			continue

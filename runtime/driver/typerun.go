@@ -70,6 +70,11 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 	if p.noSched != "" {
 		r.note("%s", p.noSched)
 	}
+	for _, m := range s.Plan.Methods {
+		if m.SetUp != "" {
+			r.note("%s is a set-up method (%s): called in prefixes only, never concurrently", m.Name, m.SetUp)
+		}
+	}
 	r.deadline = r.start.Add(cfg.Budget)
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
 	defer r.cancel()

@@ -80,3 +80,44 @@ func TestContractExtends(t *testing.T) {
 		t.Errorf("prefix order %v, want SetLimit first, the others in their order", calls)
 	}
 }
+
+// TestSetUpInPrefixesOnly checks that a set-up method (deps.Method.SetUp)
+// is in no concurrent pair, and runs in prefixes, before the other calls.
+func TestSetUpInPrefixesOnly(t *testing.T) {
+	plan := mapPlan()
+	for i := range plan.Methods {
+		if plan.Methods[i].Name == "Put" {
+			plan.Methods[i].SetUp = "it returns its receiver (a fluent setter)"
+		}
+	}
+	s, err := NewSubject(load(t), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(s, Config{Seed: 1, Iters: 1, MaxLen: 4, Mode: ModeAll, Pairs: PairsDependent})
+	for _, tg := range g.Targets() {
+		if tg.M1 == "Put" || tg.M2 == "Put" {
+			t.Errorf("target %s ∥ %s involves the set-up method Put", tg.M1, tg.M2)
+		}
+	}
+	inPrefix := 0
+	for range 200 {
+		c := g.Next()
+		if c == nil {
+			break
+		}
+		for i, call := range c.Test.Prefix {
+			if call.Fn == "Put" {
+				inPrefix++
+				for _, before := range c.Test.Prefix[:i] {
+					if before.Fn != "Put" {
+						t.Errorf("prefix %v: %s before the set-up call Put", c.Test.Prefix, before.Fn)
+					}
+				}
+			}
+		}
+	}
+	if inPrefix == 0 {
+		t.Errorf("the set-up method Put was never called in a prefix")
+	}
+}

@@ -102,6 +102,11 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorFail: map[string]int{},
 	}
 	g.contract = readContract(s.Docs, s.Names)
+	for _, m := range s.Plan.Methods {
+		if m.SetUp != "" {
+			g.contract.sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)
+		}
+	}
 	g.contract.extend(s.Plan)
 	g.targets = g.makeTargets()
 	return g

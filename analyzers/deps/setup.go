@@ -1,0 +1,161 @@
+package deps
+
+import (
+	"go/ast"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
+)
+
+// setUp says why m, a method of a type whose methods are all, is a
+// set-up method — one called before the object is shared, whose calls
+// concurrent with the type's other methods break its contract rather
+// than expose a bug — or returns "" (see Method.SetUp). This is the one
+// definition of a set-up method: depcon test calls such methods in
+// prefixes only, and unguarded does not take their writes for unguarded
+// ones.
+//
+// A method is a set-up method when
+//   - it is a fluent setter: it returns its receiver and writes no state
+//     under a lock (WithSize(n) *T, chained after the constructor);
+//   - its documentation says to call it before use ("must be called
+//     before Start", "call it once, before serving");
+//   - it takes no lock and is the only writer, with plain writes, of
+//     fields that the other methods read without synchronisation either
+//     (SetHashFunc, a pool's Init): nothing in the type protects those
+//     fields, so the type expects them set before it is shared.
+func setUp(m *method, all []*method) string {
+	fn := m.m.Func
+	if fn == nil || fn.Synthetic != "" {
+		return ""
+	}
+	if returnsReceiver(fn) && !writesLocked(m) {
+		return "it returns its receiver (a fluent setter)"
+	}
+	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
+		return "doc: " + phrase
+	}
+	if loc := soleUnsynchronisedWriter(m, all); loc != "" {
+		return "it takes no lock and is the only writer of " + loc + ", which the other methods read without synchronisation"
+	}
+	return ""
+}
+
+// returnsReceiver reports whether every return of the method fn returns
+// its receiver first.
+func returnsReceiver(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || fn.Signature.Results().Len() == 0 || len(fn.Params) == 0 {
+		return false
+	}
+	recv := fn.Params[0]
+	returns := 0
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) == 0 || ret.Results[0] != ssa.Value(recv) {
+			return false
+		}
+		returns++
+	}
+	return returns > 0
+}
+
+// writesLocked reports whether m writes some state of the type with a
+// lock held.
+func writesLocked(m *method) bool {
+	for _, a := range m.accesses {
+		if a.a.Write && locked(a.a) {
+			return true
+		}
+	}
+	return false
+}
+
+// locked reports whether a lock is held at the access a, in one critical
+// section with the accesses before it.
+func locked(a summary.Access) bool {
+	for _, h := range a.Held {
+		if !h.Broken {
+			return true
+		}
+	}
+	return false
+}
+
+// soleUnsynchronisedWriter returns a location that m writes, taking no
+// lock, when m is the only writer of every location it writes, with
+// plain writes, and another method reads one of them without
+// synchronisation; "" otherwise.
+func soleUnsynchronisedWriter(m *method, all []*method) string {
+	if len(m.m.Summary.Acquires) > 0 {
+		return ""
+	}
+	var written []access
+	for _, a := range m.accesses {
+		if !a.a.Write {
+			continue
+		}
+		if a.a.Flags.Synchronized() || locked(a.a) {
+			return ""
+		}
+		written = append(written, a)
+	}
+	if len(written) == 0 {
+		return ""
+	}
+	readUnsynced := ""
+	for _, w := range written {
+		for _, o := range all {
+			if o == m {
+				continue
+			}
+			for _, a := range o.accesses {
+				if !summary.Compatible(w.loc, a.loc) {
+					continue
+				}
+				if a.a.Write {
+					return "" // another writer: the field is state, not configuration
+				}
+				if readUnsynced == "" && !a.a.Flags.Synchronized() && !locked(a.a) {
+					readUnsynced = display(m, w.a.Loc)
+				}
+			}
+		}
+	}
+	return readUnsynced
+}
+
+// setUpPhrases match the documentation of a method to call before the
+// object is used or shared.
+var setUpPhrases = regexp.MustCompile(`(?i)\b((must|should) (only )?be called (once |only once )?(before|prior to) ` +
+	`(\w+ )?(use|using|any|calling|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared))|` +
+	`call (it |this( method)? )?(once )?before (using|use|any other|the first|starting|serving|sharing)|` +
+	`only (be )?called (once|during (initiali[sz]ation|setup|set-up|construction))|` +
+	`(during|at) (initiali[sz]ation|setup|set-up) (time|only)|before (it|the \w+) is (used|shared|started))`)
+
+// setUpDoc returns the phrase of a method's documentation that says to
+// call it before use, or "".
+func setUpDoc(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	if loc := setUpPhrases.FindStringIndex(doc); loc != nil {
+		return strings.ToLower(doc[loc[0]:loc[1]])
+	}
+	return ""
+}
+
+// funcDoc returns the doc comment of fn, "" when its syntax is not at
+// hand.
+func funcDoc(fn *ssa.Function) string {
+	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
+		return d.Doc.Text()
+	}
+	return ""
+}
