@@ -91,11 +91,21 @@ type state struct {
 	// the SSA value and field, by class: they are not part of the
 	// summary, only of the locks held at calls (Result.CallHeld).
 	anon []Held
+	// deferred are the defer statements run on every path to here, by
+	// their index in walker.defers (at most maxDefers): at a return,
+	// only those run, last first.
+	deferred uint64
 }
+
+// maxDefers is the most defer statements of a function whose paths are
+// told apart; a function with more runs all its deferred calls at every
+// return.
+const maxDefers = 64
 
 func (s *state) clone() *state {
 	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), accessed: s.accessed,
-		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites)}
+		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites),
+		deferred: s.deferred}
 	return c
 }
 
@@ -155,6 +165,9 @@ func (s *state) join(o *state) bool {
 		return !slices.ContainsFunc(o.anon, func(x Held) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
 	})
 	changed = changed || len(s.anon) != n
+	if d := s.deferred & o.deferred; d != s.deferred {
+		s.deferred, changed = d, true
+	}
 	if o.accessed && !s.accessed {
 		s.accessed, changed = true, true
 	}
@@ -315,8 +328,18 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		w.call(st, in, in.Common(), callNormal)
 	case *ssa.Go:
 		w.call(st, in, in.Common(), callGo)
+	case *ssa.Defer:
+		if i := slices.Index(w.defers, in); i >= 0 && i < maxDefers {
+			st.deferred |= 1 << i
+		}
 	case *ssa.RunDefers:
+		// The calls deferred on the way here, last first: a defer
+		// statement on another path (defer mu.RLock() after an RUnlock
+		// on a miss) does not run at this return.
 		for i := len(w.defers) - 1; i >= 0; i-- {
+			if len(w.defers) <= maxDefers && st.deferred&(1<<i) == 0 {
+				continue
+			}
 			w.call(st, w.defers[i], w.defers[i].Common(), callNormal)
 		}
 	}

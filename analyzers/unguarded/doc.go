@@ -140,7 +140,14 @@
 //	func (l *Limiter) WithMax(m int64) *Limiter { l.max = m; return l }
 //
 // are not reported against the guarded or atomic accesses of hash and
-// max; fields that are themselves
+// max. Nor is a lazy initialisation that every constructor of the type
+// makes dead: the check and the store of
+//
+//	func New() *Registry { return &Registry{m: map[string]int{}} }
+//	func (r *Registry) Set(k string, v int) { if r.m == nil { r.m = map[string]int{} }; r.mu.Lock() … }
+//
+// (a constructor that leaves m nil keeps the store reported). Fields that
+// are themselves
 // synchronisation primitives or channels, the accesses of an object that
 // a field refers to, or of a struct value within the receiver, made with
 // that object's own lock held (recv.in.err with the mutex embedded in

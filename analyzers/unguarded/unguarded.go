@@ -63,12 +63,13 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		mixed(pass, t, reported)
+		lazy := lazyInits(res, t.obj, t.methods)
 		byField := map[string][]use{}
 		var fields []string
 		for _, m := range t.methods {
 			for _, a := range m.Summary.Accesses {
 				f, ok := field(a.Loc)
-				if !ok || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
+				if !ok || lazy[a.Pos] || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
 					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) || ownLocked(a) {
 					continue
 				}
