@@ -64,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if isHelp(args[2:]) {
 			fmt.Fprintln(stderr, "depcon vet -sarif [-o FILE] PACKAGES writes a SARIF 2.1.0 log (depcon vet -sarif -h for its flags).")
 		}
-		os.Args = append([]string{"depcon vet"}, args[2:]...)
+		os.Args = append([]string{"depcon vet"}, vetArgs(args[2:], stderr)...)
 		multichecker.Main(suite.Analyzers()...) // does not return
 	case "pairs":
 		return pairsMain(args[2:], stdout, stderr)

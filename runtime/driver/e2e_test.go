@@ -516,3 +516,31 @@ func TestTargetedNarrowWindow(t *testing.T) {
 		t.Errorf("interleavings %+v, schedules %v: want the targeted orders reported", tr.Interleavings, tr.Schedules)
 	}
 }
+
+// TestSaturation checks that the budget is a ceiling: on the correct
+// types, whose few pairs saturate their interleavings within seconds,
+// testing ends well before a long budget, and the report says why.
+func TestSaturation(t *testing.T) {
+	t.Parallel()
+	const budget = 120
+	rep, code, stderr := depconTest(t, "-budget", fmt.Sprint(budget, "s"), testdataDir+"correct")
+	if code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+	}
+	saturated := 0
+	for _, tr := range rep.Types {
+		switch tr.Ended {
+		case EndedSaturated:
+			saturated++
+		case EndedPairs:
+		default:
+			t.Errorf("%s ended by %q after %.1fs, want saturation", tr.Type, tr.Ended, tr.Elapsed)
+		}
+		if tr.Elapsed > budget/2 {
+			t.Errorf("%s: %.1fs of a budget of %ds", tr.Type, tr.Elapsed, budget)
+		}
+	}
+	if saturated == 0 {
+		t.Errorf("no type ended by saturation: %+v", rep.Types)
+	}
+}

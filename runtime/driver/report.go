@@ -101,14 +101,18 @@ const (
 
 // A TypeReport is the result of testing one type.
 type TypeReport struct {
-	Package        string       `json:"package"`
-	Type           string       `json:"type"`
-	PairsTotal     int          `json:"pairs_total"`     // |M|
-	PairsDependent int          `json:"pairs_dependent"` // |M_pc ∪ M_d|
-	PairsTested    int          `json:"pairs_tested"`    // pairs whose calls ran concurrently
-	TestsGenerated int          `json:"tests_generated"` // tests run
-	Elapsed        float64      `json:"elapsed_s"`
-	Violations     []*Violation `json:"violations"`
+	Package        string  `json:"package"`
+	Type           string  `json:"type"`
+	PairsTotal     int     `json:"pairs_total"`     // |M|
+	PairsDependent int     `json:"pairs_dependent"` // |M_pc ∪ M_d|
+	PairsTested    int     `json:"pairs_tested"`    // pairs whose calls ran concurrently
+	TestsGenerated int     `json:"tests_generated"` // tests run
+	Elapsed        float64 `json:"elapsed_s"`
+	// Ended says what ended the type's testing: EndedSaturated,
+	// EndedBudget, EndedPairs, EndedFirst or EndedInterrupted ("" when
+	// it was not tested).
+	Ended      string       `json:"ended,omitempty"`
+	Violations []*Violation `json:"violations"`
 	// BuiltBy names the functions that built its objects (those whose
 	// probe succeeded), or holds ZeroValue.
 	BuiltBy []string `json:"built_by,omitempty"`
@@ -231,6 +235,22 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// What ended a type's testing (TypeReport.Ended).
+const (
+	// EndedSaturated: every pair left saturated its interleavings (see
+	// typeRun.saturated) before the budget ended.
+	EndedSaturated = "saturated"
+	// EndedBudget: the budget ended first.
+	EndedBudget = "budget"
+	// EndedPairs: no pair was left to test (each exposed a violation,
+	// or involves a method that cannot be called).
+	EndedPairs = "pairs"
+	// EndedFirst: -first, at the first violation.
+	EndedFirst = "first"
+	// EndedInterrupted: the run was interrupted or timed out.
+	EndedInterrupted = "interrupted"
+)
+
 // WriteText writes the report for a human: the findings first, then a
 // line per type tested (with its notes), then the types not tested and
 // why. Reproducers are shown only when they were written to files.
@@ -278,8 +298,15 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 		if len(t.BuiltBy) > 0 {
 			by = ", built by " + strings.Join(t.BuiltBy, ", ")
 		}
-		fmt.Fprintf(w, "%s.%s: %s; %d pairs tested (%d dependent, %d in all), %d tests, %.1fs%s\n",
-			t.Package, t.Type, found, t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed, by)
+		ended := ""
+		switch t.Ended {
+		case EndedSaturated:
+			ended = " (interleavings saturated)"
+		case EndedBudget:
+			ended = " (budget spent)"
+		}
+		fmt.Fprintf(w, "%s.%s: %s; %d pairs tested (%d dependent, %d in all), %d tests, %.1fs%s%s\n",
+			t.Package, t.Type, found, t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed, ended, by)
 		if verbose {
 			t.writeCoverage(w)
 		}

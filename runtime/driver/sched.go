@@ -245,6 +245,49 @@ func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
 		Patience: patience}, -1
 }
 
+// Saturation: a pair's interleavings are saturated once each of its
+// targeted orders was left (forced, tried on tests that reached its
+// sites, or given up on), its delay-bounded schedules were enumerated,
+// and saturationTests PCT and stress tests followed (half each); a
+// sequential target after seqSaturationTests tests.
+const (
+	saturationTests    = 100
+	seqSaturationTests = 6
+)
+
+// saturated reports whether every pair still tested has saturated its
+// interleavings (under -sched all, in a package with scheduling hooks):
+// the type's testing then ends before its budget, which is a ceiling.
+func (r *typeRun) saturated() bool {
+	if r.cfg.Sched != SchedAll || r.sites == nil {
+		return false
+	}
+	left := false
+	for _, t := range r.g.Targets() {
+		if !r.g.Usable(t) {
+			continue
+		}
+		left = true
+		if t.Seq {
+			if r.g.Tests(t) < seqSaturationTests {
+				return false
+			}
+			continue
+		}
+		ps := r.schedFor(t)
+		for i := range ps.cov {
+			c := &ps.cov[i]
+			if !(c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder) {
+				return false
+			}
+		}
+		if !ps.delayDone || ps.tests < saturationTests {
+			return false
+		}
+	}
+	return left
+}
+
 // patience is how long a goroutine is kept at a hook: long enough for
 // the other call to get through its method, short enough that an order
 // that cannot happen costs little.

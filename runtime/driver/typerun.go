@@ -81,6 +81,15 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 	defer r.stop()
 	if r.probe() {
 		r.loop()
+		switch {
+		case r.rep.Ended != "":
+		case r.parent.Err() != nil:
+			r.rep.Ended = EndedInterrupted
+		case r.ctx.Err() != nil:
+			r.rep.Ended = EndedBudget
+		default:
+			r.rep.Ended = EndedPairs
+		}
 	}
 	r.stop()
 	if r.tests < fewTests && r.slowest.d > r.cfg.Budget/4 {
@@ -117,6 +126,10 @@ func (r *typeRun) loop() {
 	}
 	r.progress()
 	for r.ctx.Err() == nil {
+		if r.saturated() {
+			r.rep.Ended = EndedSaturated
+			return
+		}
 		c := r.g.Next()
 		if c == nil {
 			if r.g.Left() > 0 {
@@ -129,6 +142,7 @@ func (r *typeRun) loop() {
 			r.g.Retire(c.Target)
 			r.violation(v)
 			if r.cfg.First && v.Kind != KindSelfDeadlock || r.cfg.StopAt != nil && r.cfg.StopAt(r.s.Pkg.Path(), r.s.Plan.Name, v) {
+				r.rep.Ended = EndedFirst
 				return
 			}
 		}

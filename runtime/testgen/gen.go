@@ -218,6 +218,13 @@ func (g *Generator) usable(t *Target) bool {
 	return !g.retired[t] && !g.excluded[t.M1] && !g.excluded[t.M2]
 }
 
+// Usable reports whether target t is still tested: not retired, and
+// neither of its methods excluded.
+func (g *Generator) Usable(t *Target) bool { return g.usable(t) }
+
+// Tests returns the number of tests of target t so far.
+func (g *Generator) Tests(t *Target) int { return g.cover[t] }
+
 // Retire stops testing target t: it exposed a violation already.
 func (g *Generator) Retire(t *Target) { g.retired[t] = true }
 
