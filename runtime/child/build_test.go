@@ -12,12 +12,13 @@ import (
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// TestLanguageVersions builds the children of modules at go 1.12 and 1.13, at go
-// 1.18 and without a go line, and of a package that declares the names of
-// builtins and of standard packages, and has each answer a request. The
-// go 1.13 package fails vet and its own tests do not compile.
+// TestLanguageVersions builds the children of modules at go 1.12 (the
+// oldest the harness supports), at go 1.18 and without a go line, and of a
+// package that declares the names of builtins and of standard packages,
+// and has each answer a request. The go 1.12 package fails vet and its
+// own tests do not compile.
 func TestLanguageVersions(t *testing.T) {
-	for _, dir := range []string{"go112", "go113", "go118", "nogo", "shadow"} {
+	for _, dir := range []string{"go112", "go118", "nogo", "shadow"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			b := buildChild(t, "testdata/"+dir, ".", "Counter", "Get", "Inc")

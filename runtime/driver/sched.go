@@ -214,10 +214,7 @@ func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
 		best := -1
 		for i := range ps.cov {
 			c := &ps.cov[i]
-			// An order is left once forced, or tried on tests that
-			// reached its sites, or after maxTestsPerOrder tests whose
-			// objects never got there.
-			if r.cfg.Sched == SchedAll && (c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder) {
+			if r.cfg.Sched == SchedAll && c.left() {
 				continue
 			}
 			if best < 0 || c.Tests < ps.cov[best].Tests {
@@ -276,8 +273,7 @@ func (r *typeRun) saturated() bool {
 		}
 		ps := r.schedFor(t)
 		for i := range ps.cov {
-			c := &ps.cov[i]
-			if !(c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder) {
+			if !ps.cov[i].left() {
 				return false
 			}
 		}
@@ -286,6 +282,13 @@ func (r *typeRun) saturated() bool {
 		}
 	}
 	return left
+}
+
+// left reports whether the targeted order c is left under -sched all:
+// once forced, or tried on tests that reached its sites, or after
+// maxTestsPerOrder tests whose objects never got there.
+func (c *OrderCoverage) left() bool {
+	return c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder
 }
 
 // patience is how long a goroutine is kept at a hook: long enough for

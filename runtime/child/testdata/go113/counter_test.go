@@ -1,3 +1,0 @@
-package counter
-
-func TestDoesNotCompile(t *testing.T) { undefined() }

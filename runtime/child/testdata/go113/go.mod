@@ -1,3 +1,0 @@
-module example.com/go113
-
-go 1.13
