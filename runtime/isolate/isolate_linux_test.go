@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 // act does what a hostile method would, and prints what became of it.
 func act(action string, args []string) int {
 	switch action {
+	case "noop":
 	case "write": // args: a file to create
 		err := os.WriteFile(args[0], []byte("x"), 0o644)
 		fmt.Println(errString(err))
@@ -327,5 +328,38 @@ func TestUnprivileged(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "+ userns") {
 		t.Errorf("an unprivileged user's jail has no user namespace")
+	}
+}
+
+// BenchmarkStart measures starting a process and waiting for it, jailed
+// and unconfined: the launcher's execution, the namespaces, the cgroups
+// and the Landlock ruleset are the jail's cost per child.
+func BenchmarkStart(b *testing.B) {
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	jailed, err := New(Policy{})
+	if err != nil {
+		b.Skipf("no isolation here: %v", err)
+	}
+	defer jailed.Close()
+	plain := &Jail{policy: Policy{}.withDefaults(), unconfined: true, why: "the baseline"}
+	for _, bc := range []struct {
+		name string
+		j    *Jail
+	}{{"jailed", jailed}, {"unconfined", plain}} {
+		b.Run(bc.name, func(b *testing.B) {
+			scratch := b.TempDir()
+			for b.Loop() {
+				c := bc.j.Command(context.Background(), scratch, self)
+				c.Cmd.Dir = scratch
+				c.Cmd.Env = append(os.Environ(), actionEnv+"=noop")
+				if err := c.Run(); err != nil {
+					b.Fatal(err)
+				}
+				c.Release()
+			}
+		})
 	}
 }

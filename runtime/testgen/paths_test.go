@@ -1,10 +1,13 @@
 package testgen
 
 import (
+	"go/constant"
 	"go/types"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/depcon/depcon/runtime/harness"
 )
 
 // TestFileArguments checks that a string parameter named like a file
@@ -38,5 +41,31 @@ func TestFileArguments(t *testing.T) {
 		if outsidePath(p) {
 			t.Errorf("pathLits has %q, outside the test's directory", p)
 		}
+	}
+}
+
+// TestEnumArguments checks that a parameter of an enum-like type of the
+// package mostly gets one of the package's constants of that type.
+func TestEnumArguments(t *testing.T) {
+	pkg := types.NewPackage("example.com/p", "p")
+	mode := types.NewNamed(types.NewTypeName(0, pkg, "Mode", nil), types.Typ[types.Int], nil)
+	pkg.Scope().Insert(mode.Obj())
+	for i, name := range []string{"ModeRead", "ModeWrite", "ModeAppend"} {
+		pkg.Scope().Insert(types.NewConst(0, pkg, name, mode, constant.MakeInt64(int64(4+i))))
+	}
+	enums := enumsOf(pkg)
+	if got := enums[mode.Obj()]; !slices.Equal(got, []string{"6", "4", "5"}) {
+		t.Fatalf("enums of Mode: %q, want its three constants", got)
+	}
+	v := &valuer{s: &Subject{Pkg: pkg, enums: enums}, rng: rand.New(rand.NewPCG(1, 2))}
+	hits := 0
+	for range 200 {
+		val := v.value(mode, 0)
+		if val.K == harness.KLit && (val.Lit == "4" || val.Lit == "5" || val.Lit == "6") {
+			hits++
+		}
+	}
+	if hits < 100 {
+		t.Errorf("a constant of Mode in %d of 200 arguments, want most", hits)
 	}
 }

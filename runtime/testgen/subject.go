@@ -10,6 +10,7 @@ package testgen
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -45,7 +46,10 @@ type Subject struct {
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.
 	Literals []string
-	byRes    map[*types.TypeName][]*Func
+	// enums are the values of the package's constants, by their named
+	// type (see enumsOf).
+	enums map[*types.TypeName][]string
+	byRes map[*types.TypeName][]*Func
 }
 
 // NewSubject returns the subject for the type plan of package pkg. It
@@ -89,7 +93,41 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	slices.Sort(s.Names)
 	s.findFuncs()
 	s.Ctors = s.ctorsOf()
+	s.enums = enumsOf(pkg)
 	return s, nil
+}
+
+// enumsOf returns, for each named type of pkg with an integer or string
+// underlying type, the values of the package's constants of that type
+// (Mode: ModeRead, ModeWrite; Level: "debug", "info"), as literals.
+func enumsOf(pkg *types.Package) map[*types.TypeName][]string {
+	out := map[*types.TypeName][]string{}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok {
+			continue
+		}
+		n, ok := types.Unalias(c.Type()).(*types.Named)
+		if !ok || n.Obj().Pkg() != pkg {
+			continue
+		}
+		var lit string
+		switch c.Val().Kind() {
+		case constant.Int:
+			lit = c.Val().ExactString()
+		case constant.String:
+			if lit = constant.StringVal(c.Val()); outsidePath(lit) {
+				continue
+			}
+		default:
+			continue
+		}
+		if !slices.Contains(out[n.Obj()], lit) {
+			out[n.Obj()] = append(out[n.Obj()], lit)
+		}
+	}
+	return out
 }
 
 // candidates are the type arguments tried for a type parameter, in order.

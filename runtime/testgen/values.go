@@ -114,6 +114,13 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	if c := v.ctor(t, depth); c != nil {
 		return harness.Value{K: harness.KCall, Call: c}
 	}
+	// A parameter of an enum-like type of the package mostly gets one
+	// of the package's constants of that type.
+	if n, ok := types.Unalias(t).(*types.Named); ok && v.rng.IntN(4) != 0 {
+		if lits := v.s.enums[n.Obj()]; len(lits) > 0 {
+			return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
+		}
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return v.basic(u)
