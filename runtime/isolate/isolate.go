@@ -97,12 +97,21 @@ func New(p Policy) (*Jail, error) {
 		}
 	}
 	if err != nil {
-		if sys != nil {
-			sys.close()
-		}
 		if !p.Unsafe {
+			if sys != nil {
+				sys.close()
+			}
 			return nil, fmt.Errorf("isolation: %v: depcon test runs third-party code and will not run it unconfined; "+
 				"-unsafe-no-isolation accepts the risk (see docs/SECURITY.md)", err)
+		}
+		if sys != nil && mech.confinesFS() {
+			// The risk accepted is the network's: the filesystem stays
+			// confined.
+			j.sys, j.mech, j.why = sys, mech, err.Error()
+			return j, nil
+		}
+		if sys != nil {
+			sys.close()
 		}
 		j.unconfined, j.why = true, err.Error()
 		return j, nil
@@ -143,6 +152,8 @@ func (j *Jail) Describe() string {
 		parts = append(parts, "netns")
 	case m.LandlockNet:
 		parts = append(parts, "landlock tcp")
+	default:
+		parts = append(parts, "network NOT confined (-unsafe-no-isolation)")
 	}
 	if m.PIDNS {
 		parts = append(parts, "pidns")
