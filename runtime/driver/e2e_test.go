@@ -544,3 +544,22 @@ func TestSaturation(t *testing.T) {
 		t.Errorf("no type ended by saturation: %+v", rep.Types)
 	}
 }
+
+// TestProcessWideInstance checks that a type whose only constructor
+// changes process-wide state (it fails when called a second time in one
+// process) is not tested on objects that are not fresh, and says so,
+// while its twin is tested.
+func TestProcessWideInstance(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"global")
+	if code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+	}
+	srv := typeReport(t, rep, "Server")
+	if !strings.Contains(srv.Skipped, "only process-wide instances: NewServer fails when called a second time") {
+		t.Errorf("Server: skipped %q, notes %q; want it not tested as a process-wide instance", srv.Skipped, srv.Notes)
+	}
+	if loc := typeReport(t, rep, "Local"); loc.Skipped != "" || !slices.Contains(loc.BuiltBy, "NewLocal") {
+		t.Errorf("Local: skipped %q, built by %q; want it built by NewLocal", loc.Skipped, loc.BuiltBy)
+	}
+}

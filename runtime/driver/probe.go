@@ -26,6 +26,16 @@ func beforeCall(rep *child.Reply) bool {
 	return !strings.HasPrefix(res.Step, "suffix")
 }
 
+// failedSecond reports whether a constructor's probe (see
+// testgen.Generator.CtorProbe) failed at its second call, after the first
+// succeeded in the same process.
+func failedSecond(rep *child.Reply) bool {
+	if res := rep.Result; res != nil {
+		return res.Status != harness.StatusOK && res.Step == "object 1"
+	}
+	return rep.Step == "object 1"
+}
+
 // denied returns the error of a probe's call that the isolation denied
 // an operation, "" when it was not denied one.
 func denied(rep *child.Reply) string {
@@ -41,7 +51,7 @@ func denied(rep *child.Reply) string {
 // or block. It reports a self-deadlock, and returns false when the type
 // cannot be tested.
 func (r *typeRun) probe() bool {
-	var failures []string
+	var failures, global []string
 	for _, f := range r.s.Ctors {
 		for range 3 {
 			rep := r.do(harness.Request{Op: harness.OpSeq, Test: r.g.CtorProbe(f), Watchdog: probeWatchdog, HardCap: minHardCap})
@@ -53,11 +63,24 @@ func (r *typeRun) probe() bool {
 			if ok {
 				break
 			}
+			if failedSecond(rep) && !slices.Contains(global, f.Name) {
+				global = append(global, f.Name)
+			}
 			failures = append(failures, outcome(rep))
 			r.logf("constructor %s skipped: %s", f.Name, outcome(rep))
 		}
 	}
 	zero := len(r.g.Ctors()) == 0
+	if zero && len(global) > 0 {
+		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process "+
+			"(it changes process-wide state, such as a registration), so no test can have fresh objects",
+			strings.Join(global, ", "))
+		return false
+	}
+	if len(global) > 0 {
+		r.note("%s not used: it fails when called a second time in one process (it changes process-wide state)",
+			strings.Join(global, ", "))
+	}
 	for _, f := range r.g.Ctors() {
 		r.rep.BuiltBy = append(r.rep.BuiltBy, f.Name)
 	}

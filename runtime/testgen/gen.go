@@ -417,7 +417,11 @@ func (g *Generator) CtorProbe(f *Func) harness.Test {
 	if f != nil {
 		c = harness.Call{Fn: f.Name, Args: g.valuer(nil).args(f.Sig, 1)}
 	}
-	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c}}
+	// Twice, with the same arguments: a constructor that changes
+	// process-wide state (a registration on a default mux, a global
+	// registry) fails the second time, and cannot give a test fresh
+	// objects.
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c, c}}
 }
 
 // MethodProbe returns a sequential test that calls method m once on a
