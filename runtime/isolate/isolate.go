@@ -268,6 +268,3 @@ func Toolchain(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd.WaitDelay = waitDelay
 	return cmd
 }
-
-// KillGroup kills the process group of a command Toolchain returned.
-func KillGroup(cmd *exec.Cmd) error { return killGroup(cmd) }
