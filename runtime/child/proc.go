@@ -28,10 +28,10 @@ type Proc struct {
 	stdin  io.WriteCloser
 	msgs   chan harness.Message
 	stderr *capture
-	exited chan struct{} // closed when the process has been waited for
-	err    error         // from Wait, set before exited is closed
-	box    *sandbox      // its working directory, removed once it is gone
-	jailed isolate.Outcome
+	exited chan struct{}   // closed when the process has been waited for
+	err    error           // from Wait, set before exited is closed
+	box    *sandbox        // its working directory, removed once it is gone
+	jailed isolate.Outcome // what the jail saw of it, set before exited is closed
 }
 
 // Start starts the child b in b's jail (see isolate), in a sandbox of

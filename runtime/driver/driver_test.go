@@ -305,6 +305,7 @@ func TestFailsAs(t *testing.T) {
 		{KindFatal, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
 		{KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel\n\ngoroutine 7"}, true},
 		{KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
+		{KindFatal, child.TestResult{ExitCode: -1, OutOfMemory: true, Output: "fatal error: runtime: out of memory"}, false},
 	} {
 		res := tc.res
 		if got := failsAs(tc.kind, &res); got != tc.want {

@@ -146,6 +146,9 @@ func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, st
 // a data race (which the race detector may report before a panic, a
 // deadlock or a fatal error it leads to).
 func failsAs(kind string, res *child.TestResult) bool {
+	if res.OutOfMemory {
+		return false // the isolation's memory bound ended it: that is no failure of the type
+	}
 	if res.Race || strings.Contains(res.Output, "WARNING: DATA RACE") {
 		return true
 	}
