@@ -82,7 +82,11 @@ func TestIsolationKeepsCanaries(t *testing.T) {
 	if n := countProcs(t, "sleep\x00120\x00"); n > sleeps {
 		t.Errorf("%d processes started by the code under test outlived the run", n-sleeps)
 	}
-	if _, err := isolate.New(isolate.Policy{}); err != nil {
+	j, err := isolate.New(isolate.Policy{})
+	if err == nil {
+		j.Close()
+	}
+	if err != nil {
 		if code != 2 || !strings.Contains(stderr, "-unsafe-no-isolation") {
 			t.Errorf("without isolation: exit %d, stderr %q; want 2 and the flag that accepts the risk", code, stderr)
 		}
