@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/depcon/depcon/analyzers/summary"
@@ -175,11 +176,15 @@ func abs(x int32) int32 {
 // them).
 func conflict(m1, m2 *method) []Evidence {
 	s1, s2 := sections{}, sections{}
+	var atomics []*access // m1's side of single atomic operations that conflict, one per location
 	for i := range m1.accesses {
 		a := &m1.accesses[i]
 		for j := range m2.accesses {
 			b := &m2.accesses[j]
 			if !conflicts(m1, m2, a, b) {
+				if singleAtomics(a, b) && !slices.ContainsFunc(atomics, func(x *access) bool { return x.loc == a.loc }) {
+					atomics = append(atomics, a, b)
+				}
 				continue
 			}
 			ga, gb := protectors(a, b)
@@ -211,7 +216,28 @@ func conflict(m1, m2 *method) []Evidence {
 					display(m, g.lock), other.m.Name)})
 		}
 	}
+	if len(out) == 0 && len(atomics) >= 4 {
+		// Two locations, each read by one atomic operation of one method
+		// and written by one of the other: the other call may run
+		// between m1's two operations, which then see, or leave, a state
+		// no sequential order has (the parts of a snapshot that do not
+		// add up).
+		x, y := atomics[0], atomics[2]
+		out = append(out, Evidence{Kind: DepPC, Loc1: display(m1, x.a.Loc), Loc2: display(m1, y.a.Loc), Pos1: x.a.Where,
+			Pos2: y.a.Where, Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate atomic operations, which %s "+
+				"may run between", m1.m.Name, rw(x.a), display(m1, x.a.Loc), short(x.a.Where), rw(y.a),
+				display(m1, y.a.Loc), short(y.a.Where), m2.m.Name)})
+	}
 	return out
+}
+
+// singleAtomics reports whether a and b are single atomic operations
+// (not parts of a check-then-act, which conflicts decides) on compatible
+// locations, one of them a read and the other a write. (Two writers of
+// the same counters, atomic additions, commute.)
+func singleAtomics(a, b *access) bool {
+	return a.a.Write != b.a.Write && a.a.Flags&summary.Atomic != 0 && b.a.Flags&summary.Atomic != 0 &&
+		summary.Compatible(a.loc, b.loc)
 }
 
 func rw(a summary.Access) string {

@@ -137,6 +137,11 @@ func TestPerPair(t *testing.T) {
 		t.Errorf("Put~Take evidence: %s", ev.Text)
 	}
 	checkPairs(t, p.Type("Queue"), "Close~Put:pc")
+	gauge := p.Type("Gauge")
+	checkPairs(t, gauge, "Record~Snapshot:pc")
+	if ev := gauge.Pair("Record", "Snapshot").Evidence[0]; !strings.Contains(ev.Text, "in separate atomic operations") {
+		t.Errorf("Record~Snapshot evidence: %s", ev.Text)
+	}
 	checkPairs(t, p.Type("Batch"), "Add~AddAll:pc", "AddAll~AddAll:pc", "AddAll~Len:pc")
 	office := p.Type("Office")
 	checkPairs(t, office, "Recall~Refill:pc", "Recall~Sell:pc", "Refill~Refill:pc", "Refill~Sell:pc",

@@ -563,3 +563,45 @@ func TestProcessWideInstance(t *testing.T) {
 		t.Errorf("Local: skipped %q, built by %q; want it built by NewLocal", loc.Skipped, loc.BuiltBy)
 	}
 }
+
+// TestNotLinearizable checks the linearizability oracle: the atomicity
+// violations of testdata/runtime/atomicity, which the race detector and
+// the panic oracle miss, are each found once, as non-linearizable
+// outcomes, with a reproducer that failed, while the correct twins (one
+// reading the clock) stay silent.
+func TestNotLinearizable(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+"atomicity")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	for _, tc := range []struct {
+		typ  string
+		pair [2]string
+		part string
+	}{
+		{"Counter", [2]string{"Add", ""}, "a.Load() result 0 is"},
+		{"IDs", [2]string{"Next", "Next"}, "a.Next (goroutine 1) result 0 is"},
+		{"Cache", [2]string{"Get", "Stats"}, "a.Stats (goroutine 2) result 0 is"},
+	} {
+		tr := typeReport(t, rep, tc.typ)
+		if len(tr.Violations) != 1 {
+			t.Errorf("%s: %d violations, want one: %+v", tc.typ, len(tr.Violations), tr.Violations)
+			continue
+		}
+		v := tr.Violations[0]
+		if v.Kind != KindNotLinearizable || v.Pair[0] != tc.pair[0] || tc.pair[1] != "" && v.Pair[1] != tc.pair[1] ||
+			!strings.Contains(v.Message, tc.part) {
+			t.Errorf("%s: %s %v %q, want %s %v naming %q", tc.typ, v.Kind, v.Pair, v.Message, KindNotLinearizable, tc.pair, tc.part)
+		}
+		if v.Reproduced != ReproYes || !strings.Contains(v.ReproOutput, "not linearizable: ") {
+			t.Errorf("%s: reproduced %q: %s", tc.typ, v.Reproduced, v.ReproOutput)
+		}
+	}
+	for _, typ := range []string{"Registry", "Clock"} {
+		tr := typeReport(t, rep, typ)
+		if len(tr.Violations) > 0 || tr.PairsTested == 0 {
+			t.Errorf("%s: %d pairs tested, violations %+v; want tested and silent", typ, tr.PairsTested, tr.Violations)
+		}
+	}
+}

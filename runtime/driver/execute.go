@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
@@ -32,6 +33,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 			req.Test.Iters = max(req.Test.Iters, delayIters)
 		}
 	}
+	r.cur.lin = req.Lin
 	rep := r.do(req)
 	if rep == nil {
 		r.tests-- // cut short by the end of the budget
@@ -49,6 +51,12 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	}
 	test := c.Test
 	r.recordCoverage(t, oi, rep)
+	if res := rep.Result; res != nil && res.LinOff != "" {
+		pair := [2]string{t.M1, t.M2}
+		if r.linOff[pair]++; r.linOff[pair] == maxLinOff {
+			r.logf("%s: outcomes not checked for linearizability from now on: %s", t, res.LinOff)
+		}
+	}
 	if rep.Result != nil {
 		test = withoutDropped(test, rep.Result.Dropped)
 		for _, d := range rep.Result.Dropped {
@@ -114,6 +122,9 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		}
 		cand := &candidate{kind: KindPanic, goroutine: res.Goroutine, msg: res.Msg, details: r.stacks(test, res)}
 		return r.confirm(c, test, cand)
+	case harness.StatusNotLinearizable:
+		r.tested[[2]string{t.M1, t.M2}] = true
+		return r.newViolation(c, test, KindNotLinearizable, res.Msg, linDetails(test, res.Lin))
 	case harness.StatusHang:
 		r.tested[[2]string{t.M1, t.M2}] = true
 		for _, w := range res.Waits {
@@ -178,6 +189,9 @@ func withoutDropped(test harness.Test, dropped []harness.Drop) harness.Test {
 func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string) *Violation {
 	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
 		Message: msg, Details: details, test: test, seq: c.Target.Seq}
+	if kind == KindNotLinearizable {
+		v.lin = r.cur.lin
+	}
 	if !c.Target.Seq {
 		v.sched = r.cur.sc
 		v.Schedule = describeSchedule(r.cur.sc, r.cur.order)
@@ -196,7 +210,28 @@ func (r *typeRun) recordCoverage(t *testgen.Target, oi int, rep *child.Reply) {
 		if rep.Step == "suffix" { // the child died in the suffixes
 			r.covered(t, oi, nil, true)
 		}
-	} else if res.Status == harness.StatusOK || res.Status == harness.StatusPanic || res.Status == harness.StatusHang {
+	} else if res.Status == harness.StatusOK || res.Status == harness.StatusPanic || res.Status == harness.StatusHang ||
+		res.Status == harness.StatusNotLinearizable {
 		r.covered(t, oi, res.Sched, res.Status != harness.StatusOK)
 	}
+}
+
+// linDetails shows a non-linearizable outcome as a table: each part
+// compared, its value in the concurrent run and after each sequential
+// order.
+func linDetails(test harness.Test, lr *harness.LinResult) string {
+	if lr == nil {
+		return ""
+	}
+	names := suffixNames(test)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-28s %-20s %-20s %s\n", "", "concurrently", names[0]+"; "+names[1], names[1]+"; "+names[0])
+	for _, i := range lr.Compared {
+		mark := " "
+		if lr.Got[i] != lr.Seq[0][i] && lr.Got[i] != lr.Seq[1][i] {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "%s %-26s %-20s %-20s %s\n", mark, lr.Labels[i], lr.Got[i], lr.Seq[0][i], lr.Seq[1][i])
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -61,6 +61,8 @@ func failsSame(kind string, rep *child.Reply) bool {
 		return false
 	case res.Status == harness.StatusPanic:
 		return kind == KindPanic
+	case res.Status == harness.StatusNotLinearizable:
+		return kind == KindNotLinearizable
 	case res.Status == harness.StatusHang:
 		for _, w := range res.Waits {
 			if w != "" && !harness.Blocked(w) {

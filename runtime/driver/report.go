@@ -20,6 +20,10 @@ const (
 	KindDeadlock     = "deadlock"      // calls blocked forever, not sequentially
 	KindFatal        = "fatal"         // a fatal runtime error (concurrent map writes)
 	KindSelfDeadlock = "self-deadlock" // a call that never returns when made alone
+	// KindNotLinearizable: two concurrent calls whose outcome (their
+	// results, then what the type's read-only methods return) is that of
+	// neither sequential order.
+	KindNotLinearizable = "not-linearizable"
 )
 
 // A Report is the result of Run.
@@ -218,6 +222,7 @@ type Violation struct {
 	Schedule string            `json:"schedule,omitempty"`
 	Replayed string            `json:"replayed,omitempty"`
 	sched    *harness.Schedule // the failing test's schedule
+	lin      *harness.Lin      // how a non-linearizable outcome was taken
 	// AlsoSeenAs lists the other pairs ("A ∥ B") that showed the same
 	// defect (the same two racing lines, the same panicking line).
 	AlsoSeenAs []string     `json:"also_seen_as,omitempty"`

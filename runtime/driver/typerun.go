@@ -42,12 +42,14 @@ type typeRun struct {
 		test harness.Test
 	}
 	tested   map[[2]string]bool       // pairs whose suffixes ran
+	linOff   map[[2]string]int        // tests of a pair that found the linearizability oracle unusable
 	seqTime  map[string]time.Duration // slowest sequential run of each method
 	lastShow time.Time                // of the progress line
 	scheds   map[*testgen.Target]*pairSched
 	cur      struct { // the schedule of the test being run
 		sc    *harness.Schedule
 		order *order
+		lin   *harness.Lin
 	}
 }
 
@@ -64,6 +66,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		rep:     newTypeReport(s.Pkg.Path(), s.Plan),
 		start:   time.Now(),
 		tested:  map[[2]string]bool{},
+		linOff:  map[[2]string]int{},
 		seqTime: map[string]time.Duration{},
 		scheds:  map[*testgen.Target]*pairSched{},
 	}
@@ -239,9 +242,19 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 		seq = max(seq, r.seqTime[m])
 	}
 	wd := max(minWatchdog, 50*seq)
-	return harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd),
+	req := harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd),
 		MaxTime: max(time.Second, r.cfg.Budget/30)}
+	if op == harness.OpRun && len(ms) == 2 && r.linOff[[2]string{ms[0], ms[1]}] < maxLinOff {
+		req.Lin = r.g.Lin(test)
+	}
+	return req
 }
+
+// maxLinOff is how many tests of a pair may find the linearizability
+// oracle unusable (a sequential order that blocks or panics) before the
+// pair's tests stop asking for it: each such test spends a watchdog on
+// the order that blocks.
+const maxLinOff = 2
 
 // note records a note of the type's report and logs it.
 func (r *typeRun) note(format string, args ...any) {

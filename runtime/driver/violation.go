@@ -59,7 +59,7 @@ func (r *typeRun) reproducer(v *Violation) {
 	// Stress the reproducer harder than one test: a deadlock window is
 	// narrow, and a passing iteration costs little.
 	rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
-		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun}
+		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun, Lin: v.lin}
 	switch {
 	case v.seq:
 		rv.Iters = 1
@@ -161,6 +161,8 @@ func failsAs(kind string, res *child.TestResult) bool {
 		return strings.Contains(res.Output, "deadlock: ")
 	case KindSelfDeadlock:
 		return strings.Contains(res.Output, "self-deadlock: ")
+	case KindNotLinearizable:
+		return strings.Contains(res.Output, "not linearizable: ")
 	case KindFatal:
 		return strings.Contains(res.Output, "fatal error: ") ||
 			!res.TimedOut && (strings.Contains(res.Output, "panic: ") || res.ExitCode > 1)
@@ -197,7 +199,8 @@ func pairString(p [2]string) string {
 // defectKey returns what identifies the defect behind v whatever pair
 // showed it: the kind and, for a race, its two access sites (the first
 // frame outside the standard library of each access, in either order);
-// for a panic or a fatal error, the first such frame of its report. It
+// for a panic or a fatal error, the first such frame of its report; for
+// a non-linearizable outcome, the two sites of its static evidence. It
 // returns "" for the other kinds, or when the report has no such frame.
 func defectKey(v *Violation) string {
 	switch v.Kind {
@@ -219,6 +222,13 @@ func defectKey(v *Violation) string {
 		}
 		slices.Sort(sites[:2])
 		return v.Kind + "|" + sites[0] + "|" + sites[1]
+	case KindNotLinearizable:
+		// The same gap between two critical sections (or atomic
+		// operations), whichever call ran in it.
+		if len(v.Evidence) > 0 {
+			e := v.Evidence[0]
+			return v.Kind + "|" + e.Pos1 + "|" + e.Pos2
+		}
 	case KindPanic, KindFatal:
 		for _, l := range strings.Split(v.Details, "\n") {
 			if pos := framePos(l); pos != "" {

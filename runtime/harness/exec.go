@@ -14,6 +14,11 @@ func (x *execution) run() Message {
 	if res != nil {
 		return *res
 	}
+	if x.req.Lin != nil {
+		// A death here is the sequential orders', not the suffixes'.
+		x.progress(StepReference)
+		x.ref, x.linOff = x.references(nil, refRuns)
+	}
 	x.progress("suffix")
 	var slowest time.Duration
 	lastTick := time.Now()
@@ -44,11 +49,18 @@ func (x *execution) run() Message {
 			x.progress("suffix")
 		}
 		watchdog := longer(x.watchdog, 50*slowest)
-		elapsed, res := x.concurrent(p, watchdog, sch, sres)
+		elapsed, outs, res := x.concurrent(p, watchdog, sch, sres)
+		if res == nil && x.ref != nil {
+			var off string
+			if res, off = x.checkLin(p, outs); off != "" {
+				x.ref, x.linOff = nil, off
+			}
+		}
 		if res != nil {
 			res.Iter = it
 			res.Dropped = x.drops()
 			res.Sched = sres
+			res.LinOff = x.linOff
 			return *res
 		}
 		slowest = longer(slowest, elapsed)
@@ -60,15 +72,15 @@ func (x *execution) run() Message {
 			lastTick = time.Now()
 		}
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Sched: sres}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Sched: sres, LinOff: x.linOff}
 }
 
 // concurrent runs the two suffixes of p in two goroutines released by a
 // start barrier and waits for them, under scheduler sch when it is not
 // nil (adding to sres how the iteration went). It returns how long they
-// took, or the failure.
+// took and what they did, or the failure.
 func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *scheduler, sres *SchedResult) (time.Duration,
-	*Message) {
+	[2]outcome, *Message) {
 	var (
 		outs  [2]outcome
 		ids   = make([]int, 2)
@@ -125,7 +137,7 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 			if !w.finished[1-i] {
 				res.Waits[1-i], res.Stacks[1-i] = w.states[1-i], w.stacks[1-i]
 			}
-			return elapsed, res
+			return elapsed, outs, res
 		}
 	}
 	if w.hung {
@@ -133,9 +145,9 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 		for i := range w.states {
 			res.Waits[i], res.Stacks[i] = w.states[i], w.stacks[i]
 		}
-		return elapsed, res
+		return elapsed, outs, res
 	}
-	return elapsed, nil
+	return elapsed, outs, nil
 }
 
 // seq runs the suffix calls one after the other, each watched like a

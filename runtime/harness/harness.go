@@ -208,6 +208,11 @@ type execution struct {
 	// dropReasons why, in the order they were dropped.
 	dropped     map[int]bool
 	dropReasons []Drop
+	// ref is the outcome of the sequential orders the linearizability
+	// oracle compares with, nil when it is off; linOff says why it is
+	// off although the request asked for it.
+	ref    *reference
+	linOff string
 }
 
 // An outcome is what one call did.

@@ -25,6 +25,38 @@ type Request struct {
 	// schedule enforced at the hooks of the rewritten package; nil lets
 	// the Go scheduler interleave the two goroutines.
 	Sched *Schedule `json:"sched,omitempty"`
+	// Lin, when set, checks each concurrent iteration's outcome against
+	// the sequential orders of the suffixes (see lin.go).
+	Lin *Lin `json:"lin,omitempty"`
+}
+
+// Lin says how the outcome of a concurrent test is taken: the results
+// of the suffix calls, but for those SkipResults leaves out (their
+// results depend on timing: a call that may give up under contention),
+// then the results of the Observers, method calls made on the shared
+// objects after the suffixes returned.
+type Lin struct {
+	Observers   []Call  `json:"observers,omitempty"`
+	SkipResults [2]bool `json:"skip_results,omitempty"`
+}
+
+// A LinResult is an outcome of a concurrent iteration that matches
+// neither sequential order of its suffixes. Labels name its parts
+// ("a.Inc result 0", "a.Len() result 0"); Got is the concurrent outcome
+// and Seq those of the two orders (suffix 0 first, suffix 1 first), each
+// part as the reproducer renders it; Compared lists the parts that were
+// the same in every sequential run of an order (the others depend on
+// more than the order).
+type LinResult struct {
+	Labels   []string    `json:"labels"`
+	Got      []string    `json:"got"`
+	Seq      [2][]string `json:"seq"`
+	Compared []int       `json:"compared"`
+	// Groups gives each part's group: 0 for the suffix calls' results, k
+	// for those of observer k (1-based); each group must be the outcome
+	// of one order. Failed lists the groups that are not.
+	Groups []int `json:"groups"`
+	Failed []int `json:"failed"`
 }
 
 // A Schedule says how the two suffix goroutines of a concurrent test are
@@ -199,6 +231,11 @@ type Message struct {
 	Kept []int `json:"kept,omitempty"`
 	// Sched says how the iterations of a scheduled test went.
 	Sched *SchedResult `json:"sched,omitempty"`
+	// Lin is the outcome of StatusNotLinearizable; LinOff says why a
+	// test that asked for the linearizability check could not make it
+	// (a sequential order blocks or panics, an observer fails).
+	Lin    *LinResult `json:"lin,omitempty"`
+	LinOff string     `json:"lin_off,omitempty"`
 }
 
 // A SchedResult counts, over the iterations of a scheduled test, those
@@ -227,6 +264,10 @@ const (
 // their objects are rebuilt and their prefix runs again.
 const StepSetup = "setup"
 
+// StepReference is the step of a concurrent test that runs the
+// sequential orders of its suffixes for the linearizability oracle.
+const StepReference = "reference"
+
 // Message events.
 const (
 	EvStep   = "step"
@@ -253,6 +294,9 @@ const (
 	// StatusHang: the concurrent suffixes did not all return; Waits say
 	// how they wait ("" for a returned one, "running" for a busy one).
 	StatusHang = "hang"
+	// StatusNotLinearizable: the outcome of a concurrent iteration (Iter)
+	// is that of neither sequential order of the suffixes (Lin).
+	StatusNotLinearizable = "not-linearizable"
 	// StatusSetupFailed: building the objects, running the prefix or
 	// building the suffix arguments failed where it had succeeded before,
 	// so the suffixes were not run: a constructor or the argument

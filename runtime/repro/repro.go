@@ -33,7 +33,14 @@ type Violation struct {
 	// replays it.
 	Schedule string
 	Replay   string
+	// Lin, for a non-linearizable outcome (Kind KindNotLinearizable), is
+	// how the outcome was taken: which results, which observer calls.
+	Lin *harness.Lin
 }
+
+// KindNotLinearizable is the kind of a violation whose reproducer checks
+// the outcome of the calls against their sequential orders.
+const KindNotLinearizable = "not-linearizable"
 
 // TestName returns the name of the reproducer's test function.
 func TestName(s *testgen.Subject, v *Violation) string {
@@ -44,6 +51,9 @@ func TestName(s *testgen.Subject, v *Violation) string {
 	if v.Seq {
 		name += "SelfDeadlock"
 	}
+	if v.Kind == KindNotLinearizable {
+		name += "NotLinearizable"
+	}
 	return name
 }
 
@@ -52,6 +62,9 @@ func FileName(s *testgen.Subject, v *Violation) string {
 	parts := []string{"depcon", s.Plan.Name}
 	for _, c := range v.Test.Suffix {
 		parts = append(parts, c.Fn)
+	}
+	if v.Kind == KindNotLinearizable {
+		parts = append(parts, "lin")
 	}
 	return strings.ToLower(strings.Join(parts, "_")) + "_test.go"
 }
@@ -70,7 +83,12 @@ func title(s string) string {
 // range over an integer, no min or max.
 func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}}
-	body := w.body(v)
+	var body string
+	if v.Kind == KindNotLinearizable {
+		body = w.linBody(v)
+	} else {
+		body = w.body(v)
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "package %s\n\n", s.Pkg.Name())
 	b.WriteString("import (\n")
@@ -82,7 +100,11 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	if v.Seq {
 		what = w.calls(v)[0] + " runs alone"
 	}
-	fmt.Fprintf(&b, "// %s reproduces a %s found by depcon test (seed %d)\n", TestName(s, v), v.Kind, v.Seed)
+	kind := "a " + v.Kind
+	if v.Kind == KindNotLinearizable {
+		kind = "an outcome no sequential order gives"
+	}
+	fmt.Fprintf(&b, "// %s reproduces %s found by depcon test (seed %d)\n", TestName(s, v), kind, v.Seed)
 	fmt.Fprintf(&b, "// in %s: %s.\n//\n//\t%s\n//\n", s.Plan.Name, what, oneLine(v.Message))
 	fmt.Fprintf(&b, "// Run it with go test -race -run %s.\n", TestName(s, v))
 	if v.Schedule != "" && v.Schedule != "stress" {
@@ -164,24 +186,7 @@ func (w *writer) body(v *Violation) string {
 			"t.Fatal(%q)\n}\n}\n", fmt.Sprintf("self-deadlock: %s.%s did not return within 5s", obj(c.Recv), c.Fn))
 		return b.String()
 	}
-	// The arguments are built before the goroutines start, as depcon does.
-	var calls []string
-	for i, c := range v.Test.Suffix {
-		sig := w.s.Methods[c.Fn]
-		var args []string
-		for j, a := range c.Args {
-			t := param(sig, j)
-			e := w.expr(a, t)
-			b.WriteString(w.flush())
-			if !simple(a) {
-				name := fmt.Sprintf("g%darg%d", i+1, j)
-				fmt.Fprintf(&b, "%s := %s\n", name, e)
-				e = name
-			}
-			args = append(args, e)
-		}
-		calls = append(calls, w.join(c, sig, args))
-	}
+	calls := w.suffixCalls(&b, v)
 	// Both goroutines wait at the start barrier before it opens.
 	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
 	w.imports["sync"] = "sync"

@@ -29,6 +29,8 @@ var testKinds = [...]struct{ kind, short, full string }{
 		"Two concurrent calls never returned, blocked on locks or channels, while the same calls made one after the other returned."},
 	{driver.KindFatal, "a fatal runtime error of concurrent calls",
 		"Two concurrent calls made the Go runtime stop the program with a fatal error, such as concurrent map writes."},
+	{driver.KindNotLinearizable, "two concurrent calls whose outcome no sequential order gives",
+		"Two concurrent calls returned results, or left the object in a state its read-only methods show, that neither order of the same calls made one after the other gives: an atomicity violation, such as a lost update or an inconsistent snapshot, with every access locked or atomic."},
 	{driver.KindSelfDeadlock, "a call that never returns when made alone",
 		"A single call, made with no other goroutine running, never returned: it blocks on a lock its goroutine already holds, or on a channel nothing else uses."},
 }

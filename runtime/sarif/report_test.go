@@ -95,7 +95,7 @@ func TestFromTestReport(t *testing.T) {
 	for _, r := range run.Tool.Driver.Rules {
 		ids = append(ids, r.ID)
 	}
-	if got := strings.Join(ids, " "); got != "test/race test/panic test/deadlock test/fatal test/self-deadlock" {
+	if got := strings.Join(ids, " "); got != "test/race test/panic test/deadlock test/fatal test/not-linearizable test/self-deadlock" {
 		t.Errorf("rules %s", got)
 	}
 	if len(run.Results) != 3 {

@@ -1,4 +1,4 @@
-// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0; Ring: \\|M\\|=3 pc=2 d=0"
+// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Gauge: \\|M\\|=6 pc=1 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0; Ring: \\|M\\|=3 pc=2 d=0"
 
 // Package perpair decides parallelism per pair of conflicting accesses:
 // one access outside the lock makes a method parallel to the others only
@@ -9,6 +9,7 @@ package perpair
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Cache counts its puts outside the lock.
@@ -274,3 +275,19 @@ func (r *Ring) Push(x int) {
 	r.buf[r.next%len(r.buf)] = x
 	r.next++
 }
+
+// Gauge's Snapshot reads two counters in separate atomic loads, which
+// Record writes in separate atomic additions: a snapshot whose parts may
+// not add up. Count reads one counter, and two Records commute.
+type Gauge struct {
+	n, sum atomic.Int64
+}
+
+func (g *Gauge) Record(v int64) {
+	g.n.Add(1)
+	g.sum.Add(v)
+}
+
+func (g *Gauge) Snapshot() (int64, int64) { return g.n.Load(), g.sum.Load() }
+
+func (g *Gauge) Count() int64 { return g.n.Load() }

@@ -1,0 +1,308 @@
+package harness
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// The linearizability oracle. Every access of a type may be locked or
+// atomic and two calls may still break it: a check and an act, or two
+// reads of a snapshot, in separate critical sections. Nothing races and
+// nothing panics, but the outcome of the two calls is one no sequential
+// order gives: a lost update, two callers handed the same ID, a Stats
+// whose parts do not add up.
+//
+// With Request.Lin set, a concurrent test first runs both sequential
+// orders of its suffixes on fresh objects, refRuns times each, and
+// records their outcome: what each suffix call returned, then what the
+// observer calls (read-only methods called on the shared objects after
+// the suffixes) return. The parts of an outcome that differ between runs
+// of one order (a clock, a random number, map order, a process-wide
+// counter) are left out of every comparison. After each concurrent
+// iteration the outcome is taken the same way and must equal that of one
+// of the two orders (every other sequential run pauses after each call,
+// so that work a call leaves to goroutines of its own shows as varying
+// too); if not, the sequential orders are run again
+// moreRuns times each, to leave out what only rarely differs, and an
+// outcome that still matches neither ends the test with
+// StatusNotLinearizable.
+//
+// Values are compared as show renders them, which the reproducer's
+// depconShow repeats.
+
+// refRuns and moreRuns are how many times each sequential order is run
+// before a test's iterations, and again before a mismatch is reported.
+const (
+	refRuns  = 2
+	moreRuns = 8
+)
+
+// A reference is the outcome of the two sequential orders of a test.
+type reference struct {
+	labels []string
+	// groups gives the group of each part of the outcome: 0 for the
+	// results of the suffix calls, k for those of observer call k. Each
+	// group must be the outcome of one of the orders, not necessarily the
+	// same for all: the suffix calls' results together (two callers handed
+	// the same ID), and what each observer returns (a lost update, a
+	// snapshot whose parts do not add up), but not two observers of
+	// independent state (two atomic counters, each exact).
+	groups []int
+	// first holds the first outcome of each order (suffix 0 first,
+	// suffix 1 first); stable says which parts were equal in every run of
+	// both orders.
+	first  [2][]string
+	stable []bool
+	runs   int
+}
+
+// matches reports whether each group of outcome got equals, in its
+// stable parts, that of one of the sequential orders.
+func (ref *reference) matches(got []string) bool {
+	for g := 0; g <= ref.groups[len(ref.groups)-1]; g++ {
+		if !ref.groupMatches(got, g) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupMatches reports whether group g of got equals, in its stable
+// parts, that of one of the sequential orders.
+func (ref *reference) groupMatches(got []string, g int) bool {
+	for _, want := range ref.first {
+		ok := true
+		for i := range want {
+			if ref.groups[i] == g && ref.stable[i] && got[i] != want[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// references runs both sequential orders runs more times each, adding
+// them to ref (a new reference when nil). It returns why the oracle
+// cannot be used for this test when a run fails: an order that panics,
+// blocks or fails to set up has no outcome to compare with.
+func (x *execution) references(ref *reference, runs int) (*reference, string) {
+	if ref == nil {
+		ref = &reference{}
+	}
+	for n := 0; n < runs; n++ {
+		pause := ref.runs%2 == 1
+		for o := 0; o < 2; o++ {
+			labels, groups, got, why := x.sequentialOutcome(o, pause)
+			if why != "" {
+				return nil, why
+			}
+			if ref.first[o] == nil {
+				ref.first[o] = got
+				if ref.labels == nil {
+					ref.labels, ref.groups = labels, groups
+					ref.stable = make([]bool, len(got))
+					for i := range ref.stable {
+						ref.stable[i] = true
+					}
+				}
+				if len(got) != len(ref.stable) {
+					return nil, "the two orders' outcomes differ in shape"
+				}
+				continue
+			}
+			if len(got) != len(ref.stable) {
+				return nil, "the outcomes of one order differ in shape"
+			}
+			for i := range got {
+				if got[i] != ref.first[o][i] {
+					ref.stable[i] = false
+				}
+			}
+		}
+		ref.runs++
+	}
+	return ref, ""
+}
+
+// linPause is how long every other sequential run of an order waits
+// after each call: what a call leaves to goroutines of its own (a
+// delivery, an eviction, a flush) may then be done or not when the
+// outcome is taken, and the parts of the outcome it changes vary.
+const linPause = 2 * time.Millisecond
+
+// sequentialOutcome sets up fresh objects, runs the suffix calls in
+// order o (0: suffix 0 first), each followed by a pause when pause is
+// set, and returns the outcome, or why there is none.
+func (x *execution) sequentialOutcome(o int, pause bool) (labels []string, groups []int, got []string, why string) {
+	p, res := x.prepareNext()
+	if res != nil {
+		return nil, nil, nil, "a sequential order could not be set up: " + res.Msg
+	}
+	var outs [2]outcome
+	for k := 0; k < 2; k++ {
+		g := k
+		if o == 1 {
+			g = 1 - k
+		}
+		fn, in := p.fns[g], p.ins[g]
+		oc, res := x.step(fmt.Sprintf("suffix %d", g), func() outcome { return invoke(fn, in) })
+		if res != nil {
+			return nil, nil, nil, fmt.Sprintf("%s does not return when called after the prefix", x.req.Test.Suffix[g].Fn)
+		}
+		if oc.panic != "" {
+			return nil, nil, nil, fmt.Sprintf("%s panics sequentially: %s", x.req.Test.Suffix[g].Fn, oc.panic)
+		}
+		outs[g] = oc
+		if pause {
+			time.Sleep(linPause)
+		}
+	}
+	return x.observe(p, outs)
+}
+
+// observe returns the outcome of an iteration whose suffix calls ended
+// with outs: their results, then those of the observer calls made on the
+// objects now, with a label and a group (see reference) for each part.
+func (x *execution) observe(p *prepared, outs [2]outcome) (labels []string, groups []int, got []string, why string) {
+	lin := x.req.Lin
+	for g := 0; g < 2; g++ {
+		if lin.SkipResults[g] {
+			continue
+		}
+		c := x.req.Test.Suffix[g]
+		for i, r := range outs[g].results {
+			labels = append(labels, fmt.Sprintf("%c.%s (goroutine %d) result %d", 'a'+c.Recv, c.Fn, g+1, i))
+			groups = append(groups, 0)
+			got = append(got, show(r))
+		}
+	}
+	for k, c := range lin.Observers {
+		c := c
+		objs := p.objs
+		o, res := x.step("observer", func() outcome { return x.callMethod(c, objs) })
+		if res != nil {
+			return nil, nil, nil, fmt.Sprintf("observer %s does not return", c.Fn)
+		}
+		if o.panic != "" {
+			return nil, nil, nil, fmt.Sprintf("observer %s panics: %s", c.Fn, o.panic)
+		}
+		if o.err != nil && len(o.results) == 0 {
+			return nil, nil, nil, fmt.Sprintf("observer %s cannot be called: %v", c.Fn, o.err)
+		}
+		for i, r := range o.results {
+			labels = append(labels, fmt.Sprintf("%c.%s() result %d", 'a'+c.Recv, c.Fn, i))
+			groups = append(groups, k+1)
+			got = append(got, show(r))
+		}
+	}
+	// A sentinel part, always equal, so that no group list is empty.
+	labels = append(labels, "")
+	groups = append(groups, len(lin.Observers)+1)
+	got = append(got, "")
+	return labels, groups, got, ""
+}
+
+// checkLin checks the outcome of a concurrent iteration against the
+// sequential orders. It returns the StatusNotLinearizable result, or nil;
+// off is set when the oracle cannot be used from now on.
+func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off string) {
+	_, _, got, why := x.observe(p, outs)
+	if why != "" {
+		return nil, why
+	}
+	if len(got) != len(x.ref.stable) {
+		return nil, "the concurrent outcome differs in shape from the sequential ones"
+	}
+	if x.ref.matches(got) {
+		return nil, ""
+	}
+	// Rule out parts that only rarely differ sequentially.
+	ref, why := x.references(x.ref, moreRuns)
+	if why != "" {
+		return nil, why
+	}
+	x.ref = ref
+	if ref.matches(got) {
+		return nil, ""
+	}
+	n := len(got) - 1 // without the sentinel
+	lr := &LinResult{Got: got[:n], Seq: [2][]string{ref.first[0][:n], ref.first[1][:n]}, Labels: ref.labels[:n],
+		Groups: ref.groups[:n]}
+	for i := 0; i < n; i++ {
+		if ref.stable[i] {
+			lr.Compared = append(lr.Compared, i)
+		}
+		if !ref.groupMatches(got, ref.groups[i]) && !containsInt(lr.Failed, ref.groups[i]) {
+			lr.Failed = append(lr.Failed, ref.groups[i])
+		}
+	}
+	return &Message{Status: StatusNotLinearizable, Goroutine: -1, Step: "suffix", Msg: lr.describe(x.req.Test), Lin: lr}, ""
+}
+
+// describe says in one line how the outcome matches neither order.
+func (lr *LinResult) describe(t Test) string {
+	var parts []string
+	for _, i := range lr.Compared {
+		if containsInt(lr.Failed, lr.Groups[i]) && (lr.Got[i] != lr.Seq[0][i] || lr.Got[i] != lr.Seq[1][i]) {
+			parts = append(parts, fmt.Sprintf("%s is %s (sequentially %s | %s)", lr.Labels[i], lr.Got[i], lr.Seq[0][i], lr.Seq[1][i]))
+		}
+	}
+	names := make([]string, 0, 2)
+	for _, c := range t.Suffix {
+		names = append(names, fmt.Sprintf("%c.%s", 'a'+c.Recv, c.Fn))
+	}
+	return fmt.Sprintf("%s ∥ %s: an outcome no sequential order gives: %s", names[0], names[1], strings.Join(parts, "; "))
+}
+
+// show renders a value for comparison: the text of an error, nil or
+// non-nil for a pointer, channel, function or unsafe pointer (their
+// addresses are no outcome), and fmt's %v for the others. A method of
+// the value that panics while it is printed gives "panic: ...".
+func show(v reflect.Value) (s string) {
+	defer func() {
+		if p := recover(); p != nil {
+			s = fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	if !v.IsValid() {
+		return "nil"
+	}
+	if v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return "nil"
+		}
+		v = v.Elem()
+	}
+	if v.Type().Implements(errorType) && v.CanInterface() {
+		if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.IsNil() {
+			return "nil"
+		}
+		return "error: " + v.Interface().(error).Error()
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		if v.IsNil() {
+			return "nil"
+		}
+		return "non-nil"
+	}
+	if !v.CanInterface() {
+		return "?"
+	}
+	return fmt.Sprintf("%v", v.Interface())
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

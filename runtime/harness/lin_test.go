@@ -1,0 +1,219 @@
+package harness
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Tally loses an update: Inc reads and writes its count in two critical
+// sections.
+type Tally struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (t *Tally) Inc() {
+	t.mu.Lock()
+	n := t.n
+	t.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	t.mu.Lock()
+	t.n = n + 1
+	t.mu.Unlock()
+}
+
+func (t *Tally) Value() int { t.mu.Lock(); defer t.mu.Unlock(); return t.n }
+
+// SafeTally is Tally in one critical section.
+type SafeTally struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (t *SafeTally) Inc() { t.mu.Lock(); t.n++; t.mu.Unlock() }
+
+func (t *SafeTally) Value() int { t.mu.Lock(); defer t.mu.Unlock(); return t.n }
+
+// IDs hands two callers the same ID.
+type IDs struct {
+	mu   sync.Mutex
+	last int
+}
+
+func (s *IDs) Next() int {
+	s.mu.Lock()
+	v := s.last + 1
+	s.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	s.mu.Lock()
+	s.last = v
+	s.mu.Unlock()
+	return v
+}
+
+// Stats is an inconsistent snapshot: its parts are read in two critical
+// sections, and Total must be Hits + Misses.
+type Stats struct{ Hits, Misses, Total int }
+
+type Meter struct {
+	mu sync.Mutex
+	s  Stats
+}
+
+// Hit counts a hit, a little late, so that it falls between the two
+// sections of a concurrent Stats.
+func (m *Meter) Hit() {
+	time.Sleep(time.Millisecond)
+	m.mu.Lock()
+	m.s.Hits++
+	m.s.Total++
+	m.mu.Unlock()
+}
+
+func (m *Meter) Stats() Stats {
+	var s Stats
+	m.mu.Lock()
+	s.Hits = m.s.Hits
+	m.mu.Unlock()
+	time.Sleep(3 * time.Millisecond)
+	m.mu.Lock()
+	s.Misses, s.Total = m.s.Misses, m.s.Total
+	m.mu.Unlock()
+	return s
+}
+
+// Clocked reads the clock and iterates a map: its outcomes differ
+// between sequential runs, and must not be taken for violations.
+type Clocked struct {
+	mu   sync.Mutex
+	last time.Time
+	seen map[string]bool
+}
+
+func (c *Clocked) Touch(k string) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[string]bool{"x": true, "y": true, "z": true}
+	}
+	c.seen[k] = true
+	d := time.Since(c.last)
+	c.last = time.Now()
+	return d
+}
+
+func (c *Clocked) Keys() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for k := range c.seen {
+		out = append(out, k)
+	}
+	return out
+}
+
+func linRegistry() *Registry {
+	r := NewRegistry()
+	r.RegisterTypeOf("Tally", (*Tally)(nil))
+	r.RegisterTypeOf("SafeTally", (*SafeTally)(nil))
+	r.RegisterTypeOf("IDs", (*IDs)(nil))
+	r.RegisterTypeOf("Meter", (*Meter)(nil))
+	r.RegisterTypeOf("Clocked", (*Clocked)(nil))
+	return r
+}
+
+func linRequest(typ string, suffix []Call, observers ...Call) Request {
+	return Request{Op: OpRun, Test: Test{Type: typ, Objects: []Call{{}}, Suffix: suffix, Iters: 50},
+		Lin: &Lin{Observers: observers}}
+}
+
+func TestNotLinearizable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  Request
+		part string // a label of a part that differs
+	}{
+		{"lost update", linRequest("Tally", []Call{{Fn: "Inc"}, {Fn: "Inc"}}, Call{Fn: "Value"}), "a.Value() result 0 is 1"},
+		{"duplicate ID", linRequest("IDs", []Call{{Fn: "Next"}, {Fn: "Next"}}), "a.Next (goroutine 1) result 0 is 1"},
+		{"inconsistent snapshot", linRequest("Meter", []Call{{Fn: "Hit"}, {Fn: "Stats"}}), "a.Stats (goroutine 2) result 0 is {0 0 1}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _ := do(t, linRegistry(), tc.req)
+			if res.Status != StatusNotLinearizable {
+				t.Fatalf("status %s (%s %s), want %s", res.Status, res.Msg, res.LinOff, StatusNotLinearizable)
+			}
+			if !strings.Contains(res.Msg, tc.part) {
+				t.Errorf("message %q does not name %q", res.Msg, tc.part)
+			}
+			lr := res.Lin
+			if lr == nil || len(lr.Got) != len(lr.Labels) || len(lr.Seq[0]) != len(lr.Got) || len(lr.Compared) == 0 {
+				t.Fatalf("lin result %+v", lr)
+			}
+			if reflect.DeepEqual(lr.Got, lr.Seq[0]) || reflect.DeepEqual(lr.Got, lr.Seq[1]) {
+				t.Errorf("the outcome %v is that of a sequential order %v", lr.Got, lr.Seq)
+			}
+		})
+	}
+}
+
+func TestLinearizableStaysSilent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  Request
+	}{
+		{"one critical section", linRequest("SafeTally", []Call{{Fn: "Inc"}, {Fn: "Inc"}}, Call{Fn: "Value"})},
+		{"clock and map order", linRequest("Clocked", []Call{{Fn: "Touch", Args: []Value{lit("a")}},
+			{Fn: "Touch", Args: []Value{lit("b")}}}, Call{Fn: "Keys"})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Test.Iters = 200
+			res, _ := do(t, linRegistry(), tc.req)
+			if res.Status != StatusOK || res.LinOff != "" {
+				t.Fatalf("status %s (%s), oracle off: %q; want ok with the oracle on", res.Status, res.Msg, res.LinOff)
+			}
+		})
+	}
+}
+
+// TestLinOff checks that a test whose sequential order blocks runs
+// without the oracle and says why.
+func TestLinOff(t *testing.T) {
+	req := Request{Op: OpRun, Test: Test{Type: "Counter", Objects: []Call{{}}, Suffix: []Call{{Fn: "Get"}, {Fn: "Twice"}},
+		Iters: 1}, Lin: &Lin{}, Watchdog: 50 * time.Millisecond}
+	res, _ := do(t, testRegistry(), req)
+	if res.LinOff == "" || !strings.Contains(res.LinOff, "Twice does not return") {
+		t.Errorf("oracle off: %q, want Twice named", res.LinOff)
+	}
+}
+
+func TestShow(t *testing.T) {
+	var nilErr error
+	var p *int
+	n := 3
+	for _, tc := range []struct {
+		v    interface{}
+		want string
+	}{
+		{3, "3"}, {"x", "x"}, {[]int{1, 2}, "[1 2]"}, {map[string]int{"b": 2, "a": 1}, "map[a:1 b:2]"},
+		{&n, "non-nil"}, {p, "nil"}, {Stats{1, 2, 3}, "{1 2 3}"}, {make(chan int), "non-nil"},
+	} {
+		if got := show(reflect.ValueOf(tc.v)); got != tc.want {
+			t.Errorf("show(%#v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := show(reflect.ValueOf(&nilErr).Elem()); got != "nil" {
+		t.Errorf("show(nil error) = %q", got)
+	}
+	err := reflect.ValueOf(&nilErr).Elem()
+	err.Set(reflect.ValueOf(errString("no")))
+	if got := show(err); got != "error: no" {
+		t.Errorf("show(error) = %q", got)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

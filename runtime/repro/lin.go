@@ -1,0 +1,164 @@
+package repro
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// linRefRuns is how many times the reproducer of a non-linearizable
+// outcome runs each sequential order to learn which parts of the
+// outcome depend on more than the order (a clock, map order).
+const linRefRuns = 10
+
+// showSource is the reproducer's rendering of values, a closure so that
+// two reproducers in one package do not clash. It must render as the
+// harness's show does (runtime/harness/lin.go): the text of an error, nil
+// or non-nil for pointers, channels, functions and unsafe pointers, fmt's
+// %v for the rest.
+const showSource = `show := func(vs ...interface{}) []string {
+	var out []string
+	for _, x := range vs {
+		out = append(out, func() (s string) {
+			defer func() {
+				if p := recover(); p != nil {
+					s = fmt.Sprintf("panic: %v", p)
+				}
+			}()
+			if x == nil {
+				return "nil"
+			}
+			v := reflect.ValueOf(x)
+			if err, ok := x.(error); ok {
+				switch v.Kind() {
+				case reflect.Ptr, reflect.Map, reflect.Slice:
+					if v.IsNil() {
+						return "nil"
+					}
+				}
+				return "error: " + err.Error()
+			}
+			switch v.Kind() {
+			case reflect.Ptr, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+				if v.IsNil() {
+					return "nil"
+				}
+				return "non-nil"
+			}
+			return fmt.Sprintf("%v", x)
+		}())
+	}
+	return out
+}
+`
+
+// linBody writes the body of the reproducer of a non-linearizable
+// outcome: a function that builds fresh objects, runs the prefix and the
+// two suffix calls in one order or concurrently, and returns their
+// outcome; the sequential orders run linRefRuns times each, then the
+// concurrent calls v.Iters times, failing on an outcome neither order
+// gives.
+func (w *writer) linBody(v *Violation) string {
+	for _, p := range []string{"fmt", "reflect", "sync"} {
+		w.imports[p] = p
+	}
+	var b strings.Builder
+	b.WriteString(showSource)
+	b.WriteString("run := func(order int, pause bool) []string {\n")
+	for i, c := range v.Test.Objects {
+		e := w.object(c)
+		fmt.Fprintf(&b, "%s%s := %s\n", w.flush(), obj(i), e)
+	}
+	for _, c := range v.Test.Prefix {
+		e := w.methodCall(c)
+		fmt.Fprintf(&b, "%s%s\n", w.flush(), e)
+	}
+	calls := w.suffixCalls(&b, v)
+	b.WriteString("var r0, r1 []string\n")
+	lin := v.Lin
+	if lin == nil {
+		lin = &harness.Lin{}
+	}
+	for i, c := range v.Test.Suffix {
+		sig := w.s.Methods[c.Fn]
+		if sig.Results().Len() == 0 || lin.SkipResults[i] {
+			fmt.Fprintf(&b, "call%d := func() { %s }\n", i, calls[i])
+		} else {
+			fmt.Fprintf(&b, "call%d := func() { r%d = show(%s) }\n", i, i, calls[i])
+		}
+	}
+	names := w.calls(v)
+	// As depcon does, every other sequential run pauses after each call,
+	// so that what a call leaves to goroutines of its own shows as
+	// varying.
+	b.WriteString("wait := func() {\nif pause {\ntime.Sleep(2 * time.Millisecond)\n}\n}\n")
+	fmt.Fprintf(&b, "switch order {\ncase 0:\ncall0()\nwait()\ncall1()\nwait()\ncase 1:\ncall1()\nwait()\ncall0()\nwait()\ndefault:\n")
+	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
+	for i, c := range v.Test.Suffix {
+		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
+			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\ncall%d()\n}()\n", obj(c.Recv), c.Fn, i)
+	}
+	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
+	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n}\n",
+		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
+	b.WriteString("out := append(r0, r1...)\n")
+	// The group of each part of the outcome, as depcon compares them:
+	// the calls' results together, and each observer's on its own.
+	var groups []string
+	for i, c := range v.Test.Suffix {
+		if !lin.SkipResults[i] {
+			for range w.s.Methods[c.Fn].Results().Len() {
+				groups = append(groups, "0")
+			}
+		}
+	}
+	for k, c := range lin.Observers {
+		e := w.methodCall(c)
+		fmt.Fprintf(&b, "%sout = append(out, show(%s)...)\n", w.flush(), e)
+		for range w.s.Methods[c.Fn].Results().Len() {
+			groups = append(groups, fmt.Sprint(k+1))
+		}
+	}
+	b.WriteString("return out\n}\n")
+	fmt.Fprintf(&b, "groups := []int{%s}\n", strings.Join(groups, ", "))
+	// The sequential outcomes, and the parts that vary between runs of
+	// one order.
+	fmt.Fprintf(&b, "var seq [2][]string\nvaries := map[int]bool{}\nfor n := 0; n < %d; n++ {\n", linRefRuns)
+	b.WriteString("for o := 0; o < 2; o++ {\ngot := run(o, n%2 == 1)\nif seq[o] == nil {\nseq[o] = got\ncontinue\n}\n" +
+		"for i := range got {\nif i >= len(seq[o]) || got[i] != seq[o][i] {\nvaries[i] = true\n}\n}\n}\n}\n")
+	b.WriteString("same := func(got, want []string, group int) bool {\nif len(got) != len(groups) || len(want) != len(groups) {\n" +
+		"return false\n}\nfor i := range got {\nif groups[i] == group && !varies[i] && got[i] != want[i] {\n" +
+		"return false\n}\n}\nreturn true\n}\n")
+	b.WriteString("linearizable := func(got []string) bool {\nfor g := 0; g <= " + fmt.Sprint(len(lin.Observers)) +
+		"; g++ {\nif !same(got, seq[0], g) && !same(got, seq[1], g) {\nreturn false\n}\n}\nreturn true\n}\n")
+	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\ngot := run(2, false)\nif t.Failed() {\nreturn\n}\n", max(v.Iters, 1))
+	fmt.Fprintf(&b, "if !linearizable(got) {\n"+
+		"t.Fatalf(\"not linearizable: %s ∥ %s gave %%q; %s; %s gives %%q and %s; %s gives %%q\", got, seq[0], seq[1])\n}\n}\n",
+		names[0], names[1], names[0], names[1], names[1], names[0])
+	return b.String()
+}
+
+// suffixCalls writes the statements that build the suffix calls'
+// arguments (before the goroutines start, as depcon does) and returns
+// the calls.
+func (w *writer) suffixCalls(b *strings.Builder, v *Violation) []string {
+	var calls []string
+	for i, c := range v.Test.Suffix {
+		sig := w.s.Methods[c.Fn]
+		var args []string
+		for j, a := range c.Args {
+			t := param(sig, j)
+			e := w.expr(a, t)
+			b.WriteString(w.flush())
+			if !simple(a) {
+				name := fmt.Sprintf("g%darg%d", i+1, j)
+				fmt.Fprintf(b, "%s := %s\n", name, e)
+				e = name
+			}
+			args = append(args, e)
+		}
+		calls = append(calls, w.join(c, sig, args))
+	}
+	return calls
+}

@@ -1,0 +1,166 @@
+package testgen
+
+import (
+	"go/types"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// maxObservers bounds the observer calls made on each shared object.
+const maxObservers = 4
+
+// Lin returns how the linearizability oracle takes the outcome of the
+// concurrent test: the suffix calls' results and those of the observers
+// (see Observers). It returns nil when the outcome depends on timing by
+// design, so that no sequential order can be its measure: a suffix call
+// given a deadline (a context that times out, a time.Duration or
+// time.Time parameter), named Try..., by Go's convention a call that may
+// give up when it meets contention, or documented as inexact.
+func (g *Generator) Lin(test harness.Test) *harness.Lin {
+	for _, c := range test.Suffix {
+		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) {
+			return nil
+		}
+	}
+	return &harness.Lin{Observers: g.Observers(test)}
+}
+
+// inexactRE matches documentation that says a method's result or effect
+// is not exact under concurrency: approximate counts, best-effort sets
+// that may drop a value, eventually consistent views.
+var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
+	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
+	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background)\b`)
+
+// inexact reports whether the documentation of method m says its result
+// or effect is not exact (see inexactRE): the oracle has no measure for
+// it.
+func (g *Generator) inexact(m string) bool {
+	return inexactRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
+}
+
+// timed reports whether call c takes a deadline or a duration.
+func (g *Generator) timed(c harness.Call) bool {
+	sig := g.s.Methods[c.Fn]
+	if sig == nil {
+		return true
+	}
+	for _, a := range c.Args {
+		if a.K == harness.KCtx && a.Lit == "timeout" {
+			return true
+		}
+	}
+	for i := range sig.Params().Len() {
+		if fromPackage(sig.Params().At(i).Type(), "time") {
+			return true
+		}
+	}
+	return false
+}
+
+// fromPackage reports whether t, or the element of a pointer or slice t,
+// is a named type of the package path.
+func fromPackage(t types.Type, path string) bool {
+	for {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Named:
+			return u.Obj().Pkg() != nil && u.Obj().Pkg().Path() == path
+		}
+		return false
+	}
+}
+
+// Observers returns the calls that read the state of the shared objects
+// of test after its suffixes: on each object, the methods that the plan
+// says read shared state and write none, that return something and do
+// not wait (Wait..., Done), at most maxObservers, those without
+// parameters first. A parameter is given the argument a suffix call
+// passes for a parameter of the same type (Get(k) after Set(k, v)); a
+// method with a parameter no suffix call fills is left out.
+func (g *Generator) Observers(test harness.Test) []harness.Call {
+	type cand struct {
+		name string
+		args []harness.Value
+	}
+	var cands []cand
+	for _, m := range g.s.Plan.Methods {
+		sig := g.s.Methods[m.Name]
+		if sig == nil || m.Writes > 0 || m.Accesses == 0 || g.excluded[m.Name] || g.inexact(m.Name) || sig.Variadic() ||
+			sig.Results().Len() == 0 || strings.HasPrefix(m.Name, "Wait") || m.Name == "Done" {
+			continue
+		}
+		if !revealing(sig.Results()) {
+			continue
+		}
+		args, ok := g.observerArgs(sig, test)
+		if !ok {
+			continue
+		}
+		cands = append(cands, cand{m.Name, args})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return len(a.args) - len(b.args) })
+	if len(cands) > maxObservers {
+		cands = cands[:maxObservers]
+	}
+	var out []harness.Call
+	for recv := range test.Objects {
+		for _, c := range cands {
+			out = append(out, harness.Call{Recv: recv, Fn: c.name, Args: c.args})
+		}
+	}
+	return out
+}
+
+// revealing reports whether some result is a value the oracle compares:
+// not only pointers, channels and functions, which it sees as nil or
+// non-nil.
+func revealing(res *types.Tuple) bool {
+	for i := range res.Len() {
+		switch types.Unalias(res.At(i).Type()).Underlying().(type) {
+		case *types.Pointer, *types.Chan, *types.Signature:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// observerArgs returns the arguments of an observer of signature sig: for
+// each parameter, one a suffix call of test passes for a parameter of an
+// identical type.
+func (g *Generator) observerArgs(sig *types.Signature, test harness.Test) ([]harness.Value, bool) {
+	var args []harness.Value
+	for i := range sig.Params().Len() {
+		pt := sig.Params().At(i).Type()
+		found := false
+		for _, c := range test.Suffix {
+			csig := g.s.Methods[c.Fn]
+			if csig == nil || csig.Variadic() {
+				continue
+			}
+			for j := range min(csig.Params().Len(), len(c.Args)) {
+				if types.Identical(csig.Params().At(j).Type(), pt) && c.Args[j].K != harness.KObj {
+					args = append(args, c.Args[j])
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return args, true
+}
