@@ -73,7 +73,7 @@ for p in "${packages[@]}"; do
 	code=$?
 	set -e
 	types=$(grep -c '^[^ ].*: ' "$out/$name.txt" || true)
-	viol=$(grep -cE '^  (RACE|PANIC|DEADLOCK|FATAL|SELF-DEADLOCK):' "$out/$name.txt" || true)
+	viol=$(grep -cE '^  (RACE|PANIC|DEADLOCK|FATAL|SELF-DEADLOCK|NOT-LINEARIZABLE):' "$out/$name.txt" || true)
 	unconf=$(grep -c 'UNCONFIRMED' "$out/$name.txt" || true)
 	printf '%-45s exit %d  types %2d  violations %d (unconfirmed %d)  %ds\n' "$p" "$code" "$types" "$viol" "$unconf" $(($(date +%s) - start))
 done

@@ -170,19 +170,56 @@ func stepIndex(step, kind string) int {
 	return i
 }
 
-// withoutDropped returns test without the prefix calls that were dropped.
+// withoutDropped returns test without the prefix calls that were
+// dropped, the results of the others (harness.KResult) renumbered.
 func withoutDropped(test harness.Test, dropped []harness.Drop) harness.Test {
 	if len(dropped) == 0 {
 		return test
 	}
+	index := map[int]int{} // old prefix index -> new
 	var prefix []harness.Call
 	for i, c := range test.Prefix {
 		if !slices.ContainsFunc(dropped, func(d harness.Drop) bool { return d.Index == i }) {
+			index[i] = len(prefix)
 			prefix = append(prefix, c)
 		}
 	}
-	test.Prefix = prefix
+	test.Prefix = renumber(prefix, index)
+	test.Suffix = renumber(test.Suffix, index)
 	return test
+}
+
+// renumber returns copies of calls whose KResult arguments refer to the
+// prefix calls by their new index.
+func renumber(calls []harness.Call, index map[int]int) []harness.Call {
+	var values func(vs []harness.Value) []harness.Value
+	values = func(vs []harness.Value) []harness.Value {
+		if vs == nil {
+			return nil
+		}
+		out := make([]harness.Value, len(vs))
+		for i, v := range vs {
+			if v.K == harness.KResult {
+				if n, ok := index[v.Prefix]; ok {
+					v.Prefix = n
+				}
+			}
+			v.Elems = values(v.Elems)
+			if v.Call != nil {
+				c := *v.Call
+				c.Args = values(c.Args)
+				v.Call = &c
+			}
+			out[i] = v
+		}
+		return out
+	}
+	out := make([]harness.Call, len(calls))
+	for i, c := range calls {
+		c.Args = values(c.Args)
+		out[i] = c
+	}
+	return out
 }
 
 // newViolation returns the violation exposed by test of case c.

@@ -237,8 +237,8 @@ func (o *outcome) String() string {
 }
 
 // call calls fn with the arguments described by args, recovering a panic.
-func (r *Registry) call(fn reflect.Value, args []Value, objs []reflect.Value) (o outcome) {
-	in, err := r.args(fn.Type(), args, objs)
+func (r *Registry) call(fn reflect.Value, args []Value, sc *scope) (o outcome) {
+	in, err := r.args(fn.Type(), args, sc)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -246,13 +246,13 @@ func (r *Registry) call(fn reflect.Value, args []Value, objs []reflect.Value) (o
 }
 
 // args builds the arguments of a call to a function of type ft.
-func (r *Registry) args(ft reflect.Type, args []Value, objs []reflect.Value) ([]reflect.Value, error) {
+func (r *Registry) args(ft reflect.Type, args []Value, sc *scope) ([]reflect.Value, error) {
 	if len(args) != ft.NumIn() {
 		return nil, fmt.Errorf("%d arguments for %d parameters", len(args), ft.NumIn())
 	}
 	in := make([]reflect.Value, len(args))
 	for i, a := range args {
-		x, err := r.build(a, ft.In(i), objs)
+		x, err := r.build(a, ft.In(i), sc)
 		if err != nil {
 			return nil, fmt.Errorf("argument %d: %w", i, err)
 		}
@@ -291,7 +291,7 @@ var errorType = reflect.TypeOf((*error)(nil)).Elem()
 // construct runs a constructor call and returns its first result. The
 // constructor fails when it panics or when it has a second result that is
 // a non-nil error or false.
-func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error) {
+func (r *Registry) construct(c Call, sc *scope) (reflect.Value, error) {
 	fn, ok := r.funcs[c.Fn]
 	if !ok {
 		return reflect.Value{}, fmt.Errorf("unknown function %q", c.Fn)
@@ -299,7 +299,7 @@ func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error
 	if fn.Type().NumOut() == 0 {
 		return reflect.Value{}, fmt.Errorf("%s returns nothing", c.Fn)
 	}
-	o := r.call(fn, c.Args, objs)
+	o := r.call(fn, c.Args, sc)
 	if o.failed() {
 		return reflect.Value{}, fmt.Errorf("%s: %s", c.Fn, o.String())
 	}
@@ -310,11 +310,11 @@ func (r *Registry) construct(c Call, objs []reflect.Value) (reflect.Value, error
 }
 
 // method returns the method named by c of its receiver.
-func (r *Registry) method(typ string, c Call, objs []reflect.Value) (reflect.Value, error) {
-	if c.Recv < 0 || c.Recv >= len(objs) {
+func (r *Registry) method(typ string, c Call, sc *scope) (reflect.Value, error) {
+	if c.Recv < 0 || c.Recv >= len(sc.objs) {
 		return reflect.Value{}, fmt.Errorf("no shared object %d", c.Recv)
 	}
-	recv := objs[c.Recv]
+	recv := sc.objs[c.Recv]
 	if m := recv.MethodByName(c.Fn); m.IsValid() {
 		return m, nil
 	}

@@ -276,7 +276,7 @@ func TestBuild(t *testing.T) {
 		{Value{K: KCall, Call: &Call{Fn: "NewCounter", Args: []Value{lit("2")}}}, reflect.TypeFor[Counter](), Counter{n: 2}},
 		{Value{K: KCtx}, reflect.TypeFor[context.Context](), context.Background()},
 	} {
-		got, err := r.build(tc.v, tc.t, objs)
+		got, err := r.build(tc.v, tc.t, &scope{objs: objs})
 		if err != nil {
 			t.Errorf("%+v as %s: %v", tc.v, tc.t, err)
 			continue
@@ -288,11 +288,11 @@ func TestBuild(t *testing.T) {
 	// Shared objects go to parameters of the type, pointer or not, and to
 	// interfaces they implement.
 	for _, pt := range []reflect.Type{reflect.TypeFor[*Counter](), reflect.TypeFor[any]()} {
-		if got, err := r.build(Value{K: KObj}, pt, objs); err != nil || got.Interface() != objs[0].Interface() {
+		if got, err := r.build(Value{K: KObj}, pt, &scope{objs: objs}); err != nil || got.Interface() != objs[0].Interface() {
 			t.Errorf("object as %s: got %v, %v", pt, got, err)
 		}
 	}
-	fn, err := r.build(Value{K: KFunc}, reflect.TypeFor[func(int) (string, error)](), objs)
+	fn, err := r.build(Value{K: KFunc}, reflect.TypeFor[func(int) (string, error)](), &scope{objs: objs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestBuild(t *testing.T) {
 		{Value{K: KNew}, reflect.TypeFor[int]()},
 		{Value{K: "weird"}, reflect.TypeFor[int]()},
 	} {
-		if _, err := r.build(bad.v, bad.t, objs); err == nil {
+		if _, err := r.build(bad.v, bad.t, &scope{objs: objs}); err == nil {
 			t.Errorf("%+v as %s: no error", bad.v, bad.t)
 		}
 	}

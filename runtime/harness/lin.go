@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"time"
 )
@@ -22,8 +23,9 @@ import (
 // of one order (a clock, a random number, map order, a process-wide
 // counter) are left out of every comparison. After each concurrent
 // iteration the outcome is taken the same way and must equal that of one
-// of the two orders (every other sequential run pauses after each call,
-// so that work a call leaves to goroutines of its own shows as varying
+// of the two orders (sequential runs pause before each call and before
+// the outcome is taken, see LinPauses, so that work a call leaves to
+// goroutines of its own, and what expires with time, show as varying
 // too); if not, the sequential orders are run again
 // moreRuns times each, to leave out what only rarely differs, and an
 // outcome that still matches neither ends the test with
@@ -96,7 +98,7 @@ func (x *execution) references(ref *reference, runs int) (*reference, string) {
 		ref = &reference{}
 	}
 	for n := 0; n < runs; n++ {
-		pause := ref.runs%2 == 1
+		pause := LinPauses[ref.runs%len(LinPauses)]
 		for o := 0; o < 2; o++ {
 			labels, groups, got, why := x.sequentialOutcome(o, pause)
 			if why != "" {
@@ -130,16 +132,23 @@ func (x *execution) references(ref *reference, runs int) (*reference, string) {
 	return ref, ""
 }
 
-// linPause is how long every other sequential run of an order waits
-// after each call: what a call leaves to goroutines of its own (a
-// delivery, an eviction, a flush) may then be done or not when the
-// outcome is taken, and the parts of the outcome it changes vary.
-const linPause = 2 * time.Millisecond
+// LinPauses are how long the sequential runs of an order wait before
+// each call and before the outcome is taken, by run: every other run
+// waits, and longer as runs go on. What a call leaves to goroutines of
+// its own (a delivery, an eviction, a flush) may then be done or not,
+// and what expires with time (an entry with a TTL of a few milliseconds,
+// which a concurrent iteration slowed by the race detector or held by a
+// schedule outlives) may have expired, and the parts of the outcome they
+// change vary. The first two runs wait at most 2ms; the longer waits
+// only come with the runs made before a mismatch is reported. The
+// reproducer waits the same way (runtime/repro/lin.go).
+var LinPauses = []time.Duration{0, 2 * time.Millisecond, 0, 5 * time.Millisecond, 0, 20 * time.Millisecond,
+	0, 50 * time.Millisecond, 0, 100 * time.Millisecond}
 
 // sequentialOutcome sets up fresh objects, runs the suffix calls in
-// order o (0: suffix 0 first), each followed by a pause when pause is
-// set, and returns the outcome, or why there is none.
-func (x *execution) sequentialOutcome(o int, pause bool) (labels []string, groups []int, got []string, why string) {
+// order o (0: suffix 0 first), pausing before each call and before the
+// outcome is taken, and returns the outcome, or why there is none.
+func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []string, groups []int, got []string, why string) {
 	p, res := x.prepareNext()
 	if res != nil {
 		return nil, nil, nil, "a sequential order could not be set up: " + res.Msg
@@ -150,6 +159,7 @@ func (x *execution) sequentialOutcome(o int, pause bool) (labels []string, group
 		if o == 1 {
 			g = 1 - k
 		}
+		time.Sleep(pause)
 		fn, in := p.fns[g], p.ins[g]
 		oc, res := x.step(fmt.Sprintf("suffix %d", g), func() outcome { return invoke(fn, in) })
 		if res != nil {
@@ -159,10 +169,8 @@ func (x *execution) sequentialOutcome(o int, pause bool) (labels []string, group
 			return nil, nil, nil, fmt.Sprintf("%s panics sequentially: %s", x.req.Test.Suffix[g].Fn, oc.panic)
 		}
 		outs[g] = oc
-		if pause {
-			time.Sleep(linPause)
-		}
 	}
+	time.Sleep(pause)
 	return x.observe(p, outs)
 }
 
@@ -183,9 +191,7 @@ func (x *execution) observe(p *prepared, outs [2]outcome) (labels []string, grou
 		}
 	}
 	for k, c := range lin.Observers {
-		c := c
-		objs := p.objs
-		o, res := x.step("observer", func() outcome { return x.callMethod(c, objs) })
+		o, res := x.step("observer", x.caller(c, &p.sc))
 		if res != nil {
 			return nil, nil, nil, fmt.Sprintf("observer %s does not return", c.Fn)
 		}
@@ -260,9 +266,12 @@ func (lr *LinResult) describe(t Test) string {
 	return fmt.Sprintf("%s ∥ %s: an outcome no sequential order gives: %s", names[0], names[1], strings.Join(parts, "; "))
 }
 
-// show renders a value for comparison: the text of an error, nil or
-// non-nil for a pointer, channel, function or unsafe pointer (their
-// addresses are no outcome), and fmt's %v for the others. A method of
+// show renders a value for comparison: "error" for a non-nil error (its
+// text often holds what varies, and two errors of different texts are
+// rarely a different outcome), nil or non-nil for a pointer, channel,
+// function or unsafe pointer (their addresses are no outcome), the
+// elements of a slice or array sorted (the order of what a map or a set
+// holds is no outcome either), and fmt's %v for the others. A method of
 // the value that panics while it is printed gives "panic: ...".
 func show(v reflect.Value) (s string) {
 	defer func() {
@@ -283,7 +292,7 @@ func show(v reflect.Value) (s string) {
 		if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.IsNil() {
 			return "nil"
 		}
-		return "error: " + v.Interface().(error).Error()
+		return "error"
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
@@ -291,6 +300,16 @@ func show(v reflect.Value) (s string) {
 			return "nil"
 		}
 		return "non-nil"
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return "[]"
+		}
+		elems := make([]string, v.Len())
+		for i := range elems {
+			elems[i] = show(v.Index(i))
+		}
+		sort.Strings(elems)
+		return "[" + strings.Join(elems, " ") + "]"
 	}
 	if !v.CanInterface() {
 		return "?"
@@ -305,4 +324,9 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// caller returns a function making call c in scope sc.
+func (x *execution) caller(c Call, sc *scope) func() outcome {
+	return func() outcome { return x.callMethod(c, sc) }
 }

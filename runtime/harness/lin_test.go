@@ -197,8 +197,9 @@ func TestShow(t *testing.T) {
 		v    interface{}
 		want string
 	}{
-		{3, "3"}, {"x", "x"}, {[]int{1, 2}, "[1 2]"}, {map[string]int{"b": 2, "a": 1}, "map[a:1 b:2]"},
+		{3, "3"}, {"x", "x"}, {[]int{2, 1}, "[1 2]"}, {map[string]int{"b": 2, "a": 1}, "map[a:1 b:2]"},
 		{&n, "non-nil"}, {p, "nil"}, {Stats{1, 2, 3}, "{1 2 3}"}, {make(chan int), "non-nil"},
+		{[]string{"b", "a"}, "[a b]"}, {[]int(nil), "[]"}, {[2]int{2, 1}, "[1 2]"},
 	} {
 		if got := show(reflect.ValueOf(tc.v)); got != tc.want {
 			t.Errorf("show(%#v) = %q, want %q", tc.v, got, tc.want)
@@ -209,7 +210,7 @@ func TestShow(t *testing.T) {
 	}
 	err := reflect.ValueOf(&nilErr).Elem()
 	err.Set(reflect.ValueOf(errString("no")))
-	if got := show(err); got != "error: no" {
+	if got := show(err); got != "error" {
 		t.Errorf("show(error) = %q", got)
 	}
 }

@@ -158,6 +158,10 @@ type Value struct {
 	// Elems are the elements of a KSlice value; a KSlice without
 	// elements is an empty, non-nil slice.
 	Elems []Value `json:"elems,omitempty"`
+	// Prefix and Result name, for a KResult value, the prefix call and
+	// which of its results.
+	Prefix int `json:"prefix,omitempty"`
+	Result int `json:"result,omitempty"`
 }
 
 // Value kinds.
@@ -168,6 +172,11 @@ const (
 	// its dynamic value when it is an interface that does not fit the
 	// parameter.
 	KCall = "call"
+	// KResult is result Result of prefix call Prefix, made earlier in
+	// the same set-up: the subscription a Subscribe returned, for an
+	// Unsubscribe; the encoding a Marshal returned, for an Unmarshal.
+	// The value is rebuilt with every set-up, from that set-up's call.
+	KResult = "result"
 	// KCtx is a context: context.Background() for Lit "", an already
 	// cancelled context for "cancelled", and a context whose deadline
 	// is 1ms away for "timeout".

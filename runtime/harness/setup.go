@@ -8,9 +8,9 @@ import (
 // A prepared test is ready for its suffixes: the shared objects after the
 // prefix, and the suffix methods with their arguments.
 type prepared struct {
-	objs []reflect.Value
-	fns  []reflect.Value
-	ins  [][]reflect.Value
+	sc  scope
+	fns []reflect.Value
+	ins [][]reflect.Value
 }
 
 // A phase says which setup of a request is being made, and so what a
@@ -59,13 +59,14 @@ func (x *execution) prepareNext() (*prepared, *Message) {
 func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 	t := x.req.Test
 	p = &prepared{}
+	p.sc.results = make([][]reflect.Value, len(t.Prefix))
 	for i := range t.Objects {
 		step := fmt.Sprintf("object %d", i)
-		obj, res := x.setupObject(ph, step, t.Objects[i], p.objs)
+		obj, res := x.setupObject(ph, step, t.Objects[i], &p.sc)
 		if res != nil {
 			return nil, res, false
 		}
-		p.objs = append(p.objs, obj)
+		p.sc.objs = append(p.sc.objs, obj)
 	}
 	for i := range t.Prefix {
 		if x.dropped[i] {
@@ -73,8 +74,8 @@ func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 		}
 		c := t.Prefix[i]
 		step := fmt.Sprintf("prefix %d", i)
-		objs := p.objs
-		o, res := x.watch(ph, step, func() outcome { return x.callMethod(c, objs) })
+		sc := &p.sc
+		o, res := x.watch(ph, step, func() outcome { return x.callMethod(c, sc) })
 		if res != nil {
 			res.Dropped = x.drops()
 			return nil, res, false
@@ -87,6 +88,8 @@ func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 			return nil, x.setupFailed(step, fmt.Sprintf("%s: %s", c.Fn, o.String()), o.stack), false
 		case o.err != nil && ph != laterSetup:
 			x.drop(i, c, o)
+		case o.err == nil:
+			p.sc.results[i] = o.results
 		}
 	}
 	var err error
@@ -108,11 +111,11 @@ func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 }
 
 // setupObject builds the shared object of step with constructor c.
-func (x *execution) setupObject(ph phase, step string, c Call, objs []reflect.Value) (reflect.Value, *Message) {
+func (x *execution) setupObject(ph phase, step string, c Call, sc *scope) (reflect.Value, *Message) {
 	var obj reflect.Value
 	var err error
 	_, res := x.watch(ph, step, func() outcome {
-		obj, err = x.newObject(c, objs)
+		obj, err = x.newObject(c, sc)
 		return outcome{}
 	})
 	switch {
@@ -154,11 +157,11 @@ func (x *execution) setupFailed(step, msg, stack string) *Message {
 // suffixArgs finds the suffix methods and builds their arguments.
 func (x *execution) suffixArgs(p *prepared) error {
 	for i, c := range x.req.Test.Suffix {
-		m, err := x.r.method(x.req.Test.Type, c, p.objs)
+		m, err := x.r.method(x.req.Test.Type, c, &p.sc)
 		if err != nil {
 			return fmt.Errorf("suffix %d: %w", i, err)
 		}
-		in, err := x.r.args(m.Type(), c.Args, p.objs)
+		in, err := x.r.args(m.Type(), c.Args, &p.sc)
 		if err != nil {
 			return fmt.Errorf("suffix %d: %s: %w", i, c.Fn, err)
 		}
@@ -169,22 +172,22 @@ func (x *execution) suffixArgs(p *prepared) error {
 }
 
 // callMethod makes the method call c.
-func (x *execution) callMethod(c Call, objs []reflect.Value) outcome {
-	m, err := x.r.method(x.req.Test.Type, c, objs)
+func (x *execution) callMethod(c Call, sc *scope) outcome {
+	m, err := x.r.method(x.req.Test.Type, c, sc)
 	if err != nil {
 		return outcome{err: err}
 	}
-	return x.r.call(m, c.Args, objs)
+	return x.r.call(m, c.Args, sc)
 }
 
 // newObject makes a shared object: a pointer to a value of the type under
 // test, built by constructor c or, when c.Fn is "", the zero value.
-func (x *execution) newObject(c Call, objs []reflect.Value) (reflect.Value, error) {
+func (x *execution) newObject(c Call, sc *scope) (reflect.Value, error) {
 	zero := reflect.ValueOf(x.r.types[x.req.Test.Type]())
 	if c.Fn == "" {
 		return zero, nil
 	}
-	v, err := x.r.construct(c, objs)
+	v, err := x.r.construct(c, sc)
 	if err != nil {
 		return reflect.Value{}, err
 	}

@@ -322,12 +322,53 @@ func TestUnexportedMethod(t *testing.T) {
 	}
 	x := &execution{r: r, req: Request{Test: test}}
 	c := &Cell{n: 1}
-	if o := x.callMethod(test.Suffix[0], []reflect.Value{reflect.ValueOf(c)}); o.failed() || c.n != 6 {
+	if o := x.callMethod(test.Suffix[0], &scope{objs: []reflect.Value{reflect.ValueOf(c)}}); o.failed() || c.n != 6 {
 		t.Errorf("add(2, 3) on 1: %v, n = %d, want 6", o.String(), c.n)
 	}
 	test.Suffix = append(test.Suffix, Call{Fn: "Get"})
 	test.Iters = 5
 	if res, _ := do(t, r, Request{Op: OpRun, Test: test}); res.Status != StatusOK {
 		t.Errorf("add ∥ Get: %s: %s", res.Status, res.Msg)
+	}
+}
+
+// Ticket only accepts the number its Take returned.
+type Ticket struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (t *Ticket) Take() (int, bool) { t.mu.Lock(); defer t.mu.Unlock(); t.n += 7; return t.n, true }
+
+func (t *Ticket) Check(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n != t.n {
+		panic("not our ticket")
+	}
+}
+
+// TestPrefixResults checks that a call is given a result of a prefix
+// call made in the same set-up (KResult), rebuilt at every set-up, and
+// that a reference to a result that does not exist fails the arguments.
+func TestPrefixResults(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterTypeOf("Ticket", (*Ticket)(nil))
+	ticket := Value{K: KResult, Prefix: 0, Result: 0}
+	test := Test{Type: "Ticket", Objects: []Call{{}}, Prefix: []Call{{Fn: "Take"}},
+		Suffix: []Call{{Fn: "Check", Args: []Value{ticket}}, {Fn: "Check", Args: []Value{ticket}}}, Iters: 3}
+	if res, _ := do(t, r, Request{Op: OpSeq, Test: test}); res.Status != StatusOK {
+		t.Errorf("seq: %s %s, want ok", res.Status, res.Msg)
+	}
+	if res, _ := do(t, r, Request{Op: OpRun, Test: test}); res.Status != StatusOK {
+		t.Errorf("run: %s %s, want ok", res.Status, res.Msg)
+	}
+	test.Suffix[0].Args = []Value{lit("0")}
+	if res, _ := do(t, r, Request{Op: OpSeq, Test: test}); res.Status != StatusPanic {
+		t.Errorf("a made-up ticket: %s, want a panic", res.Status)
+	}
+	test.Suffix[0].Args = []Value{{K: KResult, Prefix: 0, Result: 2}}
+	if res, _ := do(t, r, Request{Op: OpSeq, Test: test}); res.Status != StatusArgsFailed || !strings.Contains(res.Msg, "no result 2 of prefix call 0") {
+		t.Errorf("a missing result: %s %q, want args-failed", res.Status, res.Msg)
 	}
 }

@@ -19,9 +19,17 @@ var basicTypes = map[string]reflect.Type{
 	"string":  reflect.TypeOf(""),
 }
 
-// build returns the value v describes, for a parameter of type t. objs are
-// the shared objects (pointers to the type under test).
-func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect.Value, error) {
+// A scope is what the arguments of a call may refer to: the shared
+// objects (pointers to the type under test) and the results of the
+// prefix calls made so far, by index (nil for those not made).
+type scope struct {
+	objs    []reflect.Value
+	results [][]reflect.Value
+}
+
+// build returns the value v describes, for a parameter of type t, in
+// scope sc.
+func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, error) {
 	switch v.K {
 	case KLit:
 		lt := t
@@ -37,15 +45,24 @@ func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect
 		}
 		return assign(x, t)
 	case KObj:
-		if v.Obj < 0 || v.Obj >= len(objs) {
+		if v.Obj < 0 || v.Obj >= len(sc.objs) {
 			return reflect.Value{}, fmt.Errorf("no shared object %d", v.Obj)
 		}
-		return assign(objs[v.Obj], t)
+		return assign(sc.objs[v.Obj], t)
+	case KResult:
+		if v.Prefix < 0 || v.Prefix >= len(sc.results) || v.Result >= len(sc.results[v.Prefix]) {
+			return reflect.Value{}, fmt.Errorf("no result %d of prefix call %d", v.Result, v.Prefix)
+		}
+		x := sc.results[v.Prefix][v.Result]
+		if x.Kind() == reflect.Interface && !x.IsNil() && !x.Type().AssignableTo(t) {
+			x = x.Elem()
+		}
+		return assign(x, t)
 	case KCall:
 		if v.Call == nil {
 			return reflect.Value{}, fmt.Errorf("call value without a call")
 		}
-		x, err := r.construct(*v.Call, objs)
+		x, err := r.construct(*v.Call, sc)
 		if err != nil {
 			return reflect.Value{}, err
 		}
@@ -78,7 +95,7 @@ func (r *Registry) build(v Value, t reflect.Type, objs []reflect.Value) (reflect
 		}
 		s := reflect.MakeSlice(t, len(v.Elems), len(v.Elems))
 		for i, e := range v.Elems {
-			x, err := r.build(e, t.Elem(), objs)
+			x, err := r.build(e, t.Elem(), sc)
 			if err != nil {
 				return reflect.Value{}, err
 			}

@@ -9,15 +9,17 @@ import (
 
 // linRefRuns is how many times the reproducer of a non-linearizable
 // outcome runs each sequential order to learn which parts of the
-// outcome depend on more than the order (a clock, map order).
-const linRefRuns = 10
+// outcome depend on more than the order (a clock, map order, what
+// expires): once with each of depcon's pauses.
+var linRefRuns = len(harness.LinPauses)
 
 // showSource is the reproducer's rendering of values, a closure so that
 // two reproducers in one package do not clash. It must render as the
-// harness's show does (runtime/harness/lin.go): the text of an error, nil
-// or non-nil for pointers, channels, functions and unsafe pointers, fmt's
-// %v for the rest.
-const showSource = `show := func(vs ...interface{}) []string {
+// harness's show does (runtime/harness/lin.go): "error" for an error, nil
+// or non-nil for pointers, channels, functions and unsafe pointers, the
+// elements of a slice or array sorted, fmt's %v for the rest.
+const showSource = `var show func(vs ...interface{}) []string
+show = func(vs ...interface{}) []string {
 	var out []string
 	for _, x := range vs {
 		out = append(out, func() (s string) {
@@ -30,14 +32,14 @@ const showSource = `show := func(vs ...interface{}) []string {
 				return "nil"
 			}
 			v := reflect.ValueOf(x)
-			if err, ok := x.(error); ok {
+			if _, ok := x.(error); ok {
 				switch v.Kind() {
 				case reflect.Ptr, reflect.Map, reflect.Slice:
 					if v.IsNil() {
 						return "nil"
 					}
 				}
-				return "error: " + err.Error()
+				return "error"
 			}
 			switch v.Kind() {
 			case reflect.Ptr, reflect.Chan, reflect.Func, reflect.UnsafePointer:
@@ -45,6 +47,17 @@ const showSource = `show := func(vs ...interface{}) []string {
 					return "nil"
 				}
 				return "non-nil"
+			case reflect.Slice, reflect.Array:
+				if v.Kind() == reflect.Slice && v.IsNil() {
+					return "[]"
+				}
+				var elems []interface{}
+				for i := 0; i < v.Len(); i++ {
+					elems = append(elems, v.Index(i).Interface())
+				}
+				parts := show(elems...)
+				sort.Strings(parts)
+				return "[" + strings.Join(parts, " ") + "]"
 			}
 			return fmt.Sprintf("%v", x)
 		}())
@@ -60,20 +73,13 @@ const showSource = `show := func(vs ...interface{}) []string {
 // concurrent calls v.Iters times, failing on an outcome neither order
 // gives.
 func (w *writer) linBody(v *Violation) string {
-	for _, p := range []string{"fmt", "reflect", "sync"} {
+	for _, p := range []string{"fmt", "reflect", "sort", "strings", "sync"} {
 		w.imports[p] = p
 	}
 	var b strings.Builder
 	b.WriteString(showSource)
-	b.WriteString("run := func(order int, pause bool) []string {\n")
-	for i, c := range v.Test.Objects {
-		e := w.object(c)
-		fmt.Fprintf(&b, "%s%s := %s\n", w.flush(), obj(i), e)
-	}
-	for _, c := range v.Test.Prefix {
-		e := w.methodCall(c)
-		fmt.Fprintf(&b, "%s%s\n", w.flush(), e)
-	}
+	b.WriteString("run := func(order int, pause time.Duration) []string {\n")
+	w.setup(&b, v)
 	calls := w.suffixCalls(&b, v)
 	b.WriteString("var r0, r1 []string\n")
 	lin := v.Lin
@@ -89,11 +95,11 @@ func (w *writer) linBody(v *Violation) string {
 		}
 	}
 	names := w.calls(v)
-	// As depcon does, every other sequential run pauses after each call,
-	// so that what a call leaves to goroutines of its own shows as
-	// varying.
-	b.WriteString("wait := func() {\nif pause {\ntime.Sleep(2 * time.Millisecond)\n}\n}\n")
-	fmt.Fprintf(&b, "switch order {\ncase 0:\ncall0()\nwait()\ncall1()\nwait()\ncase 1:\ncall1()\nwait()\ncall0()\nwait()\ndefault:\n")
+	// As depcon does, the sequential runs pause before each call and
+	// before the outcome is taken, longer and longer, so that what a call
+	// leaves to goroutines of its own, and what expires, show as varying.
+	b.WriteString("wait := func() {\ntime.Sleep(pause)\n}\n")
+	fmt.Fprintf(&b, "switch order {\ncase 0:\nwait()\ncall0()\nwait()\ncall1()\nwait()\ncase 1:\nwait()\ncall1()\nwait()\ncall0()\nwait()\ndefault:\n")
 	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
 	for i, c := range v.Test.Suffix {
 		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
@@ -124,15 +130,20 @@ func (w *writer) linBody(v *Violation) string {
 	fmt.Fprintf(&b, "groups := []int{%s}\n", strings.Join(groups, ", "))
 	// The sequential outcomes, and the parts that vary between runs of
 	// one order.
+	var pauses []string
+	for _, p := range harness.LinPauses {
+		pauses = append(pauses, fmt.Sprint(int64(p)))
+	}
+	fmt.Fprintf(&b, "pauses := []time.Duration{%s}\n", strings.Join(pauses, ", "))
 	fmt.Fprintf(&b, "var seq [2][]string\nvaries := map[int]bool{}\nfor n := 0; n < %d; n++ {\n", linRefRuns)
-	b.WriteString("for o := 0; o < 2; o++ {\ngot := run(o, n%2 == 1)\nif seq[o] == nil {\nseq[o] = got\ncontinue\n}\n" +
+	b.WriteString("for o := 0; o < 2; o++ {\ngot := run(o, pauses[n%len(pauses)])\nif seq[o] == nil {\nseq[o] = got\ncontinue\n}\n" +
 		"for i := range got {\nif i >= len(seq[o]) || got[i] != seq[o][i] {\nvaries[i] = true\n}\n}\n}\n}\n")
 	b.WriteString("same := func(got, want []string, group int) bool {\nif len(got) != len(groups) || len(want) != len(groups) {\n" +
 		"return false\n}\nfor i := range got {\nif groups[i] == group && !varies[i] && got[i] != want[i] {\n" +
 		"return false\n}\n}\nreturn true\n}\n")
 	b.WriteString("linearizable := func(got []string) bool {\nfor g := 0; g <= " + fmt.Sprint(len(lin.Observers)) +
 		"; g++ {\nif !same(got, seq[0], g) && !same(got, seq[1], g) {\nreturn false\n}\n}\nreturn true\n}\n")
-	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\ngot := run(2, false)\nif t.Failed() {\nreturn\n}\n", max(v.Iters, 1))
+	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\ngot := run(2, 0)\nif t.Failed() {\nreturn\n}\n", max(v.Iters, 1))
 	fmt.Fprintf(&b, "if !linearizable(got) {\n"+
 		"t.Fatalf(\"not linearizable: %s ∥ %s gave %%q; %s; %s gives %%q and %s; %s gives %%q\", got, seq[0], seq[1])\n}\n}\n",
 		names[0], names[1], names[0], names[1], names[1], names[0])

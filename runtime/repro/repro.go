@@ -170,14 +170,7 @@ func obj(i int) string { return string(rune('a' + i)) }
 func (w *writer) body(v *Violation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\n", max(v.Iters, 1))
-	for i, c := range v.Test.Objects {
-		e := w.object(c)
-		fmt.Fprintf(&b, "%s%s := %s\n", w.flush(), obj(i), e)
-	}
-	for _, c := range v.Test.Prefix {
-		e := w.methodCall(c)
-		fmt.Fprintf(&b, "%s%s\n", w.flush(), e)
-	}
+	w.setup(&b, v)
 	if v.Seq {
 		c := v.Test.Suffix[0]
 		e := w.methodCall(c)
@@ -319,6 +312,8 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 			return "*" + obj(v.Obj)
 		}
 		return obj(v.Obj)
+	case harness.KResult:
+		return resultVar(v.Prefix, v.Result)
 	case harness.KCall:
 		return w.adapt(w.funcCall(*v.Call), w.s.Funcs[v.Call.Fn], t)
 	case harness.KCtx:
@@ -554,3 +549,56 @@ func (w *writer) helpers() string {
 	}
 	return b.String()
 }
+
+// setup writes the statements that build the shared objects and make the
+// prefix calls, keeping in variables the results later calls are given
+// (harness.KResult).
+func (w *writer) setup(b *strings.Builder, v *Violation) {
+	for i, c := range v.Test.Objects {
+		e := w.object(c)
+		fmt.Fprintf(b, "%s%s := %s\n", w.flush(), obj(i), e)
+	}
+	used := map[[2]int]bool{}
+	var mark func(vs []harness.Value)
+	mark = func(vs []harness.Value) {
+		for _, a := range vs {
+			if a.K == harness.KResult {
+				used[[2]int{a.Prefix, a.Result}] = true
+			}
+			mark(a.Elems)
+			if a.Call != nil {
+				mark(a.Call.Args)
+			}
+		}
+	}
+	for _, cs := range [][]harness.Call{v.Test.Prefix, v.Test.Suffix} {
+		for _, c := range cs {
+			mark(c.Args)
+		}
+	}
+	if v.Lin != nil {
+		for _, c := range v.Lin.Observers {
+			mark(c.Args)
+		}
+	}
+	for i, c := range v.Test.Prefix {
+		e := w.methodCall(c)
+		var names []string
+		kept := false
+		for k := range w.s.Methods[c.Fn].Results().Len() {
+			if used[[2]int{i, k}] {
+				names = append(names, resultVar(i, k))
+				kept = true
+			} else {
+				names = append(names, "_")
+			}
+		}
+		if kept {
+			e = strings.Join(names, ", ") + " := " + e
+		}
+		fmt.Fprintf(b, "%s%s\n", w.flush(), e)
+	}
+}
+
+// resultVar names the variable holding result k of prefix call i.
+func resultVar(i, k int) string { return fmt.Sprintf("p%dr%d", i, k) }

@@ -18,28 +18,58 @@ const maxObservers = 4
 // design, so that no sequential order can be its measure: a suffix call
 // given a deadline (a context that times out, a time.Duration or
 // time.Time parameter), named Try..., by Go's convention a call that may
-// give up when it meets contention, or documented as inexact.
+// give up when it meets contention, documented as inexact, or passed its
+// own receiver (see passesOwn). The
+// results of a suffix call that counts events (see eventStatRE) are not
+// compared.
 func (g *Generator) Lin(test harness.Test) *harness.Lin {
-	for _, c := range test.Suffix {
-		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) {
+	lin := &harness.Lin{Observers: g.Observers(test)}
+	for i, c := range test.Suffix {
+		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || passesOwn(c) {
 			return nil
 		}
+		lin.SkipResults[i] = eventStatRE.MatchString(c.Fn)
 	}
-	return &harness.Lin{Observers: g.Observers(test)}
+	return lin
 }
 
 // inexactRE matches documentation that says a method's result or effect
-// is not exact under concurrency: approximate counts, best-effort sets
-// that may drop a value, eventually consistent views.
+// is not exact under concurrency, or depends on it by design: approximate
+// counts, best-effort sets that may drop a value, eventually consistent
+// views, a result that says whether another caller's call was in flight
+// (singleflight's shared).
 var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
 	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
-	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background)\b`)
+	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
+	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
+	`refresh(?:es|ed)?)\b`)
+
+// eventStatRE matches the names of methods that count or rate what calls
+// did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent
+// misses of one key may both count, by design, so they are not observers
+// and their results are not compared. A snapshot of the state (Stats,
+// Len) is.
+var eventStatRE = regexp.MustCompile(`^(?:Hit|Miss|Lookup|Request|Eviction|Load|Access|Get|Set)\w*(?:Count|Rate|Ratio)$|` +
+	`^(?:Hits|Misses|Lookups|Evictions)$|(?:Rate|Ratio)$`)
 
 // inexact reports whether the documentation of method m says its result
 // or effect is not exact (see inexactRE): the oracle has no measure for
 // it.
 func (g *Generator) inexact(m string) bool {
 	return inexactRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
+}
+
+// passesOwn reports whether call c passes its receiver to itself
+// (a.Equal(a), a.CopyFrom(a)): an object that is both sides of a
+// comparison or a copy, while another call changes it, is a degenerate
+// use, not an outcome a maintainer would call wrong.
+func passesOwn(c harness.Call) bool {
+	for _, a := range c.Args {
+		if a.K == harness.KObj && a.Obj == c.Recv {
+			return true
+		}
+	}
+	return false
 }
 
 // timed reports whether call c takes a deadline or a duration.
@@ -94,7 +124,8 @@ func (g *Generator) Observers(test harness.Test) []harness.Call {
 	var cands []cand
 	for _, m := range g.s.Plan.Methods {
 		sig := g.s.Methods[m.Name]
-		if sig == nil || m.Writes > 0 || m.Accesses == 0 || g.excluded[m.Name] || g.inexact(m.Name) || sig.Variadic() ||
+		if sig == nil || m.Writes > 0 || m.Accesses == 0 || g.excluded[m.Name] || g.inexact(m.Name) ||
+			eventStatRE.MatchString(m.Name) || sig.Variadic() ||
 			sig.Results().Len() == 0 || strings.HasPrefix(m.Name, "Wait") || m.Name == "Done" {
 			continue
 		}

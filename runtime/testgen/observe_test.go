@@ -39,3 +39,30 @@ func TestLin(t *testing.T) {
 		t.Errorf("Put ∥ Put with an approximate Len: oracle %+v, want one without observers", lin)
 	}
 }
+
+// TestLinInFlight checks that a method documented to say whether another
+// caller's call was in flight (singleflight's Do) is not judged by the
+// oracle: its result depends on concurrency by design.
+func TestLinInFlight(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	g.s.Docs = map[string]string{"Get": "Get returns the value, making sure that only one load is in-flight for a key."}
+	test := harness.Test{Type: "Map", Objects: []harness.Call{{}}, Suffix: []harness.Call{{Fn: "Get", Args: []harness.Value{{K: harness.KLit, Lit: "k"}}}, {Fn: "Len"}}}
+	if lin := g.Lin(test); lin != nil {
+		t.Errorf("oracle %+v, want none", lin)
+	}
+}
+
+// TestLinEventStats checks that counts of what calls did inside (a hit
+// count, a hit rate) are neither observers nor compared results, while a
+// snapshot of the state is an observer.
+func TestLinEventStats(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stat bool
+	}{{"HitCount", true}, {"MissCount", true}, {"LookupCount", true}, {"HitRate", true}, {"Misses", true},
+		{"Stats", false}, {"Len", false}, {"Count", false}, {"Value", false}, {"Generate", false}} {
+		if got := eventStatRE.MatchString(tc.name); got != tc.stat {
+			t.Errorf("%s: event statistic %v, want %v", tc.name, got, tc.stat)
+		}
+	}
+}
