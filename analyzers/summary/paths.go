@@ -241,6 +241,14 @@ func (r *resolver) compute(v ssa.Value) []path {
 		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 && assertable(ta) {
 			return r.paths(ta.X)
 		}
+		// The value of a range over a map (for _, c := range m): an
+		// element, as m[k] is. The key is not: keys and elements would
+		// share the one element step.
+		if nx, ok := v.Tuple.(*ssa.Next); ok && !nx.IsString && v.Index == 2 {
+			if rng, ok := nx.Iter.(*ssa.Range); ok {
+				return mapPaths(r.paths(rng.X), func(p path) path { return path{str: p.step("[*]"), loaded: true} })
+			}
+		}
 	case *ssa.Phi:
 		// All or nothing: a phi with an edge of unknown (or loop-carried)
 		// origin may denote any object.
