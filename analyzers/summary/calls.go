@@ -574,6 +574,15 @@ func (m *mapper) mapLoc(loc string) []string {
 		}
 		v = m.args[i]
 	}
+	if localStruct(v) != nil {
+		// A wrapper made by the caller (view{r}.best(), &cb{s: s}):
+		// a location behind one of its fields is the caller's.
+		var out []string
+		for _, p := range m.r.throughField(v, tail, false) {
+			out = append(out, p.str)
+		}
+		return out
+	}
 	if _, ok := v.(*ssa.Alloc); ok {
 		return nil // a local variable of the caller
 	}
@@ -584,8 +593,15 @@ func (m *mapper) mapLoc(loc string) []string {
 		// may belong to another type (a type switch's other case).
 		return nil
 	}
+	_, value := v.Type().Underlying().(*types.Struct)
 	var out []string
 	for _, p := range m.r.paths(v) {
+		if value && !strings.HasPrefix(tail, "->") {
+			// A struct passed by value (a value receiver): its
+			// fields are in place, where the caller loaded it from.
+			out = append(out, p.str+tail)
+			continue
+		}
 		out = append(out, extendTail(p, tail))
 	}
 	return out

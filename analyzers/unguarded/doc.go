@@ -65,6 +65,11 @@
 //
 //	func (s *Stats) Hits() int64 { return atomic.LoadInt64(&s.hits) }
 //
+// The fields of an object that a receiver field refers to are judged
+// each on its own accesses (recv.fr.wbuf apart from recv.fr.rbuf): the
+// read half of a framer, which only its reader uses, is not guarded by
+// the lock held where the write half is used.
+//
 // Not reported: fields of sync/atomic types; plain accesses made before
 // the value is shared (composite literals, constructors and the helpers
 // only they call, which are not entry points); a plain access and the

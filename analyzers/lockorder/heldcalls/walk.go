@@ -103,6 +103,7 @@ func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Valu
 	for _, a := range args {
 		fr.args = append(fr.args, w.fi.r.paths(a))
 	}
+	fr.vals, fr.r = args, w.fi.r
 	if w.record && printer(callee) && len(args) > 0 {
 		w.printed(st, call, args[len(args)-1])
 	}
