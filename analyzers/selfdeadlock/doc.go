@@ -60,8 +60,10 @@
 // callbacks installed through a setter by a closure over the object
 // (l.SetHook(func() { l.Checkpoint() })), the implementations of an
 // interface method found by the package's call graph when the receiver is
-// the object whose lock is held, and the String and Error methods of the
-// operands of fmt and log print functions:
+// the object whose lock is held, or an adapter that wraps that object and
+// is stored in one of its fields (s.handler = recorder{s}, where
+// recorder.Handle calls back into s), and the String and Error methods
+// of the operands of fmt and log print functions:
 //
 //	func (p *Peer) String() string { p.mu.Lock(); defer p.mu.Unlock(); return p.addr }
 //

@@ -444,8 +444,14 @@ func (r *resolver) throughField(v ssa.Value, tail string, loaded bool) []path {
 		return nil
 	}
 	n := stepLen(tail)
-	contents := r.fieldContents(v, tail[1:n])
-	rest := tail[n:]
+	return intoField(r.fieldContents(v, tail[1:n]), tail[n:], loaded)
+}
+
+// intoField maps rest, the steps after a field that holds a value with
+// paths contents, onto those paths: "->mu" through a field holding $1
+// is "$1.mu"; "" is the value itself when loaded. A location within the
+// field itself has none.
+func intoField(contents []path, rest string, loaded bool) []path {
 	switch {
 	case contents == nil:
 		return nil

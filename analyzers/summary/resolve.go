@@ -54,6 +54,21 @@ func (r *Resolver) ThroughField(v ssa.Value, tail string, loaded bool) []Path {
 	return exported(r.r.throughField(v, tail, loaded))
 }
 
+// IntoField maps rest, the steps of a callee's location after a field of
+// a wrapper struct that holds a value with paths contents, onto those
+// paths (see ThroughField).
+func IntoField(contents []Path, rest string, loaded bool) []Path {
+	var ps []path
+	for _, p := range contents {
+		ps = append(ps, path{p.Str, p.Loaded, p.Class})
+	}
+	return exported(intoField(ps, rest, loaded))
+}
+
+// StepLen returns the length of the first step of a location's tail
+// (".x" or "[*]").
+func StepLen(tail string) int { return stepLen(tail) }
+
 // FieldOf returns the name of field i of the struct t (or *t) points to,
 // and its class "pkg.Type.field".
 func FieldOf(t types.Type, i int) (name, class string) { return fieldOf(t, i) }

@@ -565,6 +565,15 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			if tfr.binds == nil && field != "" {
 				tfr.binds, tfr.cells = a.ownerBinds(t, field, owner)
 			}
+			if e.instr != nil && e.instr.Common().IsInvoke() && len(e.args) > 0 && len(e.args[0]) == 1 {
+				// An interface value loaded from a field of an object,
+				// holding an adapter that wraps the object itself.
+				if o, f := ownerOf(e.args[0]); f != "" {
+					if g := a.wrapped(t, f, e.args[0][0].class, o); g != nil {
+						tfr.fields = []map[string][]path{g}
+					}
+				}
+			}
 			sum, tfr := a.target(t, tfr)
 			if sum == nil {
 				continue
@@ -898,6 +907,137 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 	cells := make([]bool, len(t.FreeVars))
 	binds[idx], cells[idx] = []path{owner}, cell
 	return binds, cells
+}
+
+// wrapped returns what the fields of t's receiver hold when t is called
+// through an interface value loaded from field (of class) of the object
+// owner: when every value stored in that field in the package whose
+// type is t's receiver type is an adapter struct made with the very
+// object whose field receives it in one of its fields (s.handler =
+// recorder{s}, p.notify = &pool{p: p}), that field holds owner. It
+// returns nil when no such store is found, when a store gives the
+// adapter another object or in another field, or when a value of unknown
+// dynamic type is stored in the field (a setter's parameter).
+func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map[string][]path {
+	recv := t.Signature.Recv()
+	if recv == nil || t.Synthetic != "" {
+		return nil
+	}
+	rt := deref(recv.Type())
+	if _, ok := rt.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	held := ""
+	for _, fn := range a.res.SSA.SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if name, c := fieldOf(fa.X.Type(), fa.Field); name != field || c != class {
+					continue
+				}
+				x := st.Val
+				for {
+					if mi, ok := x.(*ssa.MakeInterface); ok {
+						x = mi.X
+					} else if ci, ok := x.(*ssa.ChangeInterface); ok {
+						x = ci.X
+					} else {
+						break
+					}
+				}
+				if types.IsInterface(x.Type()) {
+					return nil // of unknown dynamic type
+				}
+				if !types.Identical(deref(x.Type()), rt) {
+					continue // another implementation
+				}
+				g := holder(x, fa.X)
+				if g == "" || held != "" && g != held {
+					return nil
+				}
+				held = g
+			}
+		}
+	}
+	if held == "" {
+		return nil
+	}
+	return map[string][]path{held: {owner}}
+}
+
+// holder returns the field of the struct that x is (or points to), made
+// in its function, that holds obj: stored once, with obj itself or with a
+// variable that holds it. It returns "" when there is none, or several.
+func holder(x, obj ssa.Value) string {
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		x = u.X
+	}
+	al, ok := x.(*ssa.Alloc)
+	if !ok {
+		return ""
+	}
+	found := ""
+	stores := map[int]int{}
+	for _, ref := range *al.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			st, ok := use.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			stores[fa.Field]++
+			if sameObject(st.Val, obj) {
+				name, _ := fieldOf(al.Type(), fa.Field)
+				if found != "" && found != name {
+					return ""
+				}
+				found = name
+				if stores[fa.Field] > 1 {
+					return ""
+				}
+			}
+		}
+	}
+	for f, n := range stores {
+		if n > 1 {
+			if name, _ := fieldOf(al.Type(), f); name == found {
+				return ""
+			}
+		}
+	}
+	return found
+}
+
+// sameObject reports whether a and b are the same value, or loads of one
+// variable assigned once (a receiver captured by a closure).
+func sameObject(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ua, ok1 := a.(*ssa.UnOp)
+	ub, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL || ua.X != ub.X {
+		return false
+	}
+	cell, ok := ua.X.(*ssa.Alloc)
+	return ok && holds(cell, a)
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // holds reports whether x is the value of the cell, which is assigned

@@ -53,6 +53,14 @@ func fromSummary(ps []summary.Path) []path {
 	return out
 }
 
+func toSummary(ps []path) []summary.Path {
+	out := make([]summary.Path, len(ps))
+	for i, p := range ps {
+		out[i] = summary.Path{Str: p.str, Loaded: p.loaded, Class: p.class}
+	}
+	return out
+}
+
 func appendPaths(out []path, ps ...path) []path {
 next:
 	for _, p := range ps {
@@ -79,11 +87,16 @@ func fieldOf(t types.Type, i int) (name, class string) { return summary.FieldOf(
 // that is a wrapper struct the caller made (view{x}) maps the callee's
 // locations behind its fields onto the values the caller stored there,
 // and a struct passed by value keeps its fields in place.
+//
+// fields maps, for root $i, the fields of the struct it is (a wrapper
+// stored in a field of an object: s.handler = recorder{s}) to what they
+// are known to hold on the caller's side.
 type frame struct {
 	args, binds [][]path
 	cells       []bool
 	vals        []ssa.Value
 	r           *resolver
+	fields      []map[string][]path
 }
 
 // loc maps a callee location (a lock) onto the caller's locations; nil
@@ -149,6 +162,12 @@ func (fr *frame) value(q path) []path {
 			return nil
 		}
 		ps = fr.args[i]
+		if i < len(fr.fields) && fr.fields[i] != nil && strings.HasPrefix(tail, ".") {
+			n := summary.StepLen(tail)
+			if contents, ok := fr.fields[i][tail[1:n]]; ok {
+				return fromSummary(summary.IntoField(toSummary(contents), tail[n:], q.loaded))
+			}
+		}
 		if i < len(fr.vals) && fr.vals[i] != nil && fr.r != nil {
 			v := fr.vals[i]
 			if len(ps) == 0 {
