@@ -560,6 +560,15 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			fr = frame{args: e.args}
 		}
 		owner, field := ownerOf(e.fnval)
+		if field != "" && e.targets == nil {
+			// A function made once (sync.OnceFunc, OnceValue) and
+			// stored in the field: calling it runs the function.
+			for _, t := range a.onceTargets(field, e.fnval[0].class) {
+				if !slices.Contains(targets, t) {
+					targets = append(targets, t)
+				}
+			}
+		}
 		for _, t := range targets {
 			tfr := fr
 			if tfr.binds == nil && field != "" {
@@ -888,6 +897,16 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 				}
 				stored = true
 			case *ssa.Call:
+				if onceFunc(ref) {
+					// sync.OnceValue(func() { x.… }) stored in a field
+					// of x.
+					owner := storedIn(ref, field)
+					if owner == nil || !match(mc, owner) {
+						return nil, nil
+					}
+					stored = true
+					continue
+				}
 				// A setter: x.SetHook(func() { x.… }) storing its
 				// parameter in a field of its receiver.
 				owner := setterOwner(ref, vals, field)
@@ -907,6 +926,78 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 	cells := make([]bool, len(t.FreeVars))
 	binds[idx], cells[idx] = []path{owner}, cell
 	return binds, cells
+}
+
+// onceFunc reports whether call makes a function that calls its argument
+// once: sync.OnceFunc, sync.OnceValue, sync.OnceValues.
+func onceFunc(call *ssa.Call) bool {
+	switch syncName(call.Call.StaticCallee()) {
+	case "sync.OnceFunc", "sync.OnceValue", "sync.OnceValues":
+		return len(call.Call.Args) == 1
+	}
+	return false
+}
+
+// storedIn returns the object in whose field the result of call is
+// stored, when that is all that is done with it.
+func storedIn(call *ssa.Call, field string) ssa.Value {
+	var owner ssa.Value
+	for _, ref := range *call.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != call {
+			return nil
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field || owner != nil {
+			return nil
+		}
+		owner = fa.X
+	}
+	return owner
+}
+
+// onceTargets returns the functions that the package wraps with
+// sync.OnceFunc, OnceValue or OnceValues and stores in field (of class).
+func (a *analyzer) onceTargets(field, class string) []*ssa.Function {
+	var out []*ssa.Function
+	for _, fn := range a.res.SSA.SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if name, c := fieldOf(fa.X.Type(), fa.Field); name != field || c != class {
+					continue
+				}
+				call, ok := st.Val.(*ssa.Call)
+				if !ok || !onceFunc(call) {
+					continue
+				}
+				var t *ssa.Function
+				switch f := call.Call.Args[0].(type) {
+				case *ssa.Function:
+					t = f
+				case *ssa.MakeClosure:
+					t = f.Fn.(*ssa.Function)
+				}
+				if t != nil && !slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	if len(out) > maxTargets {
+		return nil
+	}
+	return out
 }
 
 // wrapped returns what the fields of t's receiver hold when t is called

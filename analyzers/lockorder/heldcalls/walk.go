@@ -79,7 +79,14 @@ func (w *walker) call(st *state, call *ssa.Call) {
 		case "(*sync.Once).Do":
 			// The body runs in this goroutine with the locks held.
 			if len(c.Args) == 2 {
-				w.static(st, call, c.Args[1], nil)
+				switch f := c.Args[1].(type) {
+				case *ssa.Function, *ssa.MakeClosure:
+					w.static(st, call, f, nil)
+				default:
+					// A function value (a parameter of a lazy-init
+					// helper): a call of it, resolved by the callers.
+					w.dynamic(st, call, nil, r.paths(f))
+				}
 			}
 		}
 		return
