@@ -1,8 +1,10 @@
-// Package selfdeadlock3 holds re-entries through an interface value that
-// a constructor stored in a field of the object: the object is wrapped in
-// a small adapter type that implements the interface, and a method that
-// holds the object's lock calls the interface, whose implementation locks
-// it again. Each is next to correct variants.
+// Package selfdeadlock3 holds re-entries that go through a value the
+// summaries do not follow on their own: an interface value that a
+// constructor stored in a field of the object, holding a small adapter
+// type that wraps the object (wrapped.go), and sync.Once bodies run by a
+// helper or made by sync.OnceValue (once.go). A method that holds the
+// object's lock calls through it, and the target locks it again. Each is
+// next to correct variants.
 package selfdeadlock3
 
 import "sync"
