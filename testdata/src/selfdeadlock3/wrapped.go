@@ -43,7 +43,7 @@ func (s *Server) Dispatch(ev string) {
 	if len(s.events) > 100 {
 		s.events = s.events[1:]
 	}
-	s.handler.Handle(ev) // want `recv.mu is locked \(in record, called through an interface\) while already held \(locked at wrapped.go:39:11\)`
+	s.handler.Handle(ev) // want `recv.mu is locked \(in record, called through an interface\) while already held \(locked at wrapped.go:41:11\)`
 }
 
 // DispatchOK calls the handler after unlocking.
