@@ -144,6 +144,9 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 		if obj.Name() == "Go" && len(c.Args) == 2 {
 			w.callValue(st, instr, c.Args[1], callGo)
 		}
+		if obj.Name() == "Done" && mode == callNormal {
+			signalHandoff(st, w.r.paths(c.Args[0]))
+		}
 		return true
 	case "sync.Map":
 		write := true
@@ -420,6 +423,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				b.Flags |= Goroutine
 			}
 			b.Held = held(a.Held, a.Flags&Goroutine != 0)
+			if a.Flags&Goroutine == 0 && mode != callGo {
+				b.Held = withHandoff(b.Held, st)
+			}
 			b.Pos, b.Where = pos, where
 			if b.Via == "" {
 				b.Via = via

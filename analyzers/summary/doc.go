@@ -26,6 +26,13 @@
 // branch only, and a goroutine started by the function holds none of the
 // function's locks.
 //
+// A goroutine that a lock's holder wakes through a channel and waits
+// for before unlocking (a send on p.wake with p.mu held, then
+// p.wg.Wait() or <-p.done) runs its code between the receive and its
+// signal (p.wg.Done(), p.done <- …) under that lock: its accesses there
+// hold it, when every send on the channel in the package hands the lock
+// over that way and the signals are the goroutine's own.
+//
 // Calls are modelled as follows. The summary of a callee in the same
 // package is computed from its body; that of a callee in another package
 // comes from its fact. Either is mapped onto the caller's locations: a
