@@ -713,7 +713,10 @@ func (a *analyzer) dynamic(instr ssa.CallInstruction) []*ssa.Function {
 	}
 	var out []*ssa.Function
 	for _, e := range n.Out {
-		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) {
+		// A call into sync is no call of unknown code: the entry of a
+		// parameter that a helper runs with Once.Do has that call as
+		// its instruction, and the parameter, not Do, is its target.
+		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && syncName(e.Callee.Func) == "" {
 			out = append(out, e.Callee.Func)
 		}
 	}

@@ -83,9 +83,13 @@ func (w *walker) call(st *state, call *ssa.Call) {
 				case *ssa.Function, *ssa.MakeClosure:
 					w.static(st, call, f, nil)
 				default:
-					// A function value (a parameter of a lazy-init
-					// helper): a call of it, resolved by the callers.
-					w.dynamic(st, call, nil, r.paths(f))
+					// A parameter of a lazy-init helper: a call of it,
+					// resolved by the callers. (Another function value
+					// is not resolved: the call graph's callee at this
+					// call is Do itself.)
+					if ps := r.paths(f); len(ps) == 1 && isParam(ps[0]) {
+						w.dynamic(st, call, nil, ps)
+					}
 				}
 			}
 		}
