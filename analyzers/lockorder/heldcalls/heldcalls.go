@@ -226,6 +226,31 @@ type analyzer struct {
 	// closures indexes the closures and bound method values of the
 	// package by function.
 	closures map[*ssa.Function][]*ssa.MakeClosure
+	// fieldStores indexes the package's stores into fields by the
+	// field's class (see stores).
+	fieldStores map[string][]*ssa.Store
+}
+
+// stores returns the package's stores into a field of class.
+func (a *analyzer) stores(class string) []*ssa.Store {
+	if a.fieldStores == nil {
+		a.fieldStores = map[string][]*ssa.Store{}
+		for _, fn := range a.res.SSA.SrcFuncs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+						_, c := fieldOf(fa.X.Type(), fa.Field)
+						a.fieldStores[c] = append(a.fieldStores[c], st)
+					}
+				}
+			}
+		}
+	}
+	return a.fieldStores[class]
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -966,35 +991,24 @@ func storedIn(call *ssa.Call, field string) ssa.Value {
 // sync.OnceFunc, OnceValue or OnceValues and stores in field (of class).
 func (a *analyzer) onceTargets(field, class string) []*ssa.Function {
 	var out []*ssa.Function
-	for _, fn := range a.res.SSA.SrcFuncs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				if name, c := fieldOf(fa.X.Type(), fa.Field); name != field || c != class {
-					continue
-				}
-				call, ok := st.Val.(*ssa.Call)
-				if !ok || !onceFunc(call) {
-					continue
-				}
-				var t *ssa.Function
-				switch f := call.Call.Args[0].(type) {
-				case *ssa.Function:
-					t = f
-				case *ssa.MakeClosure:
-					t = f.Fn.(*ssa.Function)
-				}
-				if t != nil && !slices.Contains(out, t) {
-					out = append(out, t)
-				}
-			}
+	for _, st := range a.stores(class) {
+		fa := st.Addr.(*ssa.FieldAddr)
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+			continue
+		}
+		call, ok := st.Val.(*ssa.Call)
+		if !ok || !onceFunc(call) {
+			continue
+		}
+		var t *ssa.Function
+		switch f := call.Call.Args[0].(type) {
+		case *ssa.Function:
+			t = f
+		case *ssa.MakeClosure:
+			t = f.Fn.(*ssa.Function)
+		}
+		if t != nil && !slices.Contains(out, t) {
+			out = append(out, t)
 		}
 	}
 	if len(out) > maxTargets {
@@ -1022,43 +1036,32 @@ func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map
 		return nil
 	}
 	held := ""
-	for _, fn := range a.res.SSA.SrcFuncs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				if name, c := fieldOf(fa.X.Type(), fa.Field); name != field || c != class {
-					continue
-				}
-				x := st.Val
-				for {
-					if mi, ok := x.(*ssa.MakeInterface); ok {
-						x = mi.X
-					} else if ci, ok := x.(*ssa.ChangeInterface); ok {
-						x = ci.X
-					} else {
-						break
-					}
-				}
-				if types.IsInterface(x.Type()) {
-					return nil // of unknown dynamic type
-				}
-				if !types.Identical(deref(x.Type()), rt) {
-					continue // another implementation
-				}
-				g := holder(x, fa.X)
-				if g == "" || held != "" && g != held {
-					return nil
-				}
-				held = g
+	for _, st := range a.stores(class) {
+		fa := st.Addr.(*ssa.FieldAddr)
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+			continue
+		}
+		x := st.Val
+		for {
+			if mi, ok := x.(*ssa.MakeInterface); ok {
+				x = mi.X
+			} else if ci, ok := x.(*ssa.ChangeInterface); ok {
+				x = ci.X
+			} else {
+				break
 			}
 		}
+		if types.IsInterface(x.Type()) {
+			return nil // of unknown dynamic type
+		}
+		if !types.Identical(deref(x.Type()), rt) {
+			continue // another implementation
+		}
+		g := holder(x, fa.X)
+		if g == "" || held != "" && g != held {
+			return nil
+		}
+		held = g
 	}
 	if held == "" {
 		return nil
