@@ -64,7 +64,8 @@ type reporter struct {
 
 // A callIndex lists the static calls of the package's functions by
 // callee. A function also used as a value (a method value, a function
-// passed on) has callers the index does not see: it is escaped.
+// passed on), or a method of a name the package calls through an
+// interface, has callers the index does not see: it is escaped.
 type callIndex struct {
 	funcs   []*ssa.Function
 	calls   map[*ssa.Function][]*ssa.Call
@@ -78,9 +79,13 @@ type callIndex struct {
 func (x *callIndex) index() {
 	out := map[*ssa.Function][]*ssa.Call{}
 	escaped := map[*ssa.Function]bool{}
+	invoked := map[string]bool{} // method names called through interfaces
 	for _, fn := range x.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().IsInvoke() {
+					invoked[c.Common().Method.Name()] = true
+				}
 				var ops [8]*ssa.Value
 				for i, op := range instr.Operands(ops[:0]) {
 					if op == nil || *op == nil {
@@ -104,6 +109,11 @@ func (x *callIndex) index() {
 					escaped[g] = true
 				}
 			}
+		}
+	}
+	for _, fn := range x.funcs {
+		if fn.Signature.Recv() != nil && invoked[fn.Name()] {
+			escaped[fn] = true // it may be called through an interface
 		}
 	}
 	x.calls, x.escaped = out, escaped
