@@ -36,11 +36,18 @@
 //
 //   - a return where the lock is held on every path that reaches it,
 //     while another return of the function releases it;
-//   - a continue (or the end of a loop body) where the lock is held,
-//     while other iterations release it, when the next iteration locks
-//     it again (a sure self-deadlock for a Mutex);
+//   - a continue (also in a case of a switch) or the end of a loop body
+//     where the lock is held, while other iterations release it, when
+//     the next iteration locks it again (a sure self-deadlock for a
+//     Mutex);
 //   - a break that leaves the loop holding the lock when no path after
-//     the loop releases it, while the loop's other exits do.
+//     the loop releases it, while the loop's other exits do, or when
+//     other iterations release it and an enclosing loop comes back to
+//     the acquisition before any release.
+//
+// Locks are followed through fields, elements and map values of other
+// objects, also through a local variable that holds one
+// (d := m.devices[kind]; d.Lock()), whatever the lock's type embeds.
 //
 // It does not report: lock and unlock helpers (functions that return
 // holding the lock on every path, or that release a lock held on entry);
@@ -52,7 +59,27 @@
 // and the analysis cannot tell them apart; and functions that signal
 // with a result that they return holding the lock (a lockIfOpen() bool
 // or acquire() error that returns true or nil holding it, and false or
-// an error after releasing it). Calls of functions of the same package
+// an error after releasing it), unless the package shows otherwise: such
+// a function is reported when it has callers in the package and none of
+// them releases the lock after the call (or passes the result on to
+// callers of its own that do), or, exported and not called in the
+// package, when other packages can neither name the lock nor release it
+// with an exported function:
+//
+//	func (c *Catalog) first(keys []string) (string, bool) {
+//		c.main.mu.RLock()
+//		for _, k := range keys {
+//			if c.main.keys[k] {
+//				return k, true // reported: First never releases c.main.mu
+//			}
+//		}
+//		c.main.mu.RUnlock()
+//		return "", false
+//	}
+//
+//	func (c *Catalog) First(keys []string) string { k, _ := c.first(keys); return k }
+//
+// Calls of functions of the same package
 // count with their net effect (a helper that unlocks releases the lock);
 // functions of other packages are assumed to leave the caller's locks
 // alone.

@@ -764,6 +764,54 @@ func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
 	return false
 }
 
+// releasedAfter reports whether some path from instr (excluded) may
+// release lock k before acquiring it again.
+func (f *Flow) releasedAfter(instr ssa.Instruction, k string) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var work []*ssa.BasicBlock
+	b := instr.Block()
+	after := false
+	stop := false
+	for _, x := range b.Instrs {
+		if !after {
+			after = x == instr
+			continue
+		}
+		if f.Releases(x, k) {
+			return true
+		}
+		if f.Acquires(x, k) {
+			stop = true
+			break
+		}
+	}
+	if !stop {
+		work = append(work, b.Succs...)
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stop := false
+		for _, x := range b.Instrs {
+			if f.Releases(x, k) {
+				return true
+			}
+			if f.Acquires(x, k) {
+				stop = true
+				break
+			}
+		}
+		if !stop {
+			work = append(work, b.Succs...)
+		}
+	}
+	return false
+}
+
 // Acquires returns the position of instr if it acquires lock k.
 func (f *Flow) Acquires(instr ssa.Instruction, k string) bool {
 	c, ok := instr.(*ssa.Call)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -34,6 +35,8 @@ func run(pass *analysis.Pass) (any, error) {
 		obj, ok := fn.Object().(*types.Func)
 		return ok && cfgs.NoReturn(obj)
 	})
+	callers := &callIndex{funcs: ssainfo.SrcFuncs}
+	callers.index()
 	for _, fn := range ssainfo.SrcFuncs {
 		if fn.Synthetic != "" {
 			continue // a range-over-func body: its returns are continues
@@ -42,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if f == nil {
 			continue
 		}
-		r := &reporter{pass: pass, f: f, sx: newSyntax(fn), done: map[token.Pos]bool{}}
+		r := &reporter{pass: pass, f: f, sx: newSyntax(fn), done: map[token.Pos]bool{}, callers: callers}
 		r.returns()
 		if r.sx != nil {
 			r.loops()
@@ -52,10 +55,91 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type reporter struct {
-	pass *analysis.Pass
-	f    *Flow
-	sx   *syntax
-	done map[token.Pos]bool
+	pass    *analysis.Pass
+	f       *Flow
+	sx      *syntax
+	done    map[token.Pos]bool
+	callers *callIndex
+}
+
+// A callIndex lists the static calls of the package's functions by
+// callee. A function also used as a value (a method value, a function
+// passed on), or a method of a name the package calls through an
+// interface, has callers the index does not see: it is escaped.
+type callIndex struct {
+	funcs   []*ssa.Function
+	calls   map[*ssa.Function][]*ssa.Call
+	escaped map[*ssa.Function]bool
+	// unlockers lists, by lock class, whether an exported function of
+	// the package releases a lock of that class that its caller holds
+	// (an Unlock method).
+	unlockers map[string]bool
+}
+
+func (x *callIndex) index() {
+	out := map[*ssa.Function][]*ssa.Call{}
+	escaped := map[*ssa.Function]bool{}
+	invoked := map[string]bool{} // method names called through interfaces
+	for _, fn := range x.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().IsInvoke() {
+					invoked[c.Common().Method.Name()] = true
+				}
+				var ops [8]*ssa.Value
+				for i, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op == nil {
+						continue
+					}
+					g, ok := (*op).(*ssa.Function)
+					if !ok {
+						if mc, ok := (*op).(*ssa.MakeClosure); ok {
+							g, _ = mc.Fn.(*ssa.Function)
+						}
+					}
+					if g == nil {
+						continue
+					}
+					if call, ok := instr.(*ssa.Call); ok && i == 0 && !call.Call.IsInvoke() {
+						if _, direct := (*op).(*ssa.Function); direct {
+							out[g] = append(out[g], call)
+							continue
+						}
+					}
+					escaped[g] = true
+				}
+			}
+		}
+	}
+	for _, fn := range x.funcs {
+		if fn.Signature.Recv() != nil && invoked[fn.Name()] {
+			escaped[fn] = true // it may be called through an interface
+		}
+	}
+	x.calls, x.escaped = out, escaped
+}
+
+// unlocker reports whether an exported function of the package releases
+// a lock of class cls held by its caller.
+func (x *callIndex) unlocker(prog *Program, cls string) bool {
+	if x.unlockers == nil {
+		x.unlockers = map[string]bool{}
+		for _, fn := range x.funcs {
+			if obj, ok := fn.Object().(*types.Func); !ok || !obj.Exported() {
+				continue
+			}
+			f := prog.Flow(fn)
+			if f == nil {
+				continue
+			}
+			for k := range f.entryHeld {
+				if c, v := f.paths[k].Class, f.summary.Effects[k]; c != "" && v&bitN != 0 && v&bitH == 0 {
+					x.unlockers[c] = true
+				}
+			}
+		}
+	}
+	return x.unlockers[cls]
 }
 
 func (r *reporter) excluded(k string) bool {
@@ -130,7 +214,7 @@ func (r *reporter) returns() {
 			continue
 		}
 		for _, i := range leak {
-			if r.protocol(rets[i], rets, rel) {
+			if r.protocol(rets[i], rets, rel) && !r.refuted(k) {
 				continue
 			}
 			a := states[i].site[k]
@@ -185,6 +269,94 @@ func (r *reporter) protocol(leak *ssa.Return, rets []*ssa.Return, rel []int) boo
 }
 
 const sigNone = -1
+
+// refuted reports whether the function's callers show that it does not
+// return holding lock k on purpose: it has callers in the package, and
+// none of them releases k after the call or passes the call's result on
+// to callers of its own that may.
+func (r *reporter) refuted(k string) bool {
+	return refuted(r.f, k, r.callers, 0)
+}
+
+func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
+	if callers.escaped[f.Fn] || f.summary == nil || depth > 3 {
+		return false
+	}
+	calls := callers.calls[f.Fn]
+	if len(calls) == 0 {
+		// Callers outside the package, if exported: they must be
+		// able to release the lock.
+		obj, ok := f.Fn.Object().(*types.Func)
+		return ok && obj.Exported() && !nameable(f.paths[k]) && !callers.unlocker(f.prog, f.paths[k].Class)
+	}
+	for _, call := range calls {
+		cf := f.prog.Flow(call.Parent())
+		if cf == nil || call.Parent() == f.Fn {
+			return false
+		}
+		p, ok := cf.mapPath(f.summary, k, call.Call.Args, nil)
+		if !ok {
+			return false
+		}
+		key := p.Key()
+		if cf.releasedAfter(call, key) {
+			return false
+		}
+		if returnsResult(call) && (p.Local() || !refuted(cf, key, callers, depth+1)) {
+			return false // a wrapper, which its own callers may use
+		}
+	}
+	return true
+}
+
+// nameable reports whether code of another package can name the lock at
+// p to release it: its root is a parameter or an exported package
+// variable, and every field on the way is exported.
+func nameable(p Path) bool {
+	switch {
+	case strings.HasPrefix(p.Root, "@"):
+		if i := strings.LastIndexByte(p.Root, '.'); i < 0 || !token.IsExported(p.Root[i+1:]) {
+			return false
+		}
+	case !strings.HasPrefix(p.Root, "$"):
+		return false
+	}
+	for _, step := range strings.Split(p.Rest, ".")[1:] {
+		name := step
+		if i := strings.IndexAny(step, "[-"); i >= 0 {
+			name = step[:i]
+		}
+		if name != "" && !token.IsExported(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// returnsResult reports whether the result of call (or one of its
+// results) is returned by its function.
+func returnsResult(call *ssa.Call) bool {
+	vals := []ssa.Value{call}
+	if refs := call.Referrers(); refs != nil {
+		for _, ref := range *refs {
+			if x, ok := ref.(*ssa.Extract); ok {
+				vals = append(vals, x)
+			}
+		}
+	}
+	for _, v := range vals {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			if _, ok := ref.(*ssa.Return); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (r *reporter) signal(ret *ssa.Return, v ssa.Value) int {
 	t := v.Type()
@@ -380,15 +552,17 @@ func (r *reporter) loops() {
 					}
 				}
 			}
-			r.breaks(l, in, k, exits)
+			r.breaks(l, in, k, exits, released)
 		}
 	}
 }
 
 // breaks reports a break that leaves the loop holding lock k, when no
 // path after it releases k and another way out of the loop (or a
-// return) does.
-func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, exits []edge) {
+// return) does, or when, other iterations releasing k (iterReleased),
+// the paths after it come back to an acquisition of k before releasing
+// it (an enclosing loop that enters the loop again).
+func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, exits []edge, iterReleased bool) {
 	released := false
 	var leak []int
 	for j, e := range exits {
@@ -403,7 +577,7 @@ func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, 
 			released = true
 		}
 	}
-	if len(leak) == 0 || !released {
+	if len(leak) == 0 || !released && !iterReleased {
 		return
 	}
 	for _, j := range leak {
@@ -412,10 +586,20 @@ func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, 
 		if !ok || !c.brk {
 			continue
 		}
-		if r.releasedFrom(e.b.Succs[e.i], k) {
+		after, relock := r.afterExit(e.b.Succs[e.i], k)
+		if after || !released && !relock.IsValid() {
 			continue
 		}
 		a := r.f.out(e.b, e.i).site[k]
+		if relock.IsValid() && iterReleased {
+			// An enclosing loop comes back to the acquisition.
+			r.report(c.pos,
+				fmt.Sprintf("%s is still locked (%s) when this break leaves the loop, and the enclosing loop locks it again at %s before releasing it",
+					a.Path.Display, r.acqText(a), r.short(relock)),
+				analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
+				analysis.RelatedInformation{Pos: relock, Message: "locked again here"})
+			continue
+		}
 		r.report(c.pos,
 			fmt.Sprintf("%s is still locked (%s) when this break leaves the loop, and no path after the loop releases it, while the loop's other exits do",
 				a.Path.Display, r.acqText(a)),
@@ -545,8 +729,10 @@ func (r *reporter) relock(h *ssa.BasicBlock, in map[*ssa.BasicBlock]bool, k stri
 	return best, best.IsValid()
 }
 
-// releasedFrom reports whether some path from b may release k.
-func (r *reporter) releasedFrom(b *ssa.BasicBlock, k string) bool {
+// afterExit follows the paths from b: released reports whether one of
+// them may release k; relock is the first acquisition of k that a path
+// reaches before releasing it (an enclosing loop that comes back to it).
+func (r *reporter) afterExit(b *ssa.BasicBlock, k string) (released bool, relock token.Pos) {
 	seen := map[*ssa.BasicBlock]bool{}
 	work := []*ssa.BasicBlock{b}
 	for len(work) > 0 {
@@ -556,12 +742,22 @@ func (r *reporter) releasedFrom(b *ssa.BasicBlock, k string) bool {
 			continue
 		}
 		seen[b] = true
+		stop := false
 		for _, instr := range b.Instrs {
 			if r.f.Releases(instr, k) {
-				return true
+				return true, token.NoPos
+			}
+			if r.f.Acquires(instr, k) {
+				if p := instr.Pos(); p.IsValid() && (!relock.IsValid() || p < relock) {
+					relock = p
+				}
+				stop = true
+				break
 			}
 		}
-		work = append(work, b.Succs...)
+		if !stop {
+			work = append(work, b.Succs...)
+		}
 	}
-	return false
+	return false, relock
 }

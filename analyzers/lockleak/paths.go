@@ -107,6 +107,16 @@ func (n *Namer) name(v ssa.Value, depth int) (Path, bool) {
 		return n.index(v.X, v.Index, depth)
 	case *ssa.Index:
 		return n.index(v.X, v.Index, depth)
+	case *ssa.Lookup:
+		// m[k]: the element of the map at k (a comma-ok lookup is a
+		// tuple, named by its extraction).
+		if v.CommaOk {
+			return Path{}, false
+		}
+		if _, ok := v.X.Type().Underlying().(*types.Map); !ok {
+			return Path{}, false
+		}
+		return n.index(v.X, v.Index, depth)
 	case *ssa.UnOp:
 		if v.Op.String() != "*" {
 			return Path{}, false

@@ -18,6 +18,7 @@ type syntax struct {
 	body  *ast.BlockStmt
 	loops []*loopSyntax
 	ifs   []*ast.IfStmt
+	cases []*ast.CaseClause // of expression switches
 }
 
 type loopSyntax struct {
@@ -95,6 +96,9 @@ func (sx *syntax) walk(n ast.Node, fr *frame, scope ast.Node, label *ast.Ident) 
 			}
 			switch m := m.(type) {
 			case *ast.CaseClause:
+				if _, ok := n.(*ast.SwitchStmt); ok {
+					sx.cases = append(sx.cases, m)
+				}
 				for _, s := range m.Body {
 					sx.walk(s, inner, m, nil)
 				}
@@ -262,6 +266,11 @@ func (sx *syntax) edgeStmt(l *loopSyntax, b *ssa.BasicBlock, i int) (cand, bool)
 			}
 		}
 		if ifs == nil {
+			// The test of a switch case: its true branch enters the
+			// case's body.
+			if cc := sx.caseOf(p); cc != nil && i == 0 {
+				return l.next(cc.Colon)
+			}
 			return cand{}, false
 		}
 		o := minPos(b.Succs[1-i])
@@ -298,6 +307,19 @@ func (sx *syntax) edgeStmt(l *loopSyntax, b *ssa.BasicBlock, i int) (cand, bool)
 		}
 	}
 	return cand{}, false
+}
+
+// caseOf returns the case clause of an expression switch whose list of
+// expressions holds p.
+func (sx *syntax) caseOf(p token.Pos) *ast.CaseClause {
+	for _, cc := range sx.cases {
+		for _, e := range cc.List {
+			if within(p, e) {
+				return cc
+			}
+		}
+	}
+	return nil
 }
 
 // condOp returns the operator of the innermost && or || of cond whose

@@ -17,7 +17,10 @@
 // interface methods whose implementations the package declares, found by
 // the package's call graph, and the callbacks those call in turn). A lock
 // of an object returned by a call (s := t.find(id); s.mu.Lock()) takes
-// part by its class.
+// part by its class. The value of a range over a node's children, a
+// slice or a map (for _, c := range n.children), is one of them, as
+// n.children[k] is: a recursive traversal that locks the children's
+// locks, or their objects', with the node's held establishes that order.
 //
 // It reports a cycle of orders A → B → … → A when it goes through an
 // order of this package; the orders of imported packages are exported as

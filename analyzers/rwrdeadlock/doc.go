@@ -23,8 +23,11 @@
 // write-locked in the package or in a package it imports (the write-locked
 // classes are exported as facts). The second RLock may happen directly,
 // in a callee several calls deep or in another package, in a recursive
-// call, in the String method of a value printed with fmt or log, or in a
-// callback run with the read lock held:
+// call, in the String method of a value printed with fmt or log, in a
+// method of a small struct that wraps the object (view{r}.best(keys)),
+// or in a callback run with the read lock held (also by a function of
+// another package that keeps it in a struct, as sort.Slice does with its
+// comparator):
 //
 //	func Sum(t *lib.Table) (n int) {
 //		t.Each(func(k string) { n += t.Get(k) }) // Each read-locks t, so does Get

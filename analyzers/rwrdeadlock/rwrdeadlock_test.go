@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock2", "rwrdeadlock3")
+	analysistest.Run(t, testpkgs.Dir(t), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock2", "rwrdeadlock3", "rwrdeadlock4")
 }

@@ -58,10 +58,16 @@
 // stored in a field of the very object they capture (c.onEvict =
 // func(k string) { c.Remove(k) }, or a method value c.onClose = c.Close),
 // callbacks installed through a setter by a closure over the object
-// (l.SetHook(func() { l.Checkpoint() })), the implementations of an
+// (l.SetHook(func() { l.Checkpoint() })), a function handed to a helper
+// that runs it with sync.Once (c.lazyInit(c.load), where lazyInit calls
+// c.once.Do(f)), a function made by sync.OnceFunc or sync.OnceValue over
+// the object and stored in one of its fields (c.size =
+// sync.OnceValue(func() int { c.mu.Lock() … })), the implementations of an
 // interface method found by the package's call graph when the receiver is
-// the object whose lock is held, and the String and Error methods of the
-// operands of fmt and log print functions:
+// the object whose lock is held, or an adapter that wraps that object and
+// is stored in one of its fields (s.handler = recorder{s}, where
+// recorder.Handle calls back into s), and the String and Error methods
+// of the operands of fmt and log print functions:
 //
 //	func (p *Peer) String() string { p.mu.Lock(); defer p.mu.Unlock(); return p.addr }
 //

@@ -83,11 +83,25 @@ func run(pass *analysis.Pass) (any, error) {
 		},
 		sums:     map[*ssa.Function]*Summary{},
 		callHeld: map[*ssa.Call][]Held{},
+		sendHeld: map[*ssa.Send][]Held{},
 	}
 	docs := typeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
 	for _, fn := range ssainfo.SrcFuncs {
-		sum := b.summary(fn)
+		b.summary(fn)
+	}
+	// The functions that receive from a handoff channel, again: their
+	// accesses until the signal hold the sender's lock.
+	if b.handoffs = b.findHandoffs(ssainfo.SrcFuncs); b.handoffs != nil {
+		for _, fn := range ssainfo.SrcFuncs {
+			if b.receivesHandoff(fn) {
+				delete(b.sums, fn)
+				b.summary(fn)
+			}
+		}
+	}
+	for _, fn := range ssainfo.SrcFuncs {
+		sum := b.sums[fn]
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && fn.Parent() == nil {
 			if f := exportFact(sum); !f.Empty() {
 				pass.ExportObjectFact(obj, f)
@@ -143,6 +157,11 @@ type builder struct {
 	// callHeld, when not nil, receives the locks held at each call
 	// (Result.CallHeld).
 	callHeld map[*ssa.Call][]Held
+	// sendHeld, when not nil, receives the locks held at each channel
+	// send where any is, and handoffs are the handoff channels found
+	// from them (see handoff.go).
+	sendHeld map[*ssa.Send][]Held
+	handoffs map[string]*handoff
 }
 
 // summary returns the summary of fn: computed from its body when the

@@ -144,6 +144,9 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 		if obj.Name() == "Go" && len(c.Args) == 2 {
 			w.callValue(st, instr, c.Args[1], callGo)
 		}
+		if obj.Name() == "Done" && mode == callNormal {
+			signalHandoff(st, w.r.paths(c.Args[0]))
+		}
 		return true
 	case "sync.Map":
 		write := true
@@ -420,6 +423,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 				b.Flags |= Goroutine
 			}
 			b.Held = held(a.Held, a.Flags&Goroutine != 0)
+			if a.Flags&Goroutine == 0 && mode != callGo {
+				b.Held = withHandoff(b.Held, st)
+			}
 			b.Pos, b.Where = pos, where
 			if b.Via == "" {
 				b.Via = via
@@ -574,6 +580,15 @@ func (m *mapper) mapLoc(loc string) []string {
 		}
 		v = m.args[i]
 	}
+	if localStruct(v) != nil {
+		// A wrapper made by the caller (view{r}.best(), &cb{s: s}):
+		// a location behind one of its fields is the caller's.
+		var out []string
+		for _, p := range m.r.throughField(v, tail, false) {
+			out = append(out, p.str)
+		}
+		return out
+	}
 	if _, ok := v.(*ssa.Alloc); ok {
 		return nil // a local variable of the caller
 	}
@@ -584,8 +599,15 @@ func (m *mapper) mapLoc(loc string) []string {
 		// may belong to another type (a type switch's other case).
 		return nil
 	}
+	_, value := v.Type().Underlying().(*types.Struct)
 	var out []string
 	for _, p := range m.r.paths(v) {
+		if value && !strings.HasPrefix(tail, "->") {
+			// A struct passed by value (a value receiver): its
+			// fields are in place, where the caller loaded it from.
+			out = append(out, p.str+tail)
+			continue
+		}
 		out = append(out, extendTail(p, tail))
 	}
 	return out

@@ -26,6 +26,13 @@
 // branch only, and a goroutine started by the function holds none of the
 // function's locks.
 //
+// A goroutine that a lock's holder wakes through a channel and waits
+// for before unlocking (a send on p.wake with p.mu held, then
+// p.wg.Wait() or <-p.done) runs its code between the receive and its
+// signal (p.wg.Done(), p.done <- …) under that lock: its accesses there
+// hold it, when every send on the channel in the package hands the lock
+// over that way and the signals are the goroutine's own.
+//
 // Calls are modelled as follows. The summary of a callee in the same
 // package is computed from its body; that of a callee in another package
 // comes from its fact. Either is mapped onto the caller's locations: a
@@ -33,6 +40,14 @@
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.
+// A struct that the caller makes to wrap its values for a call
+// (view{r}.best(), v := &cb{s: s}; v.run()), each field stored once,
+// hands the callee's locations behind a field to the value stored there:
+// a lock the callee reaches as $0.r->mu is the caller's r.mu. A struct
+// passed by value (a value receiver) keeps its fields in place, and a
+// value parameter that the function only reads is that parameter also
+// where it is spilled to memory to address its fields. The value of a
+// range over a map is an element of the map, as m[k] is.
 // Paths do not name dynamic types: a location a callee reaches through
 // an interface parameter (after a type assertion) is not mapped onto a
 // value of known type that the caller passes, and a type assertion of a

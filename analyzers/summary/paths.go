@@ -188,6 +188,13 @@ func (r *resolver) compute(v ssa.Value) []path {
 		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: TypeClass(v.Type())}}
 	case *ssa.FreeVar:
 		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: TypeClass(v.Type())}}
+	case *ssa.Alloc:
+		// A value parameter spilled to memory so that its fields can
+		// be addressed (a value receiver: func (v view) f() { v.x… }),
+		// and only read there: its fields are the parameter's.
+		if p := spilledParam(v); p != nil {
+			return r.paths(p)
+		}
 	case *ssa.Global:
 		if v.Pkg == nil {
 			return nil
@@ -240,6 +247,14 @@ func (r *resolver) compute(v ssa.Value) []path {
 	case *ssa.Extract:
 		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 && assertable(ta) {
 			return r.paths(ta.X)
+		}
+		// The value of a range over a map (for _, c := range m): an
+		// element, as m[k] is. The key is not: keys and elements would
+		// share the one element step.
+		if nx, ok := v.Tuple.(*ssa.Next); ok && !nx.IsString && v.Index == 2 {
+			if rng, ok := nx.Iter.(*ssa.Range); ok {
+				return mapPaths(r.paths(rng.X), func(p path) path { return path{str: p.step("[*]"), loaded: true} })
+			}
 		}
 	case *ssa.Phi:
 		// All or nothing: a phi with an edge of unknown (or loop-carried)
@@ -307,6 +322,164 @@ func (r *resolver) cellContents(cell *ssa.Alloc) []path {
 		out = appendPaths(out, ps...)
 	}
 	return out
+}
+
+// spilledParam returns the parameter that a local variable holds, when
+// it is the parameter's spill (stored once, with the parameter's value)
+// and is only read: its loads, and loads of its fields and elements.
+func spilledParam(a *ssa.Alloc) *ssa.Parameter {
+	var param *ssa.Parameter
+	for _, ref := range *a.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == a {
+			p, ok := st.Val.(*ssa.Parameter)
+			if !ok || param != nil {
+				return nil
+			}
+			param = p
+		}
+	}
+	if param == nil || !readOnly(a, 0) {
+		return nil
+	}
+	return param
+}
+
+// readOnly reports whether the memory at address v is only read, apart
+// from stores of the whole value at v itself (the spill, see
+// spilledParam).
+func readOnly(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr != v || depth > 0 {
+				return false
+			}
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return false
+			}
+		case *ssa.FieldAddr:
+			if !readOnly(ref, depth+1) {
+				return false
+			}
+		case *ssa.IndexAddr:
+			if _, ok := deref(ref.X.Type()).Underlying().(*types.Array); !ok || !readOnly(ref, depth+1) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// localStruct returns the allocation of a struct local to the function
+// that v is (a value loaded from it: view{r}) or points to (&view{r: r}).
+func localStruct(v ssa.Value) *ssa.Alloc {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	if _, ok := deref(a.Type()).Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return a
+}
+
+// fieldContents returns the paths of the value held in field name of a
+// struct local to the function (see localStruct), when the function
+// stores exactly one value in that field (a composite literal's) and
+// never the whole struct, and the value has paths: a wrapper such as
+// view{r} or &cb{s: s} made to call a method or a function. It returns
+// nil otherwise.
+func (r *resolver) fieldContents(v ssa.Value, name string) []path {
+	a := localStruct(v)
+	if a == nil {
+		return nil
+	}
+	var stored ssa.Value
+	for _, ref := range *a.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr == a {
+				return nil // the whole struct assigned
+			}
+		case *ssa.FieldAddr:
+			if n, _ := fieldOf(a.Type(), ref.Field); n != name {
+				continue
+			}
+			for _, use := range *ref.Referrers() {
+				switch use := use.(type) {
+				case *ssa.Store:
+					if use.Addr != ref || stored != nil {
+						return nil // stored twice, or its address stored
+					}
+					stored = use.Val
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return nil // the field's address passed on
+				}
+			}
+		}
+	}
+	if stored == nil {
+		return nil
+	}
+	return r.paths(stored)
+}
+
+// throughField maps a callee's location tail (".x->mu", ".x") rooted at
+// a local struct onto the value stored in its first field (see
+// fieldContents): "$0.x->mu" with x holding the caller's $1 is
+// "$1.mu". A location in the struct itself is local: it has none.
+func (r *resolver) throughField(v ssa.Value, tail string, loaded bool) []path {
+	if !strings.HasPrefix(tail, ".") {
+		return nil
+	}
+	n := stepLen(tail)
+	return intoField(r.fieldContents(v, tail[1:n]), tail[n:], loaded)
+}
+
+// intoField maps rest, the steps after a field that holds a value with
+// paths contents, onto those paths: "->mu" through a field holding $1
+// is "$1.mu"; "" is the value itself when loaded. A location within the
+// field itself has none.
+func intoField(contents []path, rest string, loaded bool) []path {
+	switch {
+	case contents == nil:
+		return nil
+	case rest == "":
+		if !loaded {
+			return nil // the field's memory, in the caller's frame
+		}
+		return contents // the value held in the field
+	case !strings.HasPrefix(rest, "->"):
+		return nil // within the struct, in the caller's frame
+	}
+	rest = rest[2:]
+	out := make([]path, 0, len(contents))
+	for _, p := range contents {
+		if rest == "" {
+			out = append(out, path{str: p.location(), loaded: loaded})
+			continue
+		}
+		out = append(out, path{str: extend(p, rest), loaded: loaded})
+	}
+	return out
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 func mapPaths(ps []path, f func(path) path) []path {

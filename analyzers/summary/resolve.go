@@ -41,6 +41,34 @@ func (r *Resolver) Paths(v ssa.Value) []Path { return exported(r.r.paths(v)) }
 // ever assigned values with paths (as a captured receiver is), or nil.
 func (r *Resolver) CellContents(cell *ssa.Alloc) []Path { return exported(r.r.cellContents(cell)) }
 
+// ThroughField maps a callee's location tail rooted at v, a struct local
+// to the function (a wrapper made to call a method: view{r}, &cb{s: s}),
+// onto the value its first field holds when the function stores exactly
+// one value there: ".x->mu" with x holding the caller's $1 is "$1.mu";
+// ".x", loaded, is the value $1 itself. It returns nil when v is no such
+// struct or the location lies within it.
+func (r *Resolver) ThroughField(v ssa.Value, tail string, loaded bool) []Path {
+	if localStruct(v) == nil {
+		return nil
+	}
+	return exported(r.r.throughField(v, tail, loaded))
+}
+
+// IntoField maps rest, the steps of a callee's location after a field of
+// a wrapper struct that holds a value with paths contents, onto those
+// paths (see ThroughField).
+func IntoField(contents []Path, rest string, loaded bool) []Path {
+	var ps []path
+	for _, p := range contents {
+		ps = append(ps, path{p.Str, p.Loaded, p.Class})
+	}
+	return exported(intoField(ps, rest, loaded))
+}
+
+// StepLen returns the length of the first step of a location's tail
+// (".x" or "[*]").
+func StepLen(tail string) int { return stepLen(tail) }
+
 // FieldOf returns the name of field i of the struct t (or *t) points to,
 // and its class "pkg.Type.field".
 func FieldOf(t types.Type, i int) (name, class string) { return fieldOf(t, i) }

@@ -91,6 +91,10 @@ type state struct {
 	// the SSA value and field, by class: they are not part of the
 	// summary, only of the locks held at calls (Result.CallHeld).
 	anon []Held
+	// handoff are the locks a sender holds for the function between a
+	// receive from a handoff channel and its signal (see handoff.go):
+	// held at accesses only.
+	handoff []heldHandoff
 	// deferred are the defer statements run on every path to here, by
 	// their index in walker.defers (at most maxDefers): at a return,
 	// only those run, last first.
@@ -103,7 +107,7 @@ type state struct {
 const maxDefers = 64
 
 func (s *state) clone() *state {
-	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), accessed: s.accessed,
+	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), handoff: slices.Clone(s.handoff), accessed: s.accessed,
 		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites),
 		deferred: s.deferred}
 	return c
@@ -165,6 +169,11 @@ func (s *state) join(o *state) bool {
 		return !slices.ContainsFunc(o.anon, func(x Held) bool { return x.Lock == h.Lock && x.Mode == h.Mode })
 	})
 	changed = changed || len(s.anon) != n
+	n = len(s.handoff)
+	s.handoff = slices.DeleteFunc(s.handoff, func(h heldHandoff) bool {
+		return !slices.ContainsFunc(o.handoff, func(x heldHandoff) bool { return x.Lock == h.Lock && x.signal == h.signal })
+	})
+	changed = changed || len(s.handoff) != n
 	if d := s.deferred & o.deferred; d != s.deferred {
 		s.deferred, changed = d, true
 	}
@@ -298,7 +307,9 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			}
 			w.accessAll(st, w.r.paths(in.X), location, false, 0, in)
 		case token.ARROW:
-			w.accessAll(st, w.r.paths(in.X), location, false, Chan, in)
+			ps := w.r.paths(in.X)
+			w.accessAll(st, ps, location, false, Chan, in)
+			w.takeHandoff(st, in, ps)
 		}
 	case *ssa.Store:
 		if isCell(in.Addr) {
@@ -316,7 +327,12 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			w.accessAll(st, w.r.paths(rng.X), elements, false, Map, in)
 		}
 	case *ssa.Send:
-		w.accessAll(st, w.r.paths(in.Chan), location, false, Chan, in)
+		ps := w.r.paths(in.Chan)
+		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
+			w.b.sendHeld[in] = heldNow(st)
+		}
+		w.accessAll(st, ps, location, false, Chan, in)
+		signalHandoff(st, ps)
 	case *ssa.Select:
 		for _, s := range in.States {
 			w.accessAll(st, w.r.paths(s.Chan), location, false, Chan, in)
@@ -471,7 +487,7 @@ func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ss
 	}
 	pos := instrPos(instr, w.fn)
 	w.addAccess(Access{Loc: loc, Write: write, Flags: flags,
-		Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
+		Held: withHandoff(heldNow(st), st), Pos: pos, Where: w.b.where(pos)})
 }
 
 // foreign reports whether loc is a package variable of a package other

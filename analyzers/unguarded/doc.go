@@ -65,6 +65,34 @@
 //
 //	func (s *Stats) Hits() int64 { return atomic.LoadInt64(&s.hits) }
 //
+// An access that a goroutine of the type makes while a method hands it
+// the lock holds the lock: the method, holding it, wakes the goroutine
+// through a channel and waits for it (a WaitGroup, a reply channel)
+// before unlocking, so the goroutine's accesses between its receive and
+// its signal run in the method's critical section:
+//
+//	func (p *Pool) Put(x int) {
+//		p.mu.Lock()
+//		defer p.mu.Unlock()
+//		p.wg.Add(1)
+//		p.wake <- x
+//		p.wg.Wait()
+//	}
+//
+//	func (p *Pool) waiter() {
+//		for x := range p.wake {
+//			p.items = append(p.items, x) // not reported
+//			p.wg.Done()
+//		}
+//	}
+//
+// Without the wait, or after the signal, the access is reported.
+//
+// The fields of an object that a receiver field refers to are judged
+// each on its own accesses (recv.fr.wbuf apart from recv.fr.rbuf): the
+// read half of a framer, which only its reader uses, is not guarded by
+// the lock held where the write half is used.
+//
 // Not reported: fields of sync/atomic types; plain accesses made before
 // the value is shared (composite literals, constructors and the helpers
 // only they call, which are not entry points); a plain access and the

@@ -68,9 +68,10 @@ func run(pass *analysis.Pass) (any, error) {
 		var fields []string
 		for _, m := range t.methods {
 			for _, a := range m.Summary.Accesses {
-				f, ok := field(a.Loc)
+				f, ok := part(a.Loc)
+				fld, _ := field(a.Loc)
 				if !ok || lazy[a.Pos] || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
-					synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) || ownLocked(a) {
+					synchronized(st, fld) || token.IsExported(strings.TrimPrefix(fld, "$0.")) || ownLocked(a) {
 					continue
 				}
 				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
@@ -367,6 +368,28 @@ func field(loc string) (string, bool) {
 		rest = rest[:i]
 	}
 	return "$0." + rest, true
+}
+
+// part returns what an access of loc is judged as an access of: the
+// receiver field it lies in ("$0.f"), or, for a location in an object
+// that the field refers to, that object's field ("$0.f->g"). The
+// accesses of one field of such an object are no evidence of how its
+// other fields are guarded: the read half of a framer (fr->readBuf,
+// its reader's alone) is not guarded by the lock held where the write
+// half (fr->wbuf) is used. Elements (f->[*]) are the field's.
+func part(loc string) (string, bool) {
+	f, ok := field(loc)
+	if !ok {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(loc[len(f):], "->")
+	if !ok || rest == "" || rest[0] == '[' {
+		return f, true
+	}
+	if i := strings.IndexAny(rest, ".[-"); i >= 0 {
+		rest = rest[:i]
+	}
+	return f + "->" + rest, true
 }
 
 // synchronized reports whether the field of st named by f ("$0.name") is

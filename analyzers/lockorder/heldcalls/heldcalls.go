@@ -226,6 +226,31 @@ type analyzer struct {
 	// closures indexes the closures and bound method values of the
 	// package by function.
 	closures map[*ssa.Function][]*ssa.MakeClosure
+	// fieldStores indexes the package's stores into fields by the
+	// field's class (see stores).
+	fieldStores map[string][]*ssa.Store
+}
+
+// stores returns the package's stores into a field of class.
+func (a *analyzer) stores(class string) []*ssa.Store {
+	if a.fieldStores == nil {
+		a.fieldStores = map[string][]*ssa.Store{}
+		for _, fn := range a.res.SSA.SrcFuncs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+						_, c := fieldOf(fa.X.Type(), fa.Field)
+						a.fieldStores[c] = append(a.fieldStores[c], st)
+					}
+				}
+			}
+		}
+	}
+	return a.fieldStores[class]
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -560,10 +585,28 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			fr = frame{args: e.args}
 		}
 		owner, field := ownerOf(e.fnval)
+		if field != "" && e.targets == nil {
+			// A function made once (sync.OnceFunc, OnceValue) and
+			// stored in the field: calling it runs the function.
+			for _, t := range a.onceTargets(field, e.fnval[0].class) {
+				if !slices.Contains(targets, t) {
+					targets = append(targets, t)
+				}
+			}
+		}
 		for _, t := range targets {
 			tfr := fr
 			if tfr.binds == nil && field != "" {
 				tfr.binds, tfr.cells = a.ownerBinds(t, field, owner)
+			}
+			if e.instr != nil && e.instr.Common().IsInvoke() && len(e.args) > 0 && len(e.args[0]) == 1 {
+				// An interface value loaded from a field of an object,
+				// holding an adapter that wraps the object itself.
+				if o, f := ownerOf(e.args[0]); f != "" {
+					if g := a.wrapped(t, f, e.args[0][0].class, o); g != nil {
+						tfr.fields = []map[string][]path{g}
+					}
+				}
 			}
 			sum, tfr := a.target(t, tfr)
 			if sum == nil {
@@ -695,7 +738,10 @@ func (a *analyzer) dynamic(instr ssa.CallInstruction) []*ssa.Function {
 	}
 	var out []*ssa.Function
 	for _, e := range n.Out {
-		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) {
+		// A call into sync is no call of unknown code: the entry of a
+		// parameter that a helper runs with Once.Do has that call as
+		// its instruction, and the parameter, not Do, is its target.
+		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && syncName(e.Callee.Func) == "" {
 			out = append(out, e.Callee.Func)
 		}
 	}
@@ -879,6 +925,16 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 				}
 				stored = true
 			case *ssa.Call:
+				if onceFunc(ref) {
+					// sync.OnceValue(func() { x.… }) stored in a field
+					// of x.
+					owner := storedIn(ref, field)
+					if owner == nil || !match(mc, owner) {
+						return nil, nil
+					}
+					stored = true
+					continue
+				}
 				// A setter: x.SetHook(func() { x.… }) storing its
 				// parameter in a field of its receiver.
 				owner := setterOwner(ref, vals, field)
@@ -898,6 +954,187 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 	cells := make([]bool, len(t.FreeVars))
 	binds[idx], cells[idx] = []path{owner}, cell
 	return binds, cells
+}
+
+// onceFunc reports whether call makes a function that calls its argument
+// once: sync.OnceFunc, sync.OnceValue, sync.OnceValues.
+func onceFunc(call *ssa.Call) bool {
+	switch syncName(call.Call.StaticCallee()) {
+	case "sync.OnceFunc", "sync.OnceValue", "sync.OnceValues":
+		return len(call.Call.Args) == 1
+	}
+	return false
+}
+
+// storedIn returns the object in whose field the result of call is
+// stored, when that is all that is done with it.
+func storedIn(call *ssa.Call, field string) ssa.Value {
+	var owner ssa.Value
+	for _, ref := range *call.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != call {
+			return nil
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field || owner != nil {
+			return nil
+		}
+		owner = fa.X
+	}
+	return owner
+}
+
+// onceTargets returns the functions that the package wraps with
+// sync.OnceFunc, OnceValue or OnceValues and stores in field (of class).
+func (a *analyzer) onceTargets(field, class string) []*ssa.Function {
+	var out []*ssa.Function
+	for _, st := range a.stores(class) {
+		fa := st.Addr.(*ssa.FieldAddr)
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+			continue
+		}
+		call, ok := st.Val.(*ssa.Call)
+		if !ok || !onceFunc(call) {
+			continue
+		}
+		var t *ssa.Function
+		switch f := call.Call.Args[0].(type) {
+		case *ssa.Function:
+			t = f
+		case *ssa.MakeClosure:
+			t = f.Fn.(*ssa.Function)
+		}
+		if t != nil && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > maxTargets {
+		return nil
+	}
+	return out
+}
+
+// wrapped returns what the fields of t's receiver hold when t is called
+// through an interface value loaded from field (of class) of the object
+// owner: when every value stored in that field in the package whose
+// type is t's receiver type is an adapter struct made with the very
+// object whose field receives it in one of its fields (s.handler =
+// recorder{s}, p.notify = &pool{p: p}), that field holds owner. It
+// returns nil when no such store is found, when a store gives the
+// adapter another object or in another field, or when a value of unknown
+// dynamic type is stored in the field (a setter's parameter).
+func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map[string][]path {
+	recv := t.Signature.Recv()
+	if recv == nil || t.Synthetic != "" {
+		return nil
+	}
+	rt := deref(recv.Type())
+	if _, ok := rt.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	held := ""
+	for _, st := range a.stores(class) {
+		fa := st.Addr.(*ssa.FieldAddr)
+		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+			continue
+		}
+		x := st.Val
+		for {
+			if mi, ok := x.(*ssa.MakeInterface); ok {
+				x = mi.X
+			} else if ci, ok := x.(*ssa.ChangeInterface); ok {
+				x = ci.X
+			} else {
+				break
+			}
+		}
+		if types.IsInterface(x.Type()) {
+			return nil // of unknown dynamic type
+		}
+		if !types.Identical(deref(x.Type()), rt) {
+			continue // another implementation
+		}
+		g := holder(x, fa.X)
+		if g == "" || held != "" && g != held {
+			return nil
+		}
+		held = g
+	}
+	if held == "" {
+		return nil
+	}
+	return map[string][]path{held: {owner}}
+}
+
+// holder returns the field of the struct that x is (or points to), made
+// in its function, that holds obj: stored once, with obj itself or with a
+// variable that holds it. It returns "" when there is none, or several.
+func holder(x, obj ssa.Value) string {
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		x = u.X
+	}
+	al, ok := x.(*ssa.Alloc)
+	if !ok {
+		return ""
+	}
+	found := ""
+	stores := map[int]int{}
+	for _, ref := range *al.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			st, ok := use.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			stores[fa.Field]++
+			if sameObject(st.Val, obj) {
+				name, _ := fieldOf(al.Type(), fa.Field)
+				if found != "" && found != name {
+					return ""
+				}
+				found = name
+				if stores[fa.Field] > 1 {
+					return ""
+				}
+			}
+		}
+	}
+	for f, n := range stores {
+		if n > 1 {
+			if name, _ := fieldOf(al.Type(), f); name == found {
+				return ""
+			}
+		}
+	}
+	return found
+}
+
+// sameObject reports whether a and b are the same value, or loads of one
+// variable assigned once (a receiver captured by a closure).
+func sameObject(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ua, ok1 := a.(*ssa.UnOp)
+	ub, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL || ua.X != ub.X {
+		return false
+	}
+	cell, ok := ua.X.(*ssa.Alloc)
+	return ok && holds(cell, a)
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // holds reports whether x is the value of the cell, which is assigned

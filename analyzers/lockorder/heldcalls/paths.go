@@ -53,6 +53,14 @@ func fromSummary(ps []summary.Path) []path {
 	return out
 }
 
+func toSummary(ps []path) []summary.Path {
+	out := make([]summary.Path, len(ps))
+	for i, p := range ps {
+		out[i] = summary.Path{Str: p.str, Loaded: p.loaded, Class: p.class}
+	}
+	return out
+}
+
 func appendPaths(out []path, ps ...path) []path {
 next:
 	for _, p := range ps {
@@ -73,9 +81,22 @@ func fieldOf(t types.Type, i int) (name, class string) { return summary.FieldOf(
 // A frame maps the roots of a callee ($i, $fi) onto the caller's paths.
 // cells marks the free variables bound to a captured variable's cell: the
 // callee's paths go through it ("$f0->x").
+//
+// vals are the values of the arguments, when the frame is a call's in
+// the caller's function (r names them): an argument without a path
+// that is a wrapper struct the caller made (view{x}) maps the callee's
+// locations behind its fields onto the values the caller stored there,
+// and a struct passed by value keeps its fields in place.
+//
+// fields maps, for root $i, the fields of the struct it is (a wrapper
+// stored in a field of an object: s.handler = recorder{s}) to what they
+// are known to hold on the caller's side.
 type frame struct {
 	args, binds [][]path
 	cells       []bool
+	vals        []ssa.Value
+	r           *resolver
+	fields      []map[string][]path
 }
 
 // loc maps a callee location (a lock) onto the caller's locations; nil
@@ -141,6 +162,26 @@ func (fr *frame) value(q path) []path {
 			return nil
 		}
 		ps = fr.args[i]
+		if i < len(fr.fields) && fr.fields[i] != nil && strings.HasPrefix(tail, ".") {
+			n := summary.StepLen(tail)
+			if contents, ok := fr.fields[i][tail[1:n]]; ok {
+				return fromSummary(summary.IntoField(toSummary(contents), tail[n:], q.loaded))
+			}
+		}
+		if i < len(fr.vals) && fr.vals[i] != nil && fr.r != nil {
+			v := fr.vals[i]
+			if len(ps) == 0 {
+				return fromSummary(fr.r.r.ThroughField(v, tail, q.loaded))
+			}
+			if _, ok := v.Type().Underlying().(*types.Struct); ok && tail != "" && !strings.HasPrefix(tail, "->") {
+				// A struct passed by value: its fields are in place.
+				var out []path
+				for _, p := range ps {
+					out = append(out, path{str: p.str + tail, loaded: q.loaded, class: q.class})
+				}
+				return out
+			}
+		}
 	}
 	if tail == "" && !q.loaded {
 		return ps

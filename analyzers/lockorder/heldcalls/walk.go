@@ -79,7 +79,18 @@ func (w *walker) call(st *state, call *ssa.Call) {
 		case "(*sync.Once).Do":
 			// The body runs in this goroutine with the locks held.
 			if len(c.Args) == 2 {
-				w.static(st, call, c.Args[1], nil)
+				switch f := c.Args[1].(type) {
+				case *ssa.Function, *ssa.MakeClosure:
+					w.static(st, call, f, nil)
+				default:
+					// A parameter of a lazy-init helper: a call of it,
+					// resolved by the callers. (Another function value
+					// is not resolved: the call graph's callee at this
+					// call is Do itself.)
+					if ps := r.paths(f); len(ps) == 1 && isParam(ps[0]) {
+						w.dynamic(st, call, nil, ps)
+					}
+				}
 			}
 		}
 		return
@@ -103,6 +114,7 @@ func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Valu
 	for _, a := range args {
 		fr.args = append(fr.args, w.fi.r.paths(a))
 	}
+	fr.vals, fr.r = args, w.fi.r
 	if w.record && printer(callee) && len(args) > 0 {
 		w.printed(st, call, args[len(args)-1])
 	}
