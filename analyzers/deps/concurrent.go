@@ -40,6 +40,9 @@ func concurrentWhy(t *summary.Type, self string) string {
 // TypePlan.NotShared). A documentation that says it is safe wins over
 // the handle shape.
 func notShared(t *summary.Type) string {
+	if args, ok := directive(t.Doc, DirSingleGoroutine); ok {
+		return annotated(DirSingleGoroutine, args)
+	}
 	if phrase := unsharedDoc(t.Doc); phrase != "" {
 		return "doc: " + phrase
 	}

@@ -174,8 +174,15 @@ func abs(x int32) int32 {
 // gaps between each method's critical sections (of both methods when
 // each checks and acts in separate sections: different orders expose
 // them).
-func conflict(m1, m2 *method) []Evidence {
+//
+// question is set when every conflict no lock orders is between two
+// accesses that are neither under a lock nor synchronised operations: the
+// methods make no attempt to order them, which is a question of the
+// type's contract (may they run at the same time?) more than a bug.
+func conflict(m1, m2 *method) (evs []Evidence, question bool) {
 	s1, s2 := sections{}, sections{}
+	var first []Evidence // the first conflict no lock orders
+	question = true
 	var atomics []*access // m1's side of single atomic operations that conflict, one per location
 	for i := range m1.accesses {
 		a := &m1.accesses[i]
@@ -189,14 +196,21 @@ func conflict(m1, m2 *method) []Evidence {
 			}
 			ga, gb := protectors(a, b)
 			if len(ga) == 0 {
-				return []Evidence{{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
-					Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
-						m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
-						m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}}
+				if first == nil {
+					first = []Evidence{{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
+						Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
+							m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
+							m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}}
+				}
+				question = question && unsynchronised(a) && unsynchronised(b)
+				continue
 			}
 			s1.add(ga, a)
 			s2.add(gb, b)
 		}
+	}
+	if first != nil {
+		return first, question
 	}
 	var out []Evidence
 	for k, s := range []sections{s1, s2} {
@@ -228,7 +242,13 @@ func conflict(m1, m2 *method) []Evidence {
 				"may run between", m1.m.Name, rw(x.a), display(m1, x.a.Loc), short(x.a.Where), rw(y.a),
 				display(m1, y.a.Loc), short(y.a.Where), m2.m.Name)})
 	}
-	return out
+	return out, false
+}
+
+// unsynchronised reports whether access a is made under no lock and is
+// no synchronised operation.
+func unsynchronised(a *access) bool {
+	return len(a.a.Held) == 0 && !a.a.Flags.Synchronized()
 }
 
 // singleAtomics reports whether a and b are single atomic operations

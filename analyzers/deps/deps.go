@@ -118,6 +118,13 @@ func PlanType(t *summary.Type) *TypePlan {
 			tp.Pairs = append(tp.Pairs, *p)
 		}
 	}
+	tp.ignore(t.Doc)
+	if safeDoc(t.Doc) != "" {
+		// Documented as safe for concurrent use: the contract answers.
+		for i := range tp.Pairs {
+			tp.Pairs[i].Question = ""
+		}
+	}
 	return tp
 }
 
@@ -213,9 +220,11 @@ func lockList(ls map[string]summary.Mode) []string {
 // pairOf returns the dependent pair {m1, m2}, or nil.
 func pairOf(m1, m2 *method) *Pair {
 	p := &Pair{M1: m1.m.Name, M2: m2.m.Name}
-	if evs := conflict(m1, m2); len(evs) > 0 {
+	question := false
+	if evs, q := conflict(m1, m2); len(evs) > 0 {
 		p.Deps = append(p.Deps, DepPC)
 		p.Evidence = append(p.Evidence, evs...)
+		question = q
 	}
 	if ev, two, ok := doubleLock(m1, m2); ok {
 		p.Deps = append(p.Deps, DepD)
@@ -237,6 +246,9 @@ func pairOf(m1, m2 *method) *Pair {
 	}
 	if len(p.Deps) == 0 {
 		return nil
+	}
+	if question && len(p.Deps) == 1 {
+		p.Question = fmt.Sprintf("may %s be called while %s runs?", m1.m.Name, m2.m.Name)
 	}
 	return p
 }

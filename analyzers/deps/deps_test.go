@@ -292,7 +292,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 11}, {deps.Method{}, 7}, {deps.Pair{}, 5}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 7}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}
@@ -346,6 +346,53 @@ func TestSetUp(t *testing.T) {
 			if got := m.SetUp; got != want[typ+"."+m.Name] {
 				t.Errorf("%s.%s: SetUp %q, want %q", typ, m.Name, got, want[typ+"."+m.Name])
 			}
+		}
+	}
+}
+
+// TestDirectives checks the contracts written down in the code:
+// //depcon:setup makes a set-up method, //depcon:single-goroutine a type
+// not tested by default, //depcon:ignore takes a pair out of the plan.
+func TestDirectives(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "directives")
+	p := results[0].Result.(*deps.Plan)
+	pool := p.Type("Pool")
+	for _, m := range pool.Methods {
+		want := ""
+		if m.Name == "Init" {
+			want = "annotated //depcon:setup (called once by the server before it serves)"
+		}
+		if m.SetUp != want {
+			t.Errorf("Pool.%s: SetUp %q, want %q", m.Name, m.SetUp, want)
+		}
+	}
+	if pool.Pair("Get", "Reset") != nil || len(pool.Ignored) != 1 ||
+		pool.Ignored[0] != "Get ∥ Reset: Reset runs only once the pool is drained" {
+		t.Errorf("Pool: pairs %v, ignored %q; want Get ∥ Reset ignored", pairs(pool), pool.Ignored)
+	}
+	if pool.Pair("Reset", "Reset") == nil {
+		t.Errorf("Pool: pairs %v; Reset ∥ Reset is not ignored", pairs(pool))
+	}
+	if cur := p.Type("Cursor"); cur.Concurrent || cur.NotShared != "annotated //depcon:single-goroutine" {
+		t.Errorf("Cursor: concurrent %v, not shared %q", cur.Concurrent, cur.NotShared)
+	}
+}
+
+// TestQuestions checks that a pair whose conflicts no method orders at
+// all is a contract question in a type whose documentation does not say
+// it is safe for concurrent use, and a plain dependent pair in one whose
+// documentation does.
+func TestQuestions(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "questions")
+	p := results[0].Result.(*deps.Plan)
+	b := p.Type("Breaker")
+	checkPairs(t, b, "Fail~Subscribe:pc", "Subscribe~Subscribe:pc")
+	if q := b.Pair("Fail", "Subscribe").Question; q != "may Fail be called while Subscribe runs?" {
+		t.Errorf("Breaker Fail~Subscribe: question %q", q)
+	}
+	for _, pr := range p.Type("SafeBreaker").Pairs {
+		if pr.Question != "" {
+			t.Errorf("SafeBreaker %s~%s: question %q, want none", pr.M1, pr.M2, pr.Question)
 		}
 	}
 }

@@ -92,6 +92,9 @@ type TypePlan struct {
 	PairsPC    int      // |M_pc|: parallel and conflict dependent
 	PairsD     int      // |M_d|: double-lock (incl. RWR) dependent
 	Pairs      []Pair   // the dependent pairs, M_pc ∪ M_d, sorted
+	// Ignored lists the dependent pairs the type's //depcon:ignore
+	// directives take out of Pairs, each as "A ∥ B: reason".
+	Ignored []string
 }
 
 // Dependent returns |M_pc ∪ M_d|.
@@ -150,6 +153,14 @@ type Pair struct {
 	Evidence []Evidence
 	// TwoObjects is set when the deadlock needs two shared objects.
 	TwoObjects bool
+	// Question, for a pair that is only parallel and conflict dependent,
+	// is set when no access of either method to what they share is under
+	// a lock or a synchronised operation, and the type's documentation
+	// does not say it is safe for concurrent use: whether the two methods
+	// may run at the same time is a question of the type's contract
+	// ("may Subscribe be called while Publish runs?"), which depcon test
+	// asks rather than reporting a bug.
+	Question string
 }
 
 // Has reports whether the pair has dependency kind k.

@@ -23,6 +23,7 @@ import (
 //     under a lock (WithSize(n) *T, chained after the constructor);
 //   - its documentation says to call it before use ("must be called
 //     before Start", "call it once, before serving");
+//   - it is annotated //depcon:setup;
 //   - it takes no lock and is the only writer, with plain writes, of
 //     fields that the other methods read without synchronisation either
 //     (SetHashFunc, a pool's Init): nothing in the type protects those
@@ -31,6 +32,9 @@ func setUp(m *method, all []*method) string {
 	fn := m.m.Func
 	if fn == nil || fn.Synthetic != "" {
 		return ""
+	}
+	if args, ok := directive(funcDoc(fn), DirSetUp); ok {
+		return annotated(DirSetUp, args)
 	}
 	if returnsReceiver(fn) && !writesLocked(m) {
 		return "it returns its receiver (a fluent setter)"
@@ -155,7 +159,7 @@ func setUpDoc(doc string) string {
 // hand.
 func funcDoc(fn *ssa.Function) string {
 	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
-		return d.Doc.Text()
+		return summary.DocText(d.Doc)
 	}
 	return ""
 }

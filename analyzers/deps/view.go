@@ -136,7 +136,9 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 			e.Str(v.Text)
 		}
 		e.Bool(p.TwoObjects)
+		e.Str(p.Question)
 	}
+	e.Strs(t.Ignored)
 }
 
 func decodeType(d *codec.Decoder) *TypePlan {
@@ -186,7 +188,9 @@ func decodeType(d *codec.Decoder) *TypePlan {
 				}
 			}
 			p.TwoObjects = d.Bool()
+			p.Question = d.Str()
 		}
 	}
+	t.Ignored = d.Strs()
 	return t
 }

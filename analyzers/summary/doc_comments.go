@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // typeDocs returns the doc comments of the named types declared in files:
@@ -25,13 +26,30 @@ func typeDocs(files []*ast.File) map[token.Pos]string {
 					doc = gd.Doc
 				}
 				if doc != nil {
-					docs[ts.Name.Pos()] = doc.Text()
+					docs[ts.Name.Pos()] = DocText(doc)
 				}
 			}
 		}
 	}
 	return docs
 }
+
+// DocText returns the text of a doc comment, as CommentGroup.Text does,
+// followed by its //depcon: directives (which Text leaves out), one per
+// line: they write down a contract (see package deps).
+func DocText(cg *ast.CommentGroup) string {
+	text := cg.Text()
+	for _, c := range cg.List {
+		if strings.HasPrefix(c.Text, DirectivePrefix) {
+			text += c.Text + "\n"
+		}
+	}
+	return text
+}
+
+// DirectivePrefix starts the comments that write down a contract in the
+// code: //depcon:setup, //depcon:single-goroutine, //depcon:ignore.
+const DirectivePrefix = "//depcon:"
 
 // fileDocs looks the doc comments of types up in their source files,
 // parsing each file at most once: the whole-program mode has the SSA but

@@ -114,6 +114,7 @@ type jsonPair struct {
 	Deps     []string        `json:"deps"`
 	Objects  int             `json:"objects"`
 	Evidence []deps.Evidence `json:"evidence"`
+	Question string          `json:"question,omitempty"`
 }
 
 func toJSON(path string, t *deps.TypePlan) jsonType {
@@ -127,7 +128,8 @@ func toJSON(path string, t *deps.TypePlan) jsonType {
 		}
 	}
 	for _, p := range t.Pairs {
-		j.Pairs = append(j.Pairs, jsonPair{M1: p.M1, M2: p.M2, Deps: p.Deps, Objects: p.Objects(), Evidence: p.Evidence})
+		j.Pairs = append(j.Pairs, jsonPair{M1: p.M1, M2: p.M2, Deps: p.Deps, Objects: p.Objects(), Evidence: p.Evidence,
+			Question: p.Question})
 	}
 	return j
 }

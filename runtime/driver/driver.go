@@ -95,6 +95,9 @@ type Config struct {
 	// self-deadlock); by default the pairs not yet found faulty are
 	// tested until the budget ends.
 	First bool
+	// Strict counts contract questions (Violation.Question) as
+	// violations: they are not told apart.
+	Strict bool
 	// Parallel is how many types are tested at once (at least 1).
 	Parallel int
 	// Unexported makes unexported types and methods entry points of the

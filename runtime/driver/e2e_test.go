@@ -642,3 +642,67 @@ func TestFeedbackArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseline checks that -write-baseline writes the violations found,
+// and that a run given that file with -baseline reports them as known
+// and exits 0, while a baseline that lists another pair changes nothing.
+func TestBaseline(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "baseline.json")
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", "-write-baseline", file, testdataDir+"queue")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	b, err := ReadBaseline(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := typeReport(t, rep, "Queue").Violations[0]
+	if len(b.Violations) != 1 || b.Violations[0].Type != "Queue" || b.Violations[0].Kind != v.Kind ||
+		b.Violations[0].Pair != sortedPair(v.Pair) {
+		t.Fatalf("baseline %+v, want the violation %s %v", b.Violations, v.Kind, v.Pair)
+	}
+	rep, code, stderr = depconTest(t, "-budget", "10s", "-first", "-baseline", file, testdataDir+"queue")
+	if code != 0 {
+		t.Errorf("with the baseline: exit status %d, want 0\n%s", code, stderr)
+	}
+	for _, v := range typeReport(t, rep, "Queue").Violations {
+		if !v.Known {
+			t.Errorf("with the baseline: %s %v not known", v.Kind, v.Pair)
+		}
+	}
+	other := &Baseline{Version: 1, Violations: []BaselineEntry{{Package: b.Violations[0].Package, Type: "Queue",
+		Kind: v.Kind, Pair: [2]string{"Len", "Len"}}}}
+	if n := other.Apply(rep); n != 0 {
+		t.Errorf("a baseline of another pair marks %d violations known", n)
+	}
+}
+
+// TestContractQuestion checks that a race between two methods neither of
+// which synchronises what they share, in a type not documented as safe
+// for concurrent use, is reported as a contract question, after the bugs
+// and out of the exit status, and as a violation with -strict.
+func TestContractQuestion(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "5s", "-first", testdataDir+"contract")
+	if code != 0 {
+		t.Fatalf("exit status %d, want 0 (a contract question only)\n%s", code, stderr)
+	}
+	tr := typeReport(t, rep, "Breaker")
+	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace ||
+		!strings.HasPrefix(tr.Violations[0].Question, "may ") || tr.Confirmed() != 0 {
+		t.Fatalf("violations %+v, want one race asked as a contract question", tr.Violations)
+	}
+	var b bytes.Buffer
+	rep.WriteText(&b)
+	if !strings.Contains(b.String(), "CONTRACT QUESTION (race): ") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+	rep, code, stderr = depconTest(t, "-budget", "5s", "-first", "-strict", testdataDir+"contract")
+	if code != 1 {
+		t.Fatalf("-strict: exit status %d, want 1\n%s", code, stderr)
+	}
+	if v := typeReport(t, rep, "Breaker").Violations[0]; v.Question != "" {
+		t.Errorf("-strict: question %q, want a violation", v.Question)
+	}
+}

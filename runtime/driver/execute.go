@@ -235,6 +235,9 @@ func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, de
 	}
 	if c.Target.Pair != nil {
 		v.Evidence = c.Target.Pair.Evidence
+		if (kind == KindRace || kind == KindFatal) && !r.cfg.Strict {
+			v.Question = c.Target.Pair.Question
+		}
 	}
 	return v
 }

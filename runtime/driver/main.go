@@ -102,6 +102,10 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 	fs.IntVar(&cfg.Isolation.Tasks, "max-tasks", isolate.DefaultTasks, "bound on the processes and threads of each child")
 	timeout := fs.Duration("timeout", 0, "bound on the whole run, reproducers and replays included (0: none); "+
 		"the report then has what was found, and says what was left unconfirmed")
+	baseline := fs.String("baseline", "", "report the violations this file lists as known: they do not fail the run")
+	writeBaseline := fs.String("write-baseline", "", "write the violations found to this file, for -baseline")
+	fs.BoolVar(&cfg.Strict, "strict", false, "count contract questions (races between methods neither of which "+
+		"synchronises what they share) as violations")
 	fs.BoolVar(&verbose, "v", false, "log skipped constructors and calls, and every decision")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -127,8 +131,30 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 		}
 		return true
 	}
+	var known *Baseline
+	if *baseline != "" {
+		b, err := ReadBaseline(*baseline)
+		if err != nil {
+			fmt.Fprintf(stderr, "depcon test: -baseline: %v\n", err)
+			return 2
+		}
+		known = b
+	}
+	// finish applies the baseline to a report and writes the new one.
+	finish := func(rep *Report) bool {
+		if known != nil {
+			known.Apply(rep)
+		}
+		if *writeBaseline != "" {
+			if err := WriteBaseline(*writeBaseline, rep.Baseline()); err != nil {
+				fmt.Fprintf(stderr, "depcon test: -write-baseline: %v\n", err)
+				return false
+			}
+		}
+		return writeSARIF(rep)
+	}
 	if *merge {
-		return mergeMain(cfg.Patterns, jsonOut, stdout, stderr, writeSARIF)
+		return mergeMain(cfg.Patterns, jsonOut, stdout, stderr, finish)
 	}
 	if *shardFlag != "" {
 		if _, err := fmt.Sscanf(*shardFlag, "%d/%d", &cfg.Shard, &cfg.Shards); err != nil ||
@@ -181,7 +207,7 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 	}
 	if rep != nil {
 		rep.Stopped = stopped
-		if !writeSARIF(rep) {
+		if !finish(rep) {
 			return 2
 		}
 		if jsonOut {
@@ -219,7 +245,7 @@ func MainWith(args []string, stdout, stderr io.Writer, hooks Hooks) int {
 var errTimeout = errors.New("stopped at -timeout: the types and reproducers not finished are reported as such")
 
 // mergeMain merges the JSON reports in files and prints the result.
-func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer, writeSARIF func(*Report) bool) int {
+func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer, finish func(*Report) bool) int {
 	var reps []*Report
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -236,7 +262,7 @@ func mergeMain(files []string, jsonOut bool, stdout, stderr io.Writer, writeSARI
 		reps = append(reps, rep)
 	}
 	rep := Merge(reps...)
-	if !writeSARIF(rep) {
+	if !finish(rep) {
 		return 2
 	}
 	if jsonOut {

@@ -82,11 +82,12 @@ func (r *Report) Violations() int {
 }
 
 // Confirmed returns the number of the type's violations that count: all
-// but those whose reproducer ran and passed.
+// but those whose reproducer ran and passed, those a baseline lists
+// (Known), and contract questions (Question).
 func (t *TypeReport) Confirmed() int {
 	n := 0
 	for _, v := range t.Violations {
-		if v.Reproduced != ReproNo {
+		if v.Reproduced != ReproNo && !v.Known && v.Question == "" {
 			n++
 		}
 	}
@@ -210,6 +211,15 @@ type Violation struct {
 	ReproOutput string `json:"repro_output,omitempty"`
 	// Count is how many times the violation was seen.
 	Count int `json:"count"`
+	// Known is set when the -baseline file lists the violation: it is
+	// reported but does not decide the exit status.
+	Known bool `json:"known,omitempty"`
+	// Question is set when the violation is a contract question rather
+	// than a bug (deps.Pair.Question: neither method orders the accesses
+	// that race, in a type not documented as safe for concurrent use):
+	// it is reported after the bugs and does not decide the exit status
+	// unless -strict.
+	Question string `json:"question,omitempty"`
 	// SelfArg is set when a call passes its own receiver (a.M(a)).
 	SelfArg  bool            `json:"self_arg,omitempty"`
 	Message  string          `json:"message"`
@@ -277,13 +287,22 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
 		return
 	}
-	for _, t := range r.Types {
-		if len(t.Violations) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "%s.%s:\n", t.Package, t.Type)
-		for _, v := range t.Violations {
-			v.writeText(w)
+	// The bugs, then the contract questions.
+	for _, question := range []bool{false, true} {
+		for _, t := range r.Types {
+			var vs []*Violation
+			for _, v := range t.Violations {
+				if (v.Question != "") == question {
+					vs = append(vs, v)
+				}
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "%s.%s:\n", t.Package, t.Type)
+			for _, v := range vs {
+				v.writeText(w)
+			}
 		}
 	}
 	var skipped []*TypeReport
@@ -292,12 +311,24 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 			skipped = append(skipped, t)
 			continue
 		}
+		questions := 0
+		for _, v := range t.Violations {
+			if v.Question != "" {
+				questions++
+			}
+		}
 		found := "no violation found"
-		if n := len(t.Violations); n > 0 {
+		if n := len(t.Violations) - questions; n > 0 {
 			found = fmt.Sprintf("%d violations", n)
 			if n == 1 {
 				found = "1 violation"
 			}
+		}
+		switch {
+		case questions == 1:
+			found += ", 1 contract question"
+		case questions > 1:
+			found += fmt.Sprintf(", %d contract questions", questions)
 		}
 		by := ""
 		if len(t.BuiltBy) > 0 {
@@ -372,12 +403,24 @@ func (v *Violation) writeText(w io.Writer) {
 	case ReproNo:
 		status = ", UNCONFIRMED: its reproducer passed"
 	}
+	if v.Known {
+		status += ", known (in the baseline)"
+	}
 	count := ""
 	if v.Count > 1 {
 		count = fmt.Sprintf(" (seen %d times)", v.Count)
 	}
-	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs%s%s\n", strings.ToUpper(v.Kind), what, v.TestsBefore, v.Elapsed,
+	kind := strings.ToUpper(v.Kind)
+	if v.Question != "" {
+		kind = "CONTRACT QUESTION (" + v.Kind + ")"
+	}
+	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs%s%s\n", kind, what, v.TestsBefore, v.Elapsed,
 		count, status)
+	if v.Question != "" {
+		fmt.Fprintf(w, "    %s Neither method orders the accesses that race; if they may, this is a bug "+
+			"(-strict counts it as one; a //depcon:ignore pair=%s,%s on the type says they may not)\n", v.Question,
+			v.Pair[0], v.Pair[1])
+	}
 	fmt.Fprintf(w, "    %s\n", v.Message)
 	if len(v.AlsoSeenAs) > 0 {
 		fmt.Fprintf(w, "    also seen as: %s (the same defect)\n", strings.Join(v.AlsoSeenAs, ", "))

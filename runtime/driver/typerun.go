@@ -78,6 +78,13 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 			r.note("%s is a set-up method (%s): called in prefixes only, never concurrently", m.Name, m.SetUp)
 		}
 	}
+	for _, p := range s.Plan.Ignored {
+		if pair, reason, ok := strings.Cut(p, ": "); ok {
+			r.note("%s is not tested, as //depcon:ignore says (%s)", pair, reason)
+		} else {
+			r.note("%s is not tested, as //depcon:ignore says", p)
+		}
+	}
 	r.deadline = r.start.Add(cfg.Budget)
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
 	defer r.cancel()

@@ -303,6 +303,9 @@ func (r *typeRun) rerun() string {
 	if r.cfg.Mode != testgen.ModeAll {
 		args = append(args, "-mode", r.cfg.Mode)
 	}
+	if r.cfg.Strict {
+		args = append(args, "-strict")
+	}
 	if r.cfg.Pairs != testgen.PairsDependent {
 		args = append(args, "-pairs", r.cfg.Pairs)
 	}

@@ -113,9 +113,16 @@ func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 	}
 	level := LevelError
 	text := fmt.Sprintf("%s in %s: %s", v.Kind, what, v.Message)
-	if v.Reproduced == driver.ReproNo {
+	switch {
+	case v.Reproduced == driver.ReproNo:
 		level = LevelNote
 		text += " (unconfirmed: its reproducer passed)"
+	case v.Question != "":
+		level = LevelWarning
+		text += " (a contract question: " + v.Question + ")"
+	case v.Known:
+		level = LevelNote
+		text += " (known: in the baseline)"
 	}
 	if v.Rerun != "" {
 		text += ". Rerun: " + v.Rerun

@@ -52,3 +52,31 @@ func (t *HashTable) Len() int {
 	defer t.mu.Unlock()
 	return len(t.m)
 }
+
+// Pool1's Configure is documented nowhere as a set-up method, and the
+// other methods read its field under the lock, but its maintainer wrote
+// the contract down: its plain write is no race.
+type Pool1 struct {
+	mu      sync.Mutex
+	workers int
+	queue   []int
+}
+
+//depcon:setup called by main before Serve
+func (s *Pool1) Configure(n int) { s.workers = n }
+
+func (s *Pool1) Workers() int { s.mu.Lock(); defer s.mu.Unlock(); return s.workers }
+
+func (s *Pool1) Grow() { s.mu.Lock(); s.workers++; s.mu.Unlock() }
+
+// Twin without the directive: reported.
+type Pool2 struct {
+	mu      sync.Mutex
+	workers int
+}
+
+func (s *Pool2) Configure(n int) { s.workers = n } // want `recv.workers is written in Configure without recv.mu`
+
+func (s *Pool2) Workers() int { s.mu.Lock(); defer s.mu.Unlock(); return s.workers }
+
+func (s *Pool2) Grow() { s.mu.Lock(); s.workers++; s.mu.Unlock() }
