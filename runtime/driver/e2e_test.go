@@ -706,3 +706,19 @@ func TestContractQuestion(t *testing.T) {
 		t.Errorf("-strict: question %q, want a violation", v.Question)
 	}
 }
+
+// TestRWRBehindReadSection checks the targeted read-write-read order of a
+// reader that takes an unrelated read section before the read lock its
+// nested RLock re-enters: the reader is held at the re-entry, not at its
+// first lock, and the deadlock is found by the targeted orders alone.
+func TestRWRBehindReadSection(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-sched", "targeted", "-first", testdataDir+"rwrsection")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Config").Violations
+	if len(vs) != 1 || vs[0].Kind != KindDeadlock || !strings.HasPrefix(vs[0].Schedule, "targeted r·w·r (") {
+		t.Errorf("violations %+v, want a deadlock under the r·w·r order", vs)
+	}
+}

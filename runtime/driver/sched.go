@@ -23,7 +23,7 @@ import (
 // An order is a targeted interleaving of a pair: the holds that force it
 // at the hooks, derived from one evidence of the pair.
 type order struct {
-	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "lock∥lock", "r·w·r"
+	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "lock∥lock", "r·w·r", "r·w·r/first"
 	About string // what a and b are
 	Holds []harness.Hold
 }
@@ -110,7 +110,17 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
 		case deps.DepRWR:
 			r, w := g1, 1-g1
-			add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock until %s waits to write",
+			if s1 != 0 {
+				// Kept right before the read lock that re-enters (or the
+				// call that takes it), holding the one it re-enters, until
+				// the writer waits: the nested RLock then queues behind
+				// it. An unrelated read section before the outer RLock
+				// does not take the hold.
+				add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock, at %s, until %s waits to write",
+					method(p, r), sitePos(sites, s1), method(p, w)),
+					Holds: []harness.Hold{{G: r, At: s1, UntilBlocked: true}, {G: w, UntilLock: true}}})
+			}
+			add(order{Name: "r·w·r/first", About: fmt.Sprintf("%s holds its first lock until %s waits to write",
 				method(p, r), method(p, w)),
 				Holds: []harness.Hold{{G: r, Depth: 1, UntilBlocked: true}, {G: w, UntilLock: true}}})
 		}
