@@ -10,9 +10,14 @@ import (
 // run stress-tests the two suffixes: Iters times, it builds fresh objects,
 // runs the prefix, and releases the two suffix goroutines together.
 func (x *execution) run() Message {
+	setupStart := time.Now()
 	p, res := x.prepareFirst()
 	if res != nil {
 		return *res
+	}
+	if setup := time.Since(setupStart); x.req.Lin != nil && setup > linMaxSetup {
+		x.req.Lin = nil
+		x.linOff = fmt.Sprintf("a set-up takes %v: the sequential orders would cost more than the test", setup.Round(time.Millisecond))
 	}
 	if x.req.Lin != nil {
 		// A death here is the sequential orders', not the suffixes'.

@@ -41,6 +41,11 @@ const (
 	moreRuns = 8
 )
 
+// linMaxSetup bounds the set-up (objects, prefix, arguments) of a test
+// whose outcomes are compared: the sequential orders make four more, and
+// up to sixteen before a mismatch is reported.
+const linMaxSetup = 50 * time.Millisecond
+
 // A reference is the outcome of the two sequential orders of a test.
 type reference struct {
 	labels []string
