@@ -247,7 +247,7 @@ func pairOf(m1, m2 *method) *Pair {
 	if len(p.Deps) == 0 {
 		return nil
 	}
-	if question && len(p.Deps) == 1 {
+	if question && len(p.Deps) == 1 && (m1.unsynchronised() || m2.unsynchronised()) {
 		p.Question = fmt.Sprintf("may %s be called while %s runs?", m1.m.Name, m2.m.Name)
 	}
 	return p
@@ -301,4 +301,21 @@ func short(where string) string {
 		return "?"
 	}
 	return filepath.Base(where)
+}
+
+// unsynchronised reports whether m takes no lock and makes no
+// synchronised operation (atomic, channel, sync.Map) at all: a method
+// that does not try to synchronise, as a set-up or configuration method
+// does not, unlike one that locks for some of its state and forgets some
+// other (a counter incremented after the unlock), which is a bug.
+func (m *method) unsynchronised() bool {
+	if len(m.m.Summary.Acquires) > 0 {
+		return false
+	}
+	for _, a := range m.m.Summary.Accesses {
+		if a.Flags.Synchronized() {
+			return false
+		}
+	}
+	return true
 }

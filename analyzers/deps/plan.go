@@ -155,8 +155,10 @@ type Pair struct {
 	TwoObjects bool
 	// Question, for a pair that is only parallel and conflict dependent,
 	// is set when no access of either method to what they share is under
-	// a lock or a synchronised operation, and the type's documentation
-	// does not say it is safe for concurrent use: whether the two methods
+	// a lock or a synchronised operation, one of the methods does not
+	// synchronise at all (a configuration method, not one that locks for
+	// some state and forgets other), and the type's documentation does
+	// not say it is safe for concurrent use: whether the two methods
 	// may run at the same time is a question of the type's contract
 	// ("may Subscribe be called while Publish runs?"), which depcon test
 	// asks rather than reporting a bug.

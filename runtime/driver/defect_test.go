@@ -8,25 +8,34 @@ import (
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// TestDefectKey checks that a race is identified by its two access sites
-// whatever the pair and the order of the accesses, and a panic by its
-// first frame outside the standard library.
+// TestDefectKey checks that a race of a write with a read is identified
+// by its write's site, whatever the pair, the order of the accesses and
+// the reader, a race of two writes by both sites in either order, and a
+// panic by its first frame outside the standard library.
 func TestDefectKey(t *testing.T) {
-	race := func(a, b string) *Violation {
+	race := func(first, a, second, b string) *Violation {
 		return &Violation{Kind: KindRace, Details: "WARNING: DATA RACE\n" +
-			"Write at 0x00c000012345 by goroutine 7:\n" +
+			first + " at 0x00c000012345 by goroutine 7:\n" +
 			"  runtime.mapassign_faststr()\n      " + goroot + "/src/internal/runtime/maps/runtime_faststr.go:263 +0x0\n" +
 			"  example.com/p.(*T).Set()\n      " + a + " +0x44\n\n" +
-			"Previous read at 0x00c000012345 by goroutine 8:\n" +
+			second + " at 0x00c000012345 by goroutine 8:\n" +
 			"  example.com/p.(*T).Get()\n      " + b + " +0x3c\n"}
 	}
-	k1 := defectKey(race("/m/p/p.go:12", "/m/p/p.go:20"))
-	k2 := defectKey(race("/m/p/p.go:20", "/m/p/p.go:12"))
+	k1 := defectKey(race("Write", "/m/p/p.go:12", "Previous read", "/m/p/p.go:20"))
+	k2 := defectKey(race("Read", "/m/p/p.go:20", "Previous write", "/m/p/p.go:12"))
 	if k1 == "" || k1 != k2 {
 		t.Errorf("the same race in both orders: keys %q and %q", k1, k2)
 	}
-	if k3 := defectKey(race("/m/p/p.go:12", "/m/p/p.go:30")); k3 == k1 {
-		t.Errorf("races on other lines share the key %q", k3)
+	if k3 := defectKey(race("Write", "/m/p/p.go:12", "Previous read", "/m/p/p.go:30")); k3 != k1 {
+		t.Errorf("the same write racing with another reader: key %q, want %q", k3, k1)
+	}
+	if k4 := defectKey(race("Write", "/m/p/p.go:14", "Previous read", "/m/p/p.go:20")); k4 == k1 {
+		t.Errorf("another write shares the key %q", k4)
+	}
+	w1 := defectKey(race("Write", "/m/p/p.go:12", "Previous write", "/m/p/p.go:20"))
+	w2 := defectKey(race("Write", "/m/p/p.go:20", "Previous write", "/m/p/p.go:12"))
+	if w1 == "" || w1 != w2 || w1 == k1 {
+		t.Errorf("two writes: keys %q and %q (a write and a read: %q)", w1, w2, k1)
 	}
 	p := &Violation{Kind: KindPanic, Details: "goroutine calling Get:\n" +
 		"panic(...)\n      " + goroot + "/src/runtime/panic.go:100\n" +

@@ -198,7 +198,8 @@ func pairString(p [2]string) string {
 
 // defectKey returns what identifies the defect behind v whatever pair
 // showed it: the kind and, for a race, its two access sites (the first
-// frame outside the standard library of each access, in either order);
+// frame outside the standard library of each access, in either order),
+// or its write's alone when the other access is a read;
 // for a panic or a fatal error, the first such frame of its report; for
 // a non-linearizable outcome, the two sites of its static evidence. It
 // returns "" for the other kinds, or when the report has no such frame.
@@ -206,19 +207,32 @@ func defectKey(v *Violation) string {
 	switch v.Kind {
 	case KindRace:
 		var sites []string
-		section := false
+		var writes []bool
+		section, write := false, false
 		for _, l := range strings.Split(v.Details, "\n") {
 			if l != "" && !strings.HasPrefix(l, " ") {
 				section = strings.Contains(l, " by goroutine ") || strings.Contains(l, " by main goroutine")
+				write = strings.HasPrefix(strings.TrimPrefix(l, "Previous "), "Write at") ||
+					strings.HasPrefix(l, "Previous write at")
 				continue
 			}
 			if pos := framePos(l); section && pos != "" {
 				sites = append(sites, pos)
+				writes = append(writes, write)
 				section = false
 			}
 		}
 		if len(sites) < 2 {
 			return ""
+		}
+		if writes[0] != writes[1] {
+			// A write racing with reads: the defect is at the write
+			// (made without the lock the readers take, or under a read
+			// lock), whichever method reads.
+			if writes[1] {
+				return v.Kind + "|write|" + sites[1]
+			}
+			return v.Kind + "|write|" + sites[0]
 		}
 		slices.Sort(sites[:2])
 		return v.Kind + "|" + sites[0] + "|" + sites[1]
