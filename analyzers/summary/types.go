@@ -112,8 +112,9 @@ func (b *builder) method(m *types.Func, fn *ssa.Function) *Method {
 }
 
 // typeArgCandidates are the type arguments tried for a type parameter, in
-// order, before the terms of its constraint.
-var typeArgCandidates = []types.Type{types.Typ[types.Int], types.Typ[types.String], types.NewInterfaceType(nil, nil)}
+// order, before the terms of its constraint. The interface is complete,
+// for passes over several packages use it at once.
+var typeArgCandidates = []types.Type{types.Typ[types.Int], types.Typ[types.String], types.NewInterfaceType(nil, nil).Complete()}
 
 // instance returns an instance of the generic type named whose type
 // arguments satisfy their constraints, or nil when none is found.
