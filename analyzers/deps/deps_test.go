@@ -107,6 +107,76 @@ func TestEmbeddedPointer(t *testing.T) {
 	checkPairs(t, p.Type("Leaky"), "Get~Set:pc")
 }
 
+// TestGenericEmbedded checks methods promoted through embedded generic
+// types: those of a generic type (Cache embeds *common[K, V]) are in its
+// method set as those of a non-generic type are, and a type embedding an
+// instantiation, by value (Store) or by pointer (PtrStore), has the
+// promoted methods' locks and accesses on the embedding path.
+func TestGenericEmbedded(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "genericembed")
+	p := results[0].Result.(*deps.Plan)
+	for _, c := range []struct {
+		typ, locks string
+		pairs      []string
+	}{
+		// Hit writes recv.hits without the lock that Hits reads it
+		// under.
+		{"Cache", "Get[recv.common.mu(W)] Hit[] Hits[recv.common.mu(W)] Set[recv.common.mu(W)]",
+			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
+		{"Guarded", "Get[recv.common.mu(W)] Hit[recv.common.mu(W)] Hits[recv.common.mu(W)] Set[recv.common.mu(W)]", nil},
+		{"Store", "Get[recv.Cache.common.mu(W)] Hit[] Hits[recv.Cache.common.mu(W)] Name[] Set[recv.Cache.common.mu(W)]",
+			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
+		{"PtrStore", "Get[recv.Cache.common.mu(W)] Hit[] Hits[recv.Cache.common.mu(W)] Set[recv.Cache.common.mu(W)]",
+			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
+		// A value-receiver method promoted through a pointer reads
+		// the embedded value, which Push writes.
+		{"Ints", "Len[] Push[]", []string{"Len~Push:pc", "Push~Push:pc"}},
+		{"Stack", "Len[] Push[]", []string{"Len~Push:pc", "Push~Push:pc"}},
+	} {
+		tp := p.Type(c.typ)
+		if tp == nil {
+			t.Errorf("no plan for %s", c.typ)
+			continue
+		}
+		var got []string
+		for _, m := range tp.Methods {
+			got = append(got, m.Name+fmt.Sprint(m.Locks))
+		}
+		if strings.Join(got, " ") != c.locks {
+			t.Errorf("%s methods:\n got  %s\n want %s", c.typ, strings.Join(got, " "), c.locks)
+		}
+		checkPairs(t, tp, c.pairs...)
+	}
+	ev := p.Type("Store").Pair("Hit", "Hits").Evidence[0]
+	if !strings.Contains(ev.Text, "Hit writes recv.Cache.hits") || !strings.Contains(ev.Text, "Hits reads recv.Cache.hits") {
+		t.Errorf("Store Hit~Hits evidence: %s", ev.Text)
+	}
+}
+
+// TestGenericForeign checks methods promoted from a generic type of
+// another package, whose summaries are facts on its generic methods:
+// through a generic type embedding a pointer to an instance (Index) and
+// a non-generic one embedding an instance (Names).
+func TestGenericForeign(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "genericforeign")
+	p := results[0].Result.(*deps.Plan)
+	for _, typ := range []string{"Index", "Names"} {
+		tp := p.Type(typ)
+		if tp == nil {
+			t.Errorf("no plan for %s", typ)
+			continue
+		}
+		var got []string
+		for _, m := range tp.Methods {
+			got = append(got, m.Name+fmt.Sprint(m.Locks))
+		}
+		if want := "Len[] Load[recv.Map.mu(R)] Store[recv.Map.mu(W)]"; strings.Join(got, " ") != want {
+			t.Errorf("%s methods:\n got  %s\n want %s", typ, strings.Join(got, " "), want)
+		}
+		checkPairs(t, tp, "Len~Store:pc")
+	}
+}
+
 // TestWriteWrite checks that two writes conflict (a data race in Go, a
 // fatal error for a map), unless a common lock orders them, both are
 // single atomic operations, or both are only conservative writes by

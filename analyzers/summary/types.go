@@ -2,6 +2,7 @@ package summary
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -14,8 +15,10 @@ import (
 const MaxMethods = 64
 
 // types returns the named types of pkg with methods, with their methods'
-// summaries: the exported methods of *T, and the unexported ones that the
-// package declares (within MaxMethods).
+// summaries: the exported methods of *T, promoted ones included, and the
+// unexported ones that the package declares (within MaxMethods). The
+// methods promoted into a generic type are those of an instance of it
+// (see instance).
 func (b *builder) types(pkg *ssa.Package) []*Type {
 	var out []*Type
 	prog := pkg.Prog
@@ -46,25 +49,38 @@ func (b *builder) types(pkg *ssa.Package) []*Type {
 			}
 			t.Methods = append(t.Methods, b.method(m, fn))
 		}
-		if named.TypeParams().Len() > 0 {
-			// A generic type: its declared methods, with their generic
-			// bodies (promoted methods need an instantiation).
-			for i := 0; i < named.NumMethods(); i++ {
-				m := named.Method(i)
-				add(m, prog.FuncValue(m))
-			}
-		} else {
-			mset := prog.MethodSets.MethodSet(types.NewPointer(named))
+		// The methods of *T that are declared elsewhere: promoted
+		// through embedded fields (but for those of sync and
+		// sync/atomic types, such as the Lock of an embedded
+		// sync.Mutex, and the internals of an embedded type of
+		// another package). Their functions are wrappers that select
+		// the embedded field and call the method, so their summaries
+		// are the method's, on the embedding path (recv.common.mu).
+		promoted := func(recv types.Type, declared bool) {
+			mset := prog.MethodSets.MethodSet(types.NewPointer(recv))
 			for i := 0; i < mset.Len(); i++ {
 				sel := mset.At(i)
 				m := sel.Obj().(*types.Func)
-				if fromSync(m) || !m.Exported() && m.Pkg() != pkg.Pkg {
-					// Lock of an embedded sync.Mutex; the internals
-					// of an embedded type of another package.
+				if declared && len(sel.Index()) == 1 || fromSync(m) || !m.Exported() && m.Pkg() != pkg.Pkg {
 					continue
 				}
 				add(m, prog.MethodValue(sel))
 			}
+		}
+		if named.TypeParams().Len() > 0 {
+			// A generic type: its declared methods, with their
+			// generic bodies; its promoted methods through an
+			// instance, for a method of a generic type has no
+			// wrappers (see instance).
+			for i := 0; i < named.NumMethods(); i++ {
+				m := named.Method(i)
+				add(m, prog.FuncValue(m))
+			}
+			if inst := instance(named); inst != nil {
+				promoted(inst, true)
+			}
+		} else {
+			promoted(named, false)
 		}
 		if len(t.Methods)+len(unexported) > MaxMethods {
 			t.Omitted = len(unexported)
@@ -93,4 +109,86 @@ func (b *builder) method(m *types.Func, fn *ssa.Function) *Method {
 		sum = new(Summary)
 	}
 	return &Method{Name: m.Name(), Exported: m.Exported(), Func: fn, Summary: sum, Params: ParamNames(fn)}
+}
+
+// typeArgCandidates are the type arguments tried for a type parameter, in
+// order, before the terms of its constraint. The interface is complete,
+// for passes over several packages use it at once.
+var typeArgCandidates = []types.Type{types.Typ[types.Int], types.Typ[types.String], types.NewInterfaceType(nil, nil).Complete()}
+
+// instance returns an instance of the generic type named whose type
+// arguments satisfy their constraints, or nil when none is found.
+//
+// The methods of a generic type have no wrappers (ssa.Program.MethodValue
+// returns nil for them): an instance's have, and a promoted method of an
+// instance has the summary of the generic method it calls (its body when
+// the program instantiates generics, its generic body otherwise, see
+// builder.summary), whatever the type arguments. They are chosen to
+// satisfy the constraints all the same, for a program built with
+// ssa.InstantiateGenerics builds the callee's body for them.
+func instance(named *types.Named) types.Type {
+	tps := named.TypeParams()
+	args := make([]types.Type, tps.Len())
+	for i := range args {
+		args[i] = typeArg(tps.At(i))
+		if args[i] == nil {
+			return nil
+		}
+	}
+	inst, err := types.Instantiate(nil, named, args, true)
+	if err != nil {
+		return nil
+	}
+	return inst
+}
+
+// typeArg returns a type that satisfies the constraint of tp: int,
+// string or any, else the type of the constraint's first term, else the
+// interface of the constraint's methods; nil when none does (a
+// constraint with both terms and methods). A term that depends on other
+// type parameters (S ~[]E) gives a type argument that instance rejects.
+func typeArg(tp *types.TypeParam) types.Type {
+	iface, _ := tp.Constraint().Underlying().(*types.Interface)
+	if iface == nil {
+		return nil
+	}
+	candidates := slices.Clone(typeArgCandidates)
+	if t := firstTerm(iface); t != nil {
+		candidates = append(candidates, t)
+	}
+	if iface.NumMethods() > 0 {
+		var ms []*types.Func
+		for i := 0; i < iface.NumMethods(); i++ {
+			ms = append(ms, iface.Method(i))
+		}
+		candidates = append(candidates, types.NewInterfaceType(ms, nil).Complete())
+	}
+	for _, c := range candidates {
+		if types.Satisfies(c, iface) {
+			return c
+		}
+	}
+	return nil
+}
+
+// firstTerm returns the type of the first term of a constraint (int of
+// ~int | ~int64, []byte of ~[]byte), or nil when it has no terms.
+func firstTerm(iface *types.Interface) types.Type {
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			if e.Len() > 0 {
+				return e.Term(0).Type()
+			}
+		default:
+			if in, ok := e.Underlying().(*types.Interface); ok {
+				if t := firstTerm(in); t != nil {
+					return t
+				}
+				continue
+			}
+			return e
+		}
+	}
+	return nil
 }
