@@ -68,7 +68,9 @@
 // the summaries of their methods: the exported methods of *T (promoted
 // methods included but for those of sync and sync/atomic types, such as
 // the Lock of an embedded sync.Mutex; for a generic type, its declared
-// methods), and the unexported methods the package declares, unless the
+// methods and those promoted through its embedded fields, found through
+// an instance whose type arguments satisfy the constraints), and the
+// unexported methods the package declares, unless the
 // type has more than MaxMethods methods. It is used by the deps,
 // selfdeadlock, lockorder, rwrdeadlock and unguarded analyzers.
 package summary
