@@ -95,7 +95,8 @@ func PlanType(t *summary.Type) *TypePlan {
 	for _, m := range all {
 		mm := newMethod(m, self, written)
 		ms = append(ms, mm)
-		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Pos: m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
+		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
+			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
 			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites})
 	}
 	for i, mm := range ms {
@@ -245,7 +246,18 @@ func pairOf(m1, m2 *method) *Pair {
 			Text: fmt.Sprintf("%s acquires %s while already holding it (%s)", m1.m.Name, display(m1, a.Lock), short(a.Where))})
 	}
 	if len(p.Deps) == 0 {
-		return nil
+		cut := m1
+		if !cut.m.Summary.Truncated {
+			cut = m2
+		}
+		if !cut.m.Summary.Truncated {
+			return nil
+		}
+		// Completeness first: what the summary lost may conflict.
+		p.Deps = append(p.Deps, DepPC)
+		p.Evidence = append(p.Evidence, Evidence{Kind: DepPC, Text: fmt.Sprintf("the summary of %s was cut at its size "+
+			"limit: what it lost may conflict with %s", cut.m.Name, other(cut, m1, m2).m.Name)})
+		return p
 	}
 	if question && len(p.Deps) == 1 && (m1.unsynchronised() || m2.unsynchronised()) {
 		p.Question = fmt.Sprintf("may %s be called while %s runs?", m1.m.Name, m2.m.Name)
@@ -318,4 +330,13 @@ func (m *method) unsynchronised() bool {
 		}
 	}
 	return true
+}
+
+// other returns the method of the pair m1, m2 that is not m (m itself
+// for a self pair).
+func other(m, m1, m2 *method) *method {
+	if m == m1 {
+		return m2
+	}
+	return m1
 }

@@ -362,7 +362,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 7}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 8}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}
@@ -463,6 +463,23 @@ func TestQuestions(t *testing.T) {
 	for _, pr := range p.Type("SafeBreaker").Pairs {
 		if pr.Question != "" {
 			t.Errorf("SafeBreaker %s~%s: question %q, want none", pr.M1, pr.M2, pr.Question)
+		}
+	}
+}
+
+// TestTruncated checks that a method whose summary was cut at its size
+// limit keeps every pair it is in, with evidence that says so, where the
+// accesses left show no conflict (Big ∥ Tail).
+func TestTruncated(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "truncated")
+	tp := results[0].Result.(*deps.Plan).Type("T")
+	checkPairs(t, tp, "Big~Big:pc", "Big~Last:pc", "Big~Set:pc", "Big~Tail:pc")
+	if ev := tp.Pair("Big", "Tail").Evidence[0].Text; !strings.Contains(ev, "the summary of Big was cut at its size limit") {
+		t.Errorf("Big~Tail evidence: %s", ev)
+	}
+	for _, m := range tp.Methods {
+		if m.Truncated != (m.Name == "Big") {
+			t.Errorf("%s: truncated %v", m.Name, m.Truncated)
 		}
 	}
 }

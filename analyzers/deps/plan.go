@@ -128,6 +128,9 @@ type Method struct {
 	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)" (full view)
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
+	// Truncated is set when the method's summary was cut at its size
+	// limit: its pairs are all kept (see PlanType).
+	Truncated bool
 	// SetUp says why the method is a set-up method, called before the
 	// object is shared (a fluent setter, documented so, the only
 	// unsynchronised writer of configuration fields), "" when it is not:

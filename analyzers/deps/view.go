@@ -117,6 +117,7 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 		e.Int(int64(m.Accesses))
 		e.Int(int64(m.Writes))
 		e.Str(m.SetUp)
+		e.Bool(m.Truncated)
 	}
 	e.Int(int64(t.PairsTotal))
 	e.Int(int64(t.PairsPC))
@@ -163,6 +164,7 @@ func decodeType(d *codec.Decoder) *TypePlan {
 			m.Accesses = int(d.Int())
 			m.Writes = int(d.Int())
 			m.SetUp = d.Str()
+			m.Truncated = d.Bool()
 		}
 	}
 	t.PairsTotal = int(d.Int())

@@ -87,7 +87,11 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 		sort.Strings(fields)
+		lost := mayBeLost(t.methods)
 		for _, f := range fields {
+			if lost(f) {
+				continue
+			}
 			// Writes first: x++ is reported as a write.
 			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
 			check(pass, t, byField[f], reported)
@@ -428,4 +432,32 @@ func related(sites ...analysis.RelatedInformation) []analysis.RelatedInformation
 		}
 	}
 	return out
+}
+
+// mayBeLost returns whether the accesses of a field may be missing from
+// the summary of one of methods, cut at its size limit: a field such a
+// summary does not show. Nothing is said of those fields, whose other
+// accesses are not all known.
+func mayBeLost(methods []*summary.Method) func(field string) bool {
+	var cut []map[string]bool // the fields each cut summary shows
+	for _, m := range methods {
+		if !m.Summary.Truncated {
+			continue
+		}
+		shown := map[string]bool{}
+		for _, a := range m.Summary.Accesses {
+			if f, ok := part(a.Loc); ok {
+				shown[f] = true
+			}
+		}
+		cut = append(cut, shown)
+	}
+	return func(field string) bool {
+		for _, shown := range cut {
+			if !shown[field] {
+				return true
+			}
+		}
+		return false
+	}
 }

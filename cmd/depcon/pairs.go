@@ -106,6 +106,9 @@ type jsonType struct {
 	Dependent  int        `json:"pairs_dependent"`
 	Reduction  float64    `json:"reduction"`
 	Pairs      []jsonPair `json:"pairs"`
+	// Truncated lists the methods whose summaries were cut at their
+	// size limit: all their pairs are kept.
+	Truncated []string `json:"truncated,omitempty"`
 }
 
 type jsonPair struct {
@@ -125,6 +128,9 @@ func toJSON(path string, t *deps.TypePlan) jsonType {
 		j.Methods = append(j.Methods, m.Name)
 		if !m.Exported {
 			j.Unexported = append(j.Unexported, m.Name)
+		}
+		if m.Truncated {
+			j.Truncated = append(j.Truncated, m.Name)
 		}
 	}
 	for _, p := range t.Pairs {
