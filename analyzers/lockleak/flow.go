@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -767,27 +768,14 @@ func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
 // releasedAfter reports whether some path from instr (excluded) may
 // release lock k before acquiring it again.
 func (f *Flow) releasedAfter(instr ssa.Instruction, k string) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	var work []*ssa.BasicBlock
 	b := instr.Block()
-	after := false
-	stop := false
-	for _, x := range b.Instrs {
-		if !after {
-			after = x == instr
-			continue
-		}
-		if f.Releases(x, k) {
-			return true
-		}
-		if f.Acquires(x, k) {
-			stop = true
-			break
-		}
+	rest := b.Instrs[slices.Index(b.Instrs, instr)+1:]
+	released, stop := f.scanRelease(rest, k)
+	if released || stop {
+		return released
 	}
-	if !stop {
-		work = append(work, b.Succs...)
-	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -795,21 +783,29 @@ func (f *Flow) releasedAfter(instr ssa.Instruction, k string) bool {
 			continue
 		}
 		seen[b] = true
-		stop := false
-		for _, x := range b.Instrs {
-			if f.Releases(x, k) {
-				return true
-			}
-			if f.Acquires(x, k) {
-				stop = true
-				break
-			}
+		released, stop := f.scanRelease(b.Instrs, k)
+		if released {
+			return true
 		}
 		if !stop {
 			work = append(work, b.Succs...)
 		}
 	}
 	return false
+}
+
+// scanRelease reports whether instrs release lock k before acquiring it
+// (released), or acquire it first (stop).
+func (f *Flow) scanRelease(instrs []ssa.Instruction, k string) (released, stop bool) {
+	for _, x := range instrs {
+		if f.Releases(x, k) {
+			return true, false
+		}
+		if f.Acquires(x, k) {
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // Acquires returns the position of instr if it acquires lock k.
