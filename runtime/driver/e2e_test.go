@@ -722,3 +722,20 @@ func TestRWRBehindReadSection(t *testing.T) {
 		t.Errorf("violations %+v, want a deadlock under the r·w·r order", vs)
 	}
 }
+
+// TestConfigArguments checks that a constructor refusing a zero
+// configuration gets one with small positive sizes, which builds the
+// object whose race the zero value never reaches, and that the
+// reproducer writes that configuration.
+func TestConfigArguments(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"config")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	tr := typeReport(t, rep, "Pool")
+	if len(tr.Violations) != 1 || tr.Violations[0].Reproduced != ReproYes ||
+		!strings.Contains(tr.Violations[0].Reproducer, "NewPool(Config{Workers: ") {
+		t.Errorf("violations %+v, built by %v; want a reproduced race built by NewPool(Config{...})", tr.Violations, tr.BuiltBy)
+	}
+}

@@ -254,6 +254,13 @@ func TestServe(t *testing.T) {
 
 type level int8
 
+// sizes is a configuration struct.
+type sizes struct {
+	Size  int
+	Every time.Duration
+	Name  string
+}
+
 func TestBuild(t *testing.T) {
 	r := testRegistry()
 	objs := []reflect.Value{reflect.ValueOf(&Counter{n: 7})}
@@ -275,6 +282,9 @@ func TestBuild(t *testing.T) {
 		{Value{K: KMap}, reflect.TypeFor[map[string]int](), map[string]int{}},
 		{Value{K: KCall, Call: &Call{Fn: "NewCounter", Args: []Value{lit("2")}}}, reflect.TypeFor[Counter](), Counter{n: 2}},
 		{Value{K: KCtx}, reflect.TypeFor[context.Context](), context.Background()},
+		{Value{K: KStruct, Elems: []Value{{K: KLit, Field: "Size", Lit: "4"}, {K: KLit, Field: "Every", Lit: "1000000"}}},
+			reflect.TypeFor[sizes](), sizes{Size: 4, Every: time.Millisecond}},
+		{Value{K: KStruct, Elems: []Value{{K: KLit, Field: "Size", Lit: "2"}}}, reflect.TypeFor[*sizes](), &sizes{Size: 2}},
 	} {
 		got, err := r.build(tc.v, tc.t, &scope{objs: objs})
 		if err != nil {

@@ -158,6 +158,8 @@ type Value struct {
 	// Elems are the elements of a KSlice value; a KSlice without
 	// elements is an empty, non-nil slice.
 	Elems []Value `json:"elems,omitempty"`
+	// Field names, for an element of a KStruct value, the field it sets.
+	Field string `json:"field,omitempty"`
 	// Prefix and Result name, for a KResult value, the prefix call and
 	// which of its results.
 	Prefix int `json:"prefix,omitempty"`
@@ -177,6 +179,11 @@ const (
 	// Unsubscribe; the encoding a Marshal returned, for an Unmarshal.
 	// The value is rebuilt with every set-up, from that set-up's call.
 	KResult = "result"
+	// KStruct is a struct value, or a pointer to a new one for a pointer
+	// parameter, whose exported fields Elems set, each naming its field
+	// (Field): a configuration with small positive sizes and intervals
+	// rather than zeros.
+	KStruct = "struct"
 	// KCtx is a context: context.Background() for Lit "", an already
 	// cancelled context for "cancelled", and a context whose deadline
 	// is 1ms away for "timeout".

@@ -102,6 +102,30 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 			s.Index(i).Set(x)
 		}
 		return s, nil
+	case KStruct:
+		st := t
+		if t.Kind() == reflect.Pointer {
+			st = t.Elem()
+		}
+		if st.Kind() != reflect.Struct {
+			return reflect.Value{}, fmt.Errorf("struct value for parameter of type %s", t)
+		}
+		x := reflect.New(st)
+		for _, e := range v.Elems {
+			f := x.Elem().FieldByName(e.Field)
+			if !f.IsValid() || !f.CanSet() {
+				return reflect.Value{}, fmt.Errorf("%s has no field %s to set", st, e.Field)
+			}
+			fv, err := r.build(e, f.Type(), sc)
+			if err != nil {
+				return reflect.Value{}, fmt.Errorf("field %s: %w", e.Field, err)
+			}
+			f.Set(fv)
+		}
+		if t.Kind() == reflect.Pointer {
+			return x, nil
+		}
+		return x.Elem(), nil
 	case KMap:
 		if t.Kind() != reflect.Map {
 			return reflect.Value{}, fmt.Errorf("map value for parameter of type %s", t)

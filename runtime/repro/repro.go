@@ -314,6 +314,27 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return obj(v.Obj)
 	case harness.KResult:
 		return resultVar(v.Prefix, v.Result)
+	case harness.KStruct:
+		st := t
+		ptr := false
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			st, ptr = p.Elem(), true
+		}
+		var fields []string
+		if s, ok := st.Underlying().(*types.Struct); ok {
+			for _, e := range v.Elems {
+				for i := range s.NumFields() {
+					if f := s.Field(i); f.Name() == e.Field {
+						fields = append(fields, e.Field+": "+w.expr(e, f.Type()))
+					}
+				}
+			}
+		}
+		lit := w.typ(st) + "{" + strings.Join(fields, ", ") + "}"
+		if ptr {
+			return "&" + lit
+		}
+		return lit
 	case harness.KCall:
 		return w.adapt(w.funcCall(*v.Call), w.s.Funcs[v.Call.Fn], t)
 	case harness.KCtx:

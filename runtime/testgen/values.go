@@ -121,6 +121,9 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 			return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
 		}
 	}
+	if cfg := v.config(t); cfg != nil && v.rng.IntN(2) == 0 {
+		return *cfg
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return v.basic(u)
@@ -375,4 +378,61 @@ func (v *valuer) impls(u *types.Interface, depth int) *harness.Value {
 func isPtrResult(f *Func) bool {
 	_, ok := f.Sig.Results().At(0).Type().(*types.Pointer)
 	return ok
+}
+
+// Small positive values of configuration fields: sizes, counts, limits
+// and intervals that a zero would disable or make invalid.
+var (
+	positiveInts   = []string{"1", "2", "4", "16"}
+	positiveFloats = []string{"0.5", "1", "2"}
+	// positiveDurations span a millisecond to a second.
+	positiveDurations = []string{"1000000", "10000000", "1000000000"}
+)
+
+// config returns, for a struct of the package under test (or a pointer
+// to one) with exported numeric or duration fields, a value of it whose
+// fields are small positive numbers: a configuration the package can
+// work with, where its zero value often means "unbounded" or is refused.
+// It returns nil for other types.
+func (v *valuer) config(t types.Type) *harness.Value {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() != v.s.Pkg || v.s.isSubject(t) {
+		return nil
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	val := harness.Value{K: harness.KStruct}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if !f.Exported() || f.Embedded() {
+			continue
+		}
+		var lits []string
+		switch {
+		case isNamed(f.Type(), "time", "Duration"):
+			lits = positiveDurations
+		default:
+			b, ok := f.Type().Underlying().(*types.Basic)
+			switch {
+			case !ok:
+			case b.Info()&types.IsInteger != 0:
+				lits = positiveInts
+			case b.Info()&types.IsFloat != 0:
+				lits = positiveFloats
+			}
+		}
+		if lits == nil {
+			continue
+		}
+		val.Elems = append(val.Elems, harness.Value{K: harness.KLit, Field: f.Name(), Lit: lits[v.rng.IntN(len(lits))]})
+	}
+	if len(val.Elems) == 0 {
+		return nil
+	}
+	return &val
 }
