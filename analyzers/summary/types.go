@@ -2,7 +2,6 @@ package summary
 
 import (
 	"go/types"
-	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -111,10 +110,12 @@ func (b *builder) method(m *types.Func, fn *ssa.Function) *Method {
 	return &Method{Name: m.Name(), Exported: m.Exported(), Func: fn, Summary: sum, Params: ParamNames(fn)}
 }
 
-// typeArgCandidates are the type arguments tried for a type parameter, in
-// order, before the terms of its constraint. The interface is complete,
-// for passes over several packages use it at once.
-var typeArgCandidates = []types.Type{types.Typ[types.Int], types.Typ[types.String], types.NewInterfaceType(nil, nil).Complete()}
+// typeArgCandidates returns the type arguments tried for a type
+// parameter, in order, before the terms of its constraint: new values
+// for each call, as passes over several packages run at once.
+func typeArgCandidates() []types.Type {
+	return []types.Type{types.Typ[types.Int], types.Typ[types.String], types.NewInterfaceType(nil, nil).Complete()}
+}
 
 // instance returns an instance of the generic type named whose type
 // arguments satisfy their constraints, or nil when none is found.
@@ -152,7 +153,7 @@ func typeArg(tp *types.TypeParam) types.Type {
 	if iface == nil {
 		return nil
 	}
-	candidates := slices.Clone(typeArgCandidates)
+	candidates := typeArgCandidates()
 	if t := firstTerm(iface); t != nil {
 		candidates = append(candidates, t)
 	}
