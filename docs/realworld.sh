@@ -125,7 +125,7 @@ for p in "${packages[@]}"; do
 	"$work/depcon" test -budget "$budget" -seed "$seed" -o "$out/$name-repro" "$p" >"$out/$name.txt" 2>"$out/$name.stderr"
 	code=$?
 	set -e
-	types=$(grep -c '^[^ ].*: ' "$out/$name.txt" || true)
+	types=$(grep -v '^isolation:' "$out/$name.txt" | grep -c '^[^ ].*: ' || true)
 	viol=$(grep -cE '^  (RACE|PANIC|DEADLOCK|FATAL|SELF-DEADLOCK|NOT-LINEARIZABLE):' "$out/$name.txt" || true)
 	unconf=$(grep -c 'UNCONFIRMED' "$out/$name.txt" || true)
 	printf '%-45s exit %d  types %2d  violations %d (unconfirmed %d)  %ds\n' "$p" "$code" "$types" "$viol" "$unconf" $(($(date +%s) - start))
