@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -159,6 +160,7 @@ func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []stri
 		return nil, nil, nil, "a sequential order could not be set up: " + res.Msg
 	}
 	var outs [2]outcome
+	before := settledGoroutines()
 	for k := 0; k < 2; k++ {
 		g := k
 		if o == 1 {
@@ -176,7 +178,28 @@ func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []stri
 		outs[g] = oc
 	}
 	time.Sleep(pause)
+	if after := settledGoroutines(); after > before {
+		// The calls left goroutines running (workers, deliveries): when
+		// their effects show is not the calls' order.
+		return nil, nil, nil, fmt.Sprintf("the calls leave %d goroutines running: their effects are asynchronous", after-before)
+	}
 	return x.observe(p, outs)
+}
+
+// settledGoroutines returns the number of goroutines once it has stayed
+// the same for a little while: the harness's own step goroutines may
+// still be exiting.
+func settledGoroutines() int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 20; i++ {
+		time.Sleep(100 * time.Microsecond)
+		m := runtime.NumGoroutine()
+		if m == n {
+			return n
+		}
+		n = m
+	}
+	return n
 }
 
 // observe returns the outcome of an iteration whose suffix calls ended
@@ -223,6 +246,9 @@ func (x *execution) observe(p *prepared, outs [2]outcome) (labels []string, grou
 // sequential orders. It returns the StatusNotLinearizable result, or nil;
 // off is set when the oracle cannot be used from now on.
 func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off string) {
+	// As after the sequential orders: what the calls left to finish
+	// (a worker's task) finishes before the outcome is taken.
+	settledGoroutines()
 	_, _, got, why := x.observe(p, outs)
 	if why != "" {
 		return nil, why

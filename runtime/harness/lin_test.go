@@ -218,3 +218,33 @@ func TestShow(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// Mailer delivers in the background: what Sent shows after two Sends
+// depends on how far its goroutines got, not on the calls' order.
+type Mailer struct {
+	mu   sync.Mutex
+	sent int
+}
+
+func (m *Mailer) Send() {
+	go func() {
+		time.Sleep(3 * time.Millisecond)
+		m.mu.Lock()
+		m.sent++
+		m.mu.Unlock()
+	}()
+}
+
+func (m *Mailer) Sent() int { m.mu.Lock(); defer m.mu.Unlock(); return m.sent }
+
+// TestLinAsync checks that calls leaving goroutines running are not
+// judged: the oracle is off, and says why.
+func TestLinAsync(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterTypeOf("Mailer", (*Mailer)(nil))
+	req := linRequest("Mailer", []Call{{Fn: "Send"}, {Fn: "Send"}}, Call{Fn: "Sent"})
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || !strings.Contains(res.LinOff, "asynchronous") {
+		t.Errorf("status %s (%s), oracle off: %q; want ok with the oracle off as asynchronous", res.Status, res.Msg, res.LinOff)
+	}
+}

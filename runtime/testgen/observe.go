@@ -42,7 +42,7 @@ var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]ef
 	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
 	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
 	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
-	`refresh(?:es|ed)?)\b`)
+	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?)\b`)
 
 // eventStatRE matches the names of methods that count or rate what calls
 // did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent
@@ -79,7 +79,9 @@ func (g *Generator) timed(c harness.Call) bool {
 		return true
 	}
 	for _, a := range c.Args {
-		if a.K == harness.KCtx && a.Lit == "timeout" {
+		// A context that times out, or one already cancelled (a select
+		// on its Done and another channel picks either at random).
+		if a.K == harness.KCtx && a.Lit != "" {
 			return true
 		}
 	}
