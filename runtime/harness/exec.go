@@ -39,6 +39,9 @@ func (x *execution) run() Message {
 		defer sch.stop()
 		sres = &SchedResult{}
 	}
+	if x.ref != nil {
+		x.linBase = settledGoroutines()
+	}
 	for it := 0; it < iters; it++ {
 		if it > 0 && x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {
 			break

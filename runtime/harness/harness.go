@@ -213,6 +213,8 @@ type execution struct {
 	// off although the request asked for it.
 	ref    *reference
 	linOff string
+	// linBase is the number of goroutines before the iterations.
+	linBase int
 }
 
 // An outcome is what one call did.

@@ -247,8 +247,16 @@ func (x *execution) observe(p *prepared, outs [2]outcome) (labels []string, grou
 // off is set when the oracle cannot be used from now on.
 func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off string) {
 	// As after the sequential orders: what the calls left to finish
-	// (a worker's task) finishes before the outcome is taken.
-	settledGoroutines()
+	// (a worker's task) finishes before the outcome is taken. The two
+	// goroutines that made the calls may still be exiting: they are let
+	// go first; more goroutines than before the iterations is work left
+	// behind, waited for.
+	for i := 0; i < 3 && runtime.NumGoroutine() > x.linBase; i++ {
+		runtime.Gosched()
+	}
+	if runtime.NumGoroutine() > x.linBase {
+		settledGoroutines()
+	}
 	_, _, got, why := x.observe(p, outs)
 	if why != "" {
 		return nil, why
