@@ -73,7 +73,7 @@ show = func(vs ...interface{}) []string {
 // concurrent calls v.Iters times, failing on an outcome neither order
 // gives.
 func (w *writer) linBody(v *Violation) string {
-	for _, p := range []string{"fmt", "reflect", "sort", "strings", "sync"} {
+	for _, p := range []string{"fmt", "reflect", "runtime", "sort", "strings", "sync"} {
 		w.imports[p] = p
 	}
 	var b strings.Builder
@@ -108,6 +108,10 @@ func (w *writer) linBody(v *Violation) string {
 	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
 	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n}\n",
 		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
+	// As depcon does, the outcome is taken once the goroutines the calls
+	// left behind (a worker finishing a task) have settled.
+	b.WriteString("for i, n := 0, runtime.NumGoroutine(); i < 20; i++ {\ntime.Sleep(100 * time.Microsecond)\n" +
+		"m := runtime.NumGoroutine()\nif m == n {\nbreak\n}\nn = m\n}\n")
 	b.WriteString("out := append(r0, r1...)\n")
 	// The group of each part of the outcome, as depcon compares them:
 	// the calls' results together, and each observer's on its own.
