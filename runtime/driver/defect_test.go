@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -62,5 +63,17 @@ func TestOneReportPerDefect(t *testing.T) {
 	v := r.rep.Violations[0]
 	if v.Count != 3 || len(v.AlsoSeenAs) != 1 || v.AlsoSeenAs[0] != "Get ∥ Post" {
 		t.Errorf("count %d, also seen as %q; want 3 and [Get ∥ Post]", v.Count, v.AlsoSeenAs)
+	}
+}
+
+// TestPassesItself checks the mark of a violation whose call is passed
+// its own receiver (a.Equal(a)), and not one passed the other object.
+func TestPassesItself(t *testing.T) {
+	self := harness.Value{K: harness.KObj, Obj: 0}
+	if !passesItself(harness.Test{Suffix: []harness.Call{{Fn: "Len"}, {Recv: 0, Fn: "Equal", Args: []harness.Value{self}}}}) {
+		t.Error("a.Equal(a) not marked")
+	}
+	if passesItself(harness.Test{Suffix: []harness.Call{{Recv: 1, Fn: "Equal", Args: []harness.Value{self}}, {Fn: "Len"}}}) {
+		t.Error("b.Equal(a) marked")
 	}
 }

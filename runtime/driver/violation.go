@@ -285,16 +285,7 @@ func firstFrame(details string) string {
 
 // passesItself reports whether a suffix call of test is passed its own
 // receiver (a.M(a)).
-func passesItself(test harness.Test) bool {
-	for _, c := range test.Suffix {
-		for _, a := range c.Args {
-			if a.K == harness.KObj && a.Obj == c.Recv {
-				return true
-			}
-		}
-	}
-	return false
-}
+func passesItself(test harness.Test) bool { return slices.ContainsFunc(test.Suffix, testgen.PassesOwn) }
 
 // rerun returns the command that reruns the type's tests.
 func (r *typeRun) rerun() string {

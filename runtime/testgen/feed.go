@@ -89,10 +89,7 @@ func isCodec(m string, prefixes ...string) bool {
 }
 
 // isError reports whether t is the error interface.
-func isError(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error"
-}
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
 // feed gives parameters of the suffix calls of test the results of
 // producer calls it adds at the end of the prefix, on the same object,

@@ -19,13 +19,13 @@ const maxObservers = 4
 // given a deadline (a context that times out, a time.Duration or
 // time.Time parameter), named Try..., by Go's convention a call that may
 // give up when it meets contention, documented as inexact, or passed its
-// own receiver (see passesOwn). The
+// own receiver (see PassesOwn). The
 // results of a suffix call that counts events (see eventStatRE) are not
 // compared.
 func (g *Generator) Lin(test harness.Test) *harness.Lin {
 	lin := &harness.Lin{Observers: g.Observers(test)}
 	for i, c := range test.Suffix {
-		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || passesOwn(c) {
+		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) {
 			return nil
 		}
 		lin.SkipResults[i] = eventStatRE.MatchString(c.Fn)
@@ -60,11 +60,11 @@ func (g *Generator) inexact(m string) bool {
 	return inexactRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
 }
 
-// passesOwn reports whether call c passes its receiver to itself
+// PassesOwn reports whether call c passes its receiver to itself
 // (a.Equal(a), a.CopyFrom(a)): an object that is both sides of a
 // comparison or a copy, while another call changes it, is a degenerate
 // use, not an outcome a maintainer would call wrong.
-func passesOwn(c harness.Call) bool {
+func PassesOwn(c harness.Call) bool {
 	for _, a := range c.Args {
 		if a.K == harness.KObj && a.Obj == c.Recv {
 			return true

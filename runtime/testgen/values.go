@@ -102,7 +102,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	if len(v.others) > 0 && v.s.isSubject(t) {
 		return harness.Value{K: harness.KObj, Obj: v.others[v.rng.IntN(len(v.others))]}
 	}
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error" {
+	if isError(t) {
 		return harness.Value{K: harness.KZero}
 	}
 	if isContext(t) {
