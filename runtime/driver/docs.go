@@ -4,6 +4,7 @@ import (
 	"go/ast"
 
 	"go/token"
+	"go/types"
 	"golang.org/x/tools/go/packages"
 	"strconv"
 	"strings"
@@ -101,4 +102,54 @@ func printable(s string) bool {
 		}
 	}
 	return true
+}
+
+// assertedTypes returns the types of the package, other than interfaces,
+// that its code asserts interface values to (x.(T), x.(*T), a case of a
+// type switch), in the order of the source, without repeats: the
+// values an `any` parameter of its API must hold to get past its first
+// check (a registry that keeps only the package's own metrics).
+func assertedTypes(pkg *packages.Package) []types.Type {
+	if pkg.TypesInfo == nil || pkg.Types == nil {
+		return nil
+	}
+	var out []types.Type
+	add := func(e ast.Expr) {
+		t := pkg.TypesInfo.TypeOf(e)
+		if t == nil || types.IsInterface(t) {
+			return
+		}
+		base := t
+		if p, ok := base.(*types.Pointer); ok {
+			base = p.Elem()
+		}
+		n, ok := types.Unalias(base).(*types.Named)
+		if !ok || n.Obj().Pkg() != pkg.Types || n.TypeParams().Len() > 0 {
+			return
+		}
+		for _, o := range out {
+			if types.Identical(o, t) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.TypeAssertExpr:
+				if n.Type != nil {
+					add(n.Type)
+				}
+			case *ast.TypeSwitchStmt:
+				for _, c := range n.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						add(e)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -377,6 +377,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		}
 		s.Docs = methodDocs(pkg, tp.Name)
 		s.Literals = stringLiterals(pkg)
+		s.Asserted = assertedTypes(pkg)
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped

@@ -723,6 +723,68 @@ func TestRWRBehindReadSection(t *testing.T) {
 	}
 }
 
+// TestWindowInsideCallee checks that the targeted orders reach a window
+// that lies between two atomic stores inside a helper the evidence's
+// call statement calls, holding a lock: the order keeps Add right after
+// the first store while Last runs. The twin, whose stores are in the
+// right order, stays silent.
+func TestWindowInsideCallee(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "5s", "-sched", "targeted", testdataDir+"callee")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Index").Violations
+	if len(vs) != 1 || vs[0].Kind != KindPanic || vs[0].Reproduced != ReproYes ||
+		!strings.HasPrefix(vs[0].Schedule, "targeted a·b·a'/in callee.go:") {
+		t.Errorf("violations %+v, want a reproduced panic under an order inside publish", vs)
+	}
+	if vs := typeReport(t, rep, "SafeIndex").Violations; len(vs) != 0 {
+		t.Errorf("SafeIndex: violations %+v, want none", vs)
+	}
+}
+
+// TestAnyArguments checks that an empty-interface parameter gets values
+// of the types the package asserts interface values to: the race of
+// Register lies behind its check that the value is a *Counter, which
+// generated numbers, strings and nil never pass. The twin stays silent.
+func TestAnyArguments(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"anyreg")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Registry").Violations
+	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
+		!strings.Contains(vs[0].Reproducer, "NewCounter()") {
+		t.Errorf("violations %+v, want a reproduced race whose reproducer registers a NewCounter()", vs)
+	}
+	if vs := typeReport(t, rep, "SafeRegistry").Violations; len(vs) != 0 {
+		t.Errorf("SafeRegistry: violations %+v, want none", vs)
+	}
+}
+
+// TestAdapterArguments checks that an interface parameter gets the
+// package's function adapter (a HandlerFunc for a Handler): Dispatch's
+// race lies behind a route that only a non-nil Handler registers, and
+// the reproducer converts a function literal to the adapter. The twin
+// stays silent.
+func TestAdapterArguments(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"adapter")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Router").Violations
+	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
+		!strings.Contains(vs[0].Reproducer, "HandlerFunc(func(") {
+		t.Errorf("violations %+v, want a reproduced race whose reproducer routes a HandlerFunc", vs)
+	}
+	if vs := typeReport(t, rep, "SafeRouter").Violations; len(vs) != 0 {
+		t.Errorf("SafeRouter: violations %+v, want none", vs)
+	}
+}
+
 // TestConfigArguments checks that a constructor refusing a zero
 // configuration gets one with small positive sizes, which builds the
 // object whose race the zero value never reaches, and that the

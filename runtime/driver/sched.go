@@ -23,7 +23,7 @@ import (
 // An order is a targeted interleaving of a pair: the holds that force it
 // at the hooks, derived from one evidence of the pair.
 type order struct {
-	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "lock∥lock", "r·w·r", "r·w·r/first"
+	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "a·b·a'/in file:line", "b·a·b'/in file:line", "lock∥lock", "r·w·r", "r·w·r/first"
 	About string // what a and b are
 	Holds []harness.Hold
 }
@@ -105,6 +105,20 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				{G: g1, Past: s1, Free: true, UntilSite: s2}, {G: g2, UntilSite: s1}}})
 			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{
 				{G: g2, Past: s2, Free: true, UntilSite: s1}, {G: g1, UntilSite: s2}}})
+			// Windows inside callees: one call kept right after a point
+			// of a function its evidence statement reaches, between two
+			// of that function's operations, while the other call,
+			// started once it got there, goes past its side.
+			for _, k := range insideCallees(sites, s1) {
+				add(order{Name: "a·b·a'/in " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s in %s, until b = %s is past %s",
+					method(p, g1), sitePos(sites, k), sites.Site(k).Func, method(p, g2), sitePos(sites, s2)),
+					Holds: []harness.Hold{{G: g1, Past: k, UntilSite: s2}, {G: g2, UntilSite: k}}})
+			}
+			for _, k := range insideCallees(sites, s2) {
+				add(order{Name: "b·a·b'/in " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s in %s, until a = %s is past %s",
+					method(p, g2), sitePos(sites, k), sites.Site(k).Func, method(p, g1), sitePos(sites, s1)),
+					Holds: []harness.Hold{{G: g2, Past: k, UntilSite: s1}, {G: g1, UntilSite: k}}})
+			}
 		case deps.DepD:
 			add(order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
 				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
@@ -134,6 +148,30 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 	for i := range out {
 		if l, ok := lines[i]; ok && count[out[i].Name] > 1 {
 			out[i].Name += " (" + l + ")"
+		}
+	}
+	return out
+}
+
+// maxInside bounds the points inside callees after which one side of
+// an evidence is kept.
+const maxInside = 6
+
+// insideCallees returns the points of the functions of the package that
+// the statement of site s calls, transitively (accesses of what the
+// pairs share, synchronising operations, acquisitions): the places where
+// a window inside a callee opens. At most maxInside, the nearest
+// functions first, each function's in source order.
+func insideCallees(sites *instrument.Result, s int) []int {
+	var out []int
+	for _, fn := range sites.Reached(s) {
+		for _, site := range sites.Sites {
+			if len(out) == maxInside {
+				return out
+			}
+			if site.ID != s && site.Func == fn && (site.Kind == instrument.KindPoint || site.Kind == instrument.KindLock) {
+				out = append(out, site.ID)
+			}
 		}
 	}
 	return out
@@ -174,6 +212,15 @@ func method(p *deps.Pair, g int) string {
 		return p.M1
 	}
 	return p.M2
+}
+
+// siteLine returns the file:line of site id.
+func siteLine(sites *instrument.Result, id int) string {
+	p := sitePos(sites, id)
+	if i := strings.LastIndexByte(p, ':'); i > 0 {
+		return p[:i]
+	}
+	return p
 }
 
 func sitePos(sites *instrument.Result, id int) string {

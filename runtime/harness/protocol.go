@@ -164,6 +164,11 @@ type Value struct {
 	// which of its results.
 	Prefix int `json:"prefix,omitempty"`
 	Result int `json:"result,omitempty"`
+	// Type names, for a KFunc value, the function type of the package
+	// it has, registered with RegisterTypeOf: an adapter such as
+	// http.HandlerFunc, passed to a parameter of an interface it
+	// implements (http.Handler).
+	Type string `json:"type,omitempty"`
 }
 
 // Value kinds.
@@ -191,7 +196,9 @@ const (
 	// KFunc is a function of the parameter's type. For Lit "" it returns
 	// zero values; for "true" it returns true for bool results, 1 for
 	// numeric ones and zero values for the others, so that a Range or
-	// ForEach style callback goes on iterating.
+	// ForEach style callback goes on iterating. With Type, the function
+	// has that registered type (an adapter) and is converted to the
+	// parameter's interface.
 	KFunc  = "func"
 	KZero  = "zero"  // the zero value: nil for pointers, slices, maps, interfaces
 	KNew   = "new"   // a pointer to a new zero value

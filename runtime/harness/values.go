@@ -77,7 +77,18 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		}
 		return assign(reflect.ValueOf(&ctx).Elem(), t)
 	case KFunc:
-		return newFunc(v.Lit, t)
+		if v.Type == "" {
+			return newFunc(v.Lit, t)
+		}
+		zero := r.types[v.Type]
+		if zero == nil {
+			return reflect.Value{}, fmt.Errorf("func of unregistered type %q", v.Type)
+		}
+		f, err := newFunc(v.Lit, reflect.TypeOf(zero()).Elem())
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(f, t)
 	case KReader:
 		return newReader(v.Lit, t)
 	case KWriter:

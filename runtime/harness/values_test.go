@@ -207,6 +207,32 @@ func TestBuildFunc(t *testing.T) {
 	}
 }
 
+type handler interface{ handle(string) bool }
+
+type handlerFunc func(string) bool
+
+func (f handlerFunc) handle(s string) bool { return f(s) }
+
+// TestBuildAdapter checks a KFunc of a registered function type passed
+// to an interface parameter it implements, and the error for a type
+// that was not registered.
+func TestBuildAdapter(t *testing.T) {
+	r := testRegistry()
+	r.RegisterTypeOf("handlerFunc", (*handlerFunc)(nil))
+	ht := reflect.TypeOf((*handler)(nil)).Elem()
+	x, err := r.build(Value{K: KFunc, Lit: "true", Type: "handlerFunc"}, ht, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := x.Interface().(handlerFunc)
+	if !ok || !h.handle("m") {
+		t.Errorf("built %#v, want a handlerFunc returning true", x.Interface())
+	}
+	if _, err := r.build(Value{K: KFunc, Type: "missing"}, ht, nil); err == nil {
+		t.Error("a func of an unregistered type: no error")
+	}
+}
+
 // TestNewKindsInRequests passes the new kinds of values through a
 // request, to methods that use them.
 func TestNewKindsInRequests(t *testing.T) {

@@ -5,8 +5,11 @@
 //
 // The rewriting places calls of the harness's hooks at scheduling points:
 //
-//   - before every statement that contains an access to a field the
-//     pairs share or one of the sites their evidence names (a point);
+//   - before every statement that contains an access to a field or
+//     package-level variable the pairs share, one of the sites their
+//     evidence names, a channel operation or an operation of
+//     sync/atomic, in every function of the package (a point): a window
+//     inside a callee of the calls under test lies between such points;
 //   - around every acquisition of a sync.Mutex or sync.RWMutex: a point
 //     before it, and a Locked hook after it; the acquisition itself is
 //     rewritten as a TryLock that, when it fails, tells the harness that
@@ -52,6 +55,13 @@ type Site struct {
 	// Op is the lock operation of a lock site: "Lock", "RLock",
 	// "Unlock", "RUnlock".
 	Op string `json:"op,omitempty"`
+	// Fields are the wanted fields and package-level variables the
+	// statement of a point accesses.
+	Fields []string `json:"fields,omitempty"`
+	// Calls are the functions and methods of the package the statement
+	// of a point calls ("(*T).M" or "f"): a window inside them lies
+	// between hooks of theirs.
+	Calls []string `json:"calls,omitempty"`
 }
 
 // Hooks are the names of the hook functions in the package, as the
@@ -84,6 +94,11 @@ type Result struct {
 	// At maps each of Want.Positions to the point placed before the
 	// statement containing it (absent when none could be placed).
 	At map[string]int
+	// Calls maps each function and method of the package ("(*T).M" or
+	// "f") to those of the package it calls, closures included.
+	Calls map[string][]string
+
+	pkg *types.Package
 }
 
 // Site returns the site with the given ID, or nil.
@@ -98,7 +113,13 @@ func (r *Result) Site(id int) *Site {
 // src returns a file's source). A file that imports "C" is left alone.
 func Rewrite(fset *token.FileSet, files []*ast.File, info *types.Info, src func(name string) ([]byte, error),
 	hooks Hooks, want Want) (*Result, error) {
-	res := &Result{Files: map[string][]byte{}, At: map[string]int{}}
+	res := &Result{Files: map[string][]byte{}, At: map[string]int{}, Calls: map[string][]string{}}
+	for _, obj := range info.Defs {
+		if obj != nil && obj.Pkg() != nil {
+			res.pkg = obj.Pkg()
+			break
+		}
+	}
 	wantAt := map[string][]string{} // base:line:col → the positions as given
 	for _, p := range want.Positions {
 		k := basePos(p)
@@ -114,7 +135,7 @@ func Rewrite(fset *token.FileSet, files []*ast.File, info *types.Info, src func(
 			return nil, err
 		}
 		rw := &rewriter{fset: fset, info: info, hooks: hooks, want: want, wantAt: wantAt, res: res,
-			tf: fset.File(f.Pos()), text: text}
+			tf: fset.File(f.Pos()), text: text, fields: map[ast.Stmt][]string{}}
 		rw.file(f)
 		if len(rw.edits) == 0 {
 			continue
@@ -181,4 +202,27 @@ func apply(text []byte, edits []edit) ([]byte, error) {
 	}
 	out.Write(text[at:])
 	return out.Bytes(), nil
+}
+
+// Reached returns the functions of the package that the calls of site id
+// reach, transitively, in a deterministic order.
+func (r *Result) Reached(id int) []string {
+	s := r.Site(id)
+	if s == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	var visit func(fns []string)
+	visit = func(fns []string) {
+		for _, f := range fns {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+				visit(r.Calls[f])
+			}
+		}
+	}
+	visit(s.Calls)
+	return out
 }

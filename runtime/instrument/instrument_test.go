@@ -75,6 +75,11 @@ func (e *Embedded) Ignored() {
 
 func rewrite(t *testing.T, want Want) (*Result, string) {
 	t.Helper()
+	return rewriteSrc(t, src, want)
+}
+
+func rewriteSrc(t *testing.T, src string, want Want) (*Result, string) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "/src/p/p.go", src, parser.ParseComments)
 	if err != nil {
@@ -136,6 +141,101 @@ func TestRewriteLeavesUnwantedAlone(t *testing.T) {
 	_, out := rewrite(t, Want{})
 	if strings.Contains(out, "c.hits++;") || strings.Contains(out, "depconHPoint(5); if _, ok") {
 		t.Errorf("statements without wanted fields or positions got points:\n%s", out)
+	}
+}
+
+const calleeSrc = `package p
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+var table []string
+
+type Index struct {
+	mu    sync.Mutex
+	n     atomic.Int64
+	names []string
+	ch    chan int
+}
+
+func (x *Index) Add(s string) {
+	x.mu.Lock()
+	x.publish(s)
+	x.mu.Unlock()
+}
+
+func (x *Index) publish(s string) {
+	x.n.Add(1)
+	x.names = append(x.names, s)
+	note(s)
+}
+
+func note(s string) {
+	table = append(table, s)
+}
+
+func (x *Index) Drain() int {
+	var total int64
+	for v := range x.ch {
+		total += int64(v)
+	}
+	atomic.AddInt64(&total, 1)
+	close(x.ch)
+	return int(total) + <-x.ch
+}
+`
+
+// TestRewritePointsInCallees checks that points go before the
+// synchronising operations (atomics, channels) and the accesses of
+// wanted package-level variables of every function, and that sites
+// record the fields and the package's functions their statements reach.
+func TestRewritePointsInCallees(t *testing.T) {
+	res, out := rewriteSrc(t, calleeSrc, Want{Fields: map[string]bool{"names": true, "table": true}})
+	for _, want := range []string{
+		"depconHPoint(5); x.n.Add(1)",
+		"depconHPoint(6); x.names = append(x.names, s)",
+		"depconHPoint(7); table = append(table, s)",
+		"depconHPoint(8); for v := range x.ch {",
+		"depconHPoint(9); atomic.AddInt64(&total, 1)",
+		"depconHPoint(10); close(x.ch)",
+		"depconHPoint(11); return int(total) + <-x.ch",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the rewriting lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "); x.publish(s)") {
+		t.Errorf("a point before the call of publish, which no position wants:\n%s", out)
+	}
+	if s := res.Site(6); s == nil || len(s.Fields) != 1 || s.Fields[0] != "names" {
+		t.Errorf("site 6 is %+v, want a point accessing names", s)
+	}
+	if s := res.Site(7); s == nil || len(s.Fields) != 1 || s.Fields[0] != "table" || s.Func != "note" {
+		t.Errorf("site 7 is %+v, want a point in note accessing the variable table", s)
+	}
+	if got := res.Calls["(*Index).Add"]; len(got) != 1 || got[0] != "(*Index).publish" {
+		t.Errorf("Add calls %v, want [(*Index).publish]", got)
+	}
+	if got := res.Calls["(*Index).publish"]; len(got) != 1 || got[0] != "note" {
+		t.Errorf("publish calls %v, want [note]", got)
+	}
+}
+
+// TestReached checks the functions reached from a point whose statement
+// calls into the package.
+func TestReached(t *testing.T) {
+	res, _ := rewriteSrc(t, calleeSrc, Want{Positions: []string{"/src/p/p.go:19:2"}})
+	id := res.At["/src/p/p.go:19:2"]
+	if id == 0 {
+		t.Fatal("no point at the call of publish")
+	}
+	if got := res.Reached(id); strings.Join(got, " ") != "(*Index).publish note" {
+		t.Errorf("Reached = %v, want [(*Index).publish note]", got)
+	}
+	if got := res.Reached(0); got != nil {
+		t.Errorf("Reached(0) = %v, want nil", got)
 	}
 }
 

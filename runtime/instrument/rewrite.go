@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,9 @@ type rewriter struct {
 	text   []byte
 	edits  []edit
 	fn     string // the enclosing declared function
+	// fields holds, for each statement that gets a point, the wanted
+	// fields and package-level variables it accesses.
+	fields map[ast.Stmt][]string
 }
 
 // file rewrites f: it finds the statements that get a point (the
@@ -46,12 +50,41 @@ func (rw *rewriter) file(f *ast.File) {
 		return best
 	}
 	marked := map[ast.Stmt][]string{} // statement → the wanted positions it holds
+	mark := func(pos token.Pos, field string) {
+		s := innermost(pos)
+		if s == nil {
+			return
+		}
+		if _, ok := marked[s]; !ok {
+			marked[s] = nil
+		}
+		if field != "" && !slices.Contains(rw.fields[s], field) {
+			rw.fields[s] = append(rw.fields[s], field)
+		}
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && rw.wantedField(sel) {
-			if s := innermost(sel.Sel.Pos()); s != nil {
-				if _, ok := marked[s]; !ok {
-					marked[s] = nil
-				}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if rw.wantedField(n) {
+				mark(n.Sel.Pos(), n.Sel.Name)
+			}
+		case *ast.Ident:
+			if rw.wantedGlobal(n) {
+				mark(n.Pos(), n.Name)
+			}
+		case *ast.SendStmt, *ast.SelectStmt:
+			mark(n.Pos(), "")
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				mark(n.Pos(), "")
+			}
+		case *ast.RangeStmt:
+			if _, ok := rw.under(n.X).(*types.Chan); ok {
+				mark(n.Pos(), "")
+			}
+		case *ast.CallExpr:
+			if rw.syncOp(n) {
+				mark(n.Pos(), "")
 			}
 		}
 		return true
@@ -77,6 +110,7 @@ func (rw *rewriter) file(f *ast.File) {
 			continue
 		}
 		rw.fn = funcName(fd)
+		rw.calls(fd)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			for _, s := range stmtList(n) {
 				rw.stmt(s, marked)
@@ -130,6 +164,9 @@ func (rw *rewriter) stmt(s ast.Stmt, marked map[ast.Stmt][]string) {
 	}
 	if given, ok := marked[s]; ok {
 		id := rw.site(KindPoint, s, "")
+		site := &rw.res.Sites[id-1]
+		site.Fields = rw.fields[s]
+		site.Calls = rw.callees(s)
 		rw.insert(s.Pos(), fmt.Sprintf("%s(%d); ", rw.hooks.Point, id))
 		for _, p := range given {
 			rw.res.At[p] = id
@@ -286,4 +323,97 @@ func funcName(fd *ast.FuncDecl) string {
 		return "(" + star + id.Name + ")." + fd.Name.Name
 	}
 	return fd.Name.Name
+}
+
+// wantedGlobal reports whether id uses a package-level variable of the
+// package whose name is wanted (a location "pkg.table" names the
+// variable table).
+func (rw *rewriter) wantedGlobal(id *ast.Ident) bool {
+	if !rw.want.Fields[id.Name] {
+		return false
+	}
+	v, ok := rw.info.Uses[id].(*types.Var)
+	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// under returns the underlying type of x, or nil.
+func (rw *rewriter) under(x ast.Expr) types.Type {
+	t := rw.info.TypeOf(x)
+	if t == nil {
+		return nil
+	}
+	return t.Underlying()
+}
+
+// syncOp reports whether call is a synchronising operation that is not a
+// lock operation: a function or method of sync/atomic, or close.
+func (rw *rewriter) syncOp(call *ast.CallExpr) bool {
+	switch obj := rw.callee(call).(type) {
+	case *types.Func:
+		return obj.Pkg() != nil && obj.Pkg().Path() == "sync/atomic"
+	case *types.Builtin:
+		return obj.Name() == "close"
+	}
+	return false
+}
+
+// callee returns the object a call statically calls (a function, a
+// method, a builtin), or nil.
+func (rw *rewriter) callee(call *ast.CallExpr) types.Object {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return rw.info.Uses[fun]
+	case *ast.SelectorExpr:
+		return rw.info.Uses[fun.Sel]
+	case *ast.IndexExpr: // an instantiated generic function
+		return rw.callee(&ast.CallExpr{Fun: fun.X})
+	case *ast.IndexListExpr:
+		return rw.callee(&ast.CallExpr{Fun: fun.X})
+	}
+	return nil
+}
+
+// callees returns the functions and methods declared in the package that
+// n calls, as "(*T).M" or "f", in source order, each once.
+func (rw *rewriter) callees(n ast.Node) []string {
+	var out []string
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := rw.callee(call).(*types.Func)
+		if !ok || fn.Pkg() == nil || rw.res.pkg == nil || fn.Pkg() != rw.res.pkg {
+			return true
+		}
+		if name := funcKey(fn); !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+// calls records the package's functions that fd calls.
+func (rw *rewriter) calls(fd *ast.FuncDecl) {
+	if c := rw.callees(fd.Body); len(c) > 0 {
+		rw.res.Calls[rw.fn] = append(rw.res.Calls[rw.fn], c...)
+	}
+}
+
+// funcKey returns the name funcName gives the declaration of fn.
+func funcKey(fn *types.Func) string {
+	fn = fn.Origin()
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return fn.Name()
+	}
+	t, star := sig.Recv().Type(), ""
+	if p, ok := t.(*types.Pointer); ok {
+		t, star = p.Elem(), "*"
+	}
+	if n, ok := t.(*types.Named); ok {
+		return "(" + star + n.Obj().Name() + ")." + fn.Name()
+	}
+	return fn.Name()
 }

@@ -340,6 +340,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 	case harness.KCtx:
 		return w.context(v.Lit)
 	case harness.KFunc:
+		if v.Type != "" {
+			if tn, ok := w.s.Pkg.Scope().Lookup(v.Type).(*types.TypeName); ok {
+				return w.typ(tn.Type()) + "(" + w.funcLit(tn.Type(), v.Lit == funcTrue) + ")"
+			}
+		}
 		return w.funcLit(t, v.Lit == funcTrue)
 	case harness.KReader:
 		return w.reader(v.Lit, t)

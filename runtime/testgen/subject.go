@@ -46,10 +46,16 @@ type Subject struct {
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.
 	Literals []string
+	// Asserted are the types of the package its code asserts interface
+	// values to: an empty-interface parameter sometimes gets one of
+	// them, built by one of the package's functions.
+	Asserted []types.Type
 	// enums are the values of the package's constants, by their named
 	// type (see enumsOf).
 	enums map[*types.TypeName][]string
-	byRes map[*types.TypeName][]*Func
+	// adapters are the package's function types with methods.
+	adapters []*types.Named
+	byRes    map[*types.TypeName][]*Func
 }
 
 // NewSubject returns the subject for the type plan of package pkg. It
@@ -94,7 +100,40 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	s.findFuncs()
 	s.Ctors = s.ctorsOf()
 	s.enums = enumsOf(pkg)
+	s.adapters = adaptersOf(pkg)
 	return s, nil
+}
+
+// adaptersOf returns the function types of pkg with methods, such as
+// http.HandlerFunc: the adapters through which the package lets a
+// function stand for an interface, in the order of their names.
+func adaptersOf(pkg *types.Package) []*types.Named {
+	var out []*types.Named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || !tn.Exported() {
+			continue
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 || n.NumMethods() == 0 {
+			continue
+		}
+		if _, ok := n.Underlying().(*types.Signature); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Adapters returns the names of the package's function types with
+// methods (see adaptersOf), which the harness must know by name.
+func (s *Subject) Adapters() []string {
+	var out []string
+	for _, n := range s.adapters {
+		out = append(out, n.Obj().Name())
+	}
+	return out
 }
 
 // enumsOf returns, for each named type of pkg with an integer or string

@@ -208,9 +208,17 @@ func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Valu
 	if st := v.stream(u); st != nil && v.rng.IntN(4) != 0 {
 		return *st
 	}
+	// The package's own adapter (a HandlerFunc for a Handler) comes
+	// first: it is how the package's users implement the interface.
+	if a := v.adapter(u); a != nil && v.rng.IntN(4) != 0 {
+		return *a
+	}
 	choices := []harness.Value{{K: harness.KZero}}
 	if impl := v.impls(u, depth); impl != nil {
 		choices = append(choices, *impl, *impl)
+	}
+	if own := v.asserted(u, depth); own != nil {
+		choices = append(choices, *own, *own)
 	}
 	if u.Empty() {
 		choices = append(choices,
@@ -222,6 +230,61 @@ func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Valu
 		choices = append(choices, obj, obj)
 	}
 	return choices[v.rng.IntN(len(choices))]
+}
+
+// adapter returns a function of one of the package's adapter types that
+// implements the non-empty interface u, or nil.
+func (v *valuer) adapter(u *types.Interface) *harness.Value {
+	if u.Empty() {
+		return nil
+	}
+	var fit []*types.Named
+	for _, n := range v.s.adapters {
+		if types.Implements(n, u) {
+			fit = append(fit, n)
+		}
+	}
+	if len(fit) == 0 {
+		return nil
+	}
+	n := fit[v.rng.IntN(len(fit))]
+	val := v.callback(n.Underlying().(*types.Signature))
+	val.Type = n.Obj().Name()
+	return &val
+}
+
+// asserted returns a value implementing u of one of the types the
+// package asserts interface values to (Subject.Asserted), made by a
+// function of the package returning exactly that type; nil when there is
+// none. An empty-interface parameter of a registry that keeps only the
+// package's own values needs one to get past its check.
+func (v *valuer) asserted(u *types.Interface, depth int) *harness.Value {
+	if len(v.s.Asserted) == 0 || depth >= maxDepth {
+		return nil
+	}
+	t := v.s.Asserted[v.rng.IntN(len(v.s.Asserted))]
+	if v.s.isSubject(t) || !types.Implements(t, u) {
+		return nil // the shared objects stand for it
+	}
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	n, ok := types.Unalias(base).(*types.Named)
+	if !ok {
+		return nil
+	}
+	var fs []*Func
+	for _, f := range v.s.byRes[n.Obj()] {
+		if !v.dropped(f.Name) && types.Identical(f.Sig.Results().At(0).Type(), t) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) > 0 {
+		f := fs[v.rng.IntN(len(fs))]
+		return &harness.Value{K: harness.KCall, Call: &harness.Call{Fn: f.Name, Args: v.args(f.Sig, depth+1)}}
+	}
+	return nil
 }
 
 // slice generates nil, an empty slice, or a short one; byte slices get
