@@ -28,8 +28,9 @@ import (
 // and every such pair of the plan is reported there, or is a call of a
 // method of the type whose own pair is (the diagnostic is reported in the
 // callee); a double-lock pair is a lock-order diagnostic at one of its
-// sites. The diagnostics found through callbacks (heldcalls), which the
-// summaries do not see, are left out.
+// sites. The diagnostics found through callbacks, interfaces and
+// recursive calls (heldcalls) count too: the plan has them through
+// Callbacks.
 func TestPlanAgreesWithDiagnostics(t *testing.T) {
 	dir := testpkgs.Dir(t)
 	cfg := &packages.Config{
@@ -38,7 +39,8 @@ func TestPlanAgreesWithDiagnostics(t *testing.T) {
 		Env:   append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
 		Tests: false,
 	}
-	pkgs, err := packages.Load(cfg, "selfdeadlock", "rwrdeadlock", "hashtable", "lockorder")
+	pkgs, err := packages.Load(cfg, "selfdeadlock", "rwrdeadlock", "hashtable", "lockorder",
+		"selfdeadlock2", "selfdeadlock3", "rwrdeadlock2", "rwrdeadlock4", "lockorder3") // the last five through callbacks
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,9 +79,6 @@ func TestPlanAgreesWithDiagnostics(t *testing.T) {
 			r.sum = act.Result.(*summary.Result)
 		}
 		for _, d := range act.Diagnostics {
-			if strings.Contains(d.Message, "called through") || strings.Contains(d.Message, "a recursive call") {
-				continue // heldcalls
-			}
 			if r.diags[act.Analyzer.Name] == nil {
 				r.diags[act.Analyzer.Name] = map[string]string{}
 			}
@@ -114,6 +113,13 @@ func TestPlanAgreesWithDiagnostics(t *testing.T) {
 						}
 						sites[ev.Kind][ev.Pos1] = m
 					case deps.DepD:
+						if descending(ev.Loc1) && descending(ev.Loc2) {
+							// Two traversals locking a node, then its
+							// children: a deadlock only if the structure
+							// has a cycle (testdata/src/tree), which the
+							// plan tests and vet does not assert.
+							continue
+						}
 						checked++
 						lo := r.diags["lockorder"]
 						if lo[ev.Pos1] == "" && lo[ev.Pos2] == "" {
@@ -205,4 +211,13 @@ func methodAt(fset *token.FileSet, methods map[string]*ssa.Function, site string
 		}
 	}
 	return ""
+}
+
+// descending reports whether a double-lock evidence's order "a -> b"
+// goes from an object's lock to the lock of an object it reaches
+// ("recv.mu -> recv.kids[*].mu").
+func descending(order string) bool {
+	a, b, ok := strings.Cut(order, " -> ")
+	i, j := strings.LastIndexByte(a, '.'), strings.LastIndexByte(b, '.')
+	return ok && i > 0 && j > i && strings.HasPrefix(b, a[:i]) && strings.ContainsRune(".[", rune(b[i]))
 }

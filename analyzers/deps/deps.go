@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"go/token"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -9,7 +10,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -18,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "deps",
 	Doc:        doc,
 	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/deps",
-	Requires:   []*analysis.Analyzer{summary.Analyzer},
+	Requires:   []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:        run,
 	FactTypes:  []analysis.Fact{new(Plan)},
 	ResultType: reflect.TypeFor[*Plan](),
@@ -26,18 +29,22 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	plan := NewPlan(pass.Pkg.Path(), res.Types)
+	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
+	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events))
 	pass.ExportPackageFact(plan)
 	return plan, nil
 }
 
 // NewPlan returns the plan of a package from its types' summaries: the
 // full view of every type with methods (All), and the exported view of
-// the exported types with exported methods (Types).
-func NewPlan(path string, types []*summary.Type) *Plan {
+// the exported types with exported methods (Types). Extra holds, by
+// function, the acquisitions its summary does not see (those of the
+// callbacks it calls with a lock held: see Callbacks); nil when the
+// summaries resolved every call.
+func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
-		tp := PlanType(t)
+		tp := PlanType(t, extra)
 		plan.All = append(plan.All, tp)
 	}
 	plan.Types = exportedView(plan.All)
@@ -80,7 +87,7 @@ type lockPair struct {
 // PlanType computes the full view of the plan of one type from the
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
-func PlanType(t *summary.Type) *TypePlan {
+func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
 	self := summary.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
@@ -93,7 +100,7 @@ func PlanType(t *summary.Type) *TypePlan {
 	written := writtenBy(all, self)
 	var ms []*method
 	for _, m := range all {
-		mm := newMethod(m, self, written)
+		mm := newMethod(m, self, written, extra[m.Func])
 		ms = append(ms, mm)
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
 			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
@@ -129,7 +136,7 @@ func PlanType(t *summary.Type) *TypePlan {
 	return tp
 }
 
-func newMethod(m *summary.Method, self string, written func(loc string) bool) *method {
+func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire) *method {
 	mm := &method{m: m, ls: map[string]summary.Mode{}}
 	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
@@ -179,7 +186,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool) *m
 	// itself come first: the evidence then names the site that
 	// selfdeadlock and rwrdeadlock report.
 	var rwrVia, selfVia []summary.Acquire
-	for _, acq := range m.Summary.Acquires {
+	for _, acq := range append(slices.Clip(m.Summary.Acquires), extra...) {
 		for _, h := range acq.Held {
 			switch lockrules.Classify(h.Lock, h.Mode, acq.Lock, acq.Mode) {
 			case lockrules.RecursiveRead:
@@ -339,4 +346,39 @@ func other(m, m1, m2 *method) *method {
 		return m2
 	}
 	return m1
+}
+
+// Callbacks returns, by method, the acquisitions that the calls it makes
+// with a lock held through function values, interfaces and recursion
+// make (heldcalls' events), as acquisitions of its own at the call: the
+// re-entries and orders that selfdeadlock, rwrdeadlock and lockorder
+// trust (Event.Reentry, Event.Order, by the lockrules class of the two
+// locks) whose lock is named in the method's frame. A deadlock
+// found through a callback is then a pair of the plan, and tested.
+func Callbacks(fset *token.FileSet, events []heldcalls.Event) map[*ssa.Function][]summary.Acquire {
+	out := map[*ssa.Function][]summary.Acquire{}
+	for _, ev := range events {
+		if ev.Fn == nil || ev.Fn.Parent() != nil || ev.Acq.Lock == "" || !ev.Pos.IsValid() {
+			continue
+		}
+		h := ev.Held
+		switch lockrules.Classify(h.Lock, h.Mode, ev.Acq.Lock, ev.Acq.Mode) {
+		case lockrules.Reacquire, lockrules.RecursiveRead:
+			if !ev.Reentry() {
+				continue
+			}
+		default:
+			if !ev.Order() {
+				continue
+			}
+		}
+		via := ev.Acq.Via
+		if via == "" && ev.Target != nil {
+			via = ev.Target.Name()
+		}
+		out[ev.Fn] = append(out[ev.Fn], summary.Acquire{Lock: ev.Acq.Lock, Class: ev.Acq.Class, Mode: ev.Acq.Mode,
+			Held: []summary.Held{{Lock: h.Lock, Class: h.Class, Mode: h.Mode, Pos: h.Pos, Where: h.Where}},
+			Pos:  ev.Pos, Where: fset.Position(ev.Pos).String(), Via: via + ", " + ev.How()})
+	}
+	return out
 }

@@ -2,8 +2,10 @@ package deps
 
 import (
 	"go/ast"
+	"go/types"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -21,6 +23,9 @@ import (
 // A method is a set-up method when
 //   - it is a fluent setter: it returns its receiver and writes no state
 //     under a lock (WithSize(n) *T, chained after the constructor);
+//   - it is an option conversion: named With… and returning another type
+//     of the package, taking no lock (a pool's WithErrors() *ErrorPool,
+//     which wraps the pool before it is used);
 //   - its documentation says to call it before use ("must be called
 //     before Start", "call it once, before serving");
 //   - it is annotated //depcon:setup;
@@ -38,6 +43,9 @@ func setUp(m *method, all []*method) string {
 	}
 	if returnsReceiver(fn) && !writesLocked(m) {
 		return "it returns its receiver (a fluent setter)"
+	}
+	if t := convertsTo(fn); t != "" && len(m.m.Summary.Acquires) == 0 {
+		return "it is an option conversion into " + t + ", made before use"
 	}
 	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
 		return "doc: " + phrase
@@ -70,6 +78,37 @@ func returnsReceiver(fn *ssa.Function) bool {
 		returns++
 	}
 	return returns > 0
+}
+
+// convertsTo returns the name of the type that the method fn, named
+// With… (WithErrors, WithContext), returns when it is another named type
+// of its receiver's package; "" otherwise.
+func convertsTo(fn *ssa.Function) string {
+	sig := fn.Signature
+	if sig.Recv() == nil || sig.Results().Len() == 0 || !withName(fn.Name()) {
+		return ""
+	}
+	res, recv := namedOf(sig.Results().At(0).Type()), namedOf(sig.Recv().Type())
+	if res == nil || recv == nil || res.Obj().Pkg() != recv.Obj().Pkg() || res.Obj() == recv.Obj() {
+		return ""
+	}
+	return res.Obj().Name()
+}
+
+// withName reports whether name is With followed by a word: WithErrors,
+// not With or Without.
+func withName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "With")
+	return ok && rest != "" && unicode.IsUpper(rune(rest[0]))
+}
+
+// namedOf returns the named type of t or of what t points to, or nil.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
 }
 
 // writesLocked reports whether m writes some state of the type with a

@@ -10,9 +10,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
-	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -125,7 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Orders established through callbacks and interface methods called
 	// with a lock held.
 	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
-		if ev.Recursive || ev.Held.Class == ev.Acq.Class || ev.Held.Class == "" || ev.Acq.Class == "" {
+		if !ev.Order() {
 			continue
 		}
 		f := report.Func{Fn: ev.Fn, Names: summary.ParamNames(ev.Fn)}
@@ -341,10 +341,10 @@ func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys ma
 // order (ordering by address or id) is left alone.
 func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 	for _, s := range same {
-		a, b := summary.ParamIndex(s.held.Lock), summary.ParamIndex(s.acq.Lock)
-		if a < 0 || b < 0 || a == b || isRoot(s.held.Lock) || isRoot(s.acq.Lock) {
+		if !lockrules.ArgumentOrder(s.held.Lock, s.acq.Lock) {
 			continue // not two objects' fields (a helper taking two mutexes)
 		}
+		a, b := summary.ParamIndex(s.held.Lock), summary.ParamIndex(s.acq.Lock)
 		if e := s.rule(); !lockrules.Cycle([]lockrules.Edge{e, e}) {
 			continue // two read locks (no deadlock without writers), or a gate lock held
 		}
@@ -366,10 +366,6 @@ func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 		return
 	}
 }
-
-// isRoot reports whether a lock is a parameter itself rather than a field
-// of one.
-func isRoot(lock string) bool { return summary.Root(lock) == lock }
 
 // short drops the package path of a lock class: "hashtable.Table.mu".
 func short(class string) string {

@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
-	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -112,13 +112,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Through function values, interface methods and recursive calls.
 	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
 		h, a := ev.Held, ev.Acq
-		if a.Lock == "" || !ev.Pos.IsValid() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.RecursiveRead {
-			continue
-		}
-		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
-			continue // a target of another type than the object's (the call graph over-approximates)
-		}
-		if ev.Recursive && !ev.Certain {
+		if !ev.Reentry() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.RecursiveRead {
 			continue
 		}
 		w, ok := writers[a.Class]
@@ -128,25 +122,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			continue
 		}
-		how := "called through a function value"
-		switch {
-		case ev.Recursive:
-			how = "a recursive call"
-		case ev.Target.Signature.Recv() != nil && ev.Target.Synthetic == "":
-			how = "called through an interface"
-		}
+		how := ev.How()
 		f := report.Func{Fn: ev.Fn, Names: summary.ParamNames(ev.Fn)}
 		diag(f, ev.Pos, a.Lock, " (in "+a.Via+", "+how+")", summary.Held{Lock: h.Lock, Mode: h.Mode, Pos: h.Pos, Where: h.Where}, w)
 	}
 	return nil, nil
-}
-
-// fieldClass reports whether a lock class names a field ("pkg.T.mu"),
-// rather than the type of a lock handed over by pointer ("sync.Mutex").
-func fieldClass(class string) bool {
-	switch class {
-	case "", "sync.Mutex", "sync.RWMutex", "sync.Locker":
-		return false
-	}
-	return true
 }

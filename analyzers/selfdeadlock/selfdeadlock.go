@@ -5,9 +5,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
-	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -49,14 +49,8 @@ func run(pass *analysis.Pass) (any, error) {
 	// Through function values, interface methods and recursive calls.
 	for _, ev := range pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result).Events {
 		h, a := ev.Held, ev.Acq
-		if a.Lock == "" || !ev.Pos.IsValid() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Reacquire {
+		if !ev.Reentry() || lockrules.Classify(h.Lock, h.Mode, a.Lock, a.Mode) != lockrules.Reacquire {
 			continue
-		}
-		if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
-			continue // a target of another type than the object's (the call graph over-approximates)
-		}
-		if ev.Recursive && !ev.Certain {
-			continue // the recursive call may not take the lock (a flag says it is held)
 		}
 		key := fmt.Sprint(ev.Pos, a.Lock)
 		if reported[key] {
@@ -64,13 +58,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		reported[key] = true
 		f := report.Func{Fn: ev.Fn, Names: summary.ParamNames(ev.Fn)}
-		how := "called through a function value"
-		switch {
-		case ev.Recursive:
-			how = "a recursive call"
-		case ev.Target.Signature.Recv() != nil && ev.Target.Synthetic == "":
-			how = "called through an interface"
-		}
+		how := ev.How()
 		pass.Report(analysis.Diagnostic{
 			Pos: ev.Pos,
 			Message: fmt.Sprintf("%s is locked (in %s, %s) while already held (%s at %s): sync mutexes are not reentrant, this call never returns",
@@ -86,14 +74,4 @@ func lockVerb(m summary.Mode) string {
 		return "read-locked"
 	}
 	return "locked"
-}
-
-// fieldClass reports whether a lock class names a field ("pkg.T.mu"),
-// rather than the type of a lock handed over by pointer ("sync.Mutex").
-func fieldClass(class string) bool {
-	switch class {
-	case "", "sync.Mutex", "sync.RWMutex", "sync.Locker":
-		return false
-	}
-	return true
 }

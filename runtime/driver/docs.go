@@ -27,6 +27,33 @@ func methodDocs(pkg *packages.Package, typ string) map[string]string {
 	return docs
 }
 
+// typeDoc returns the documentation comment of the type typ of pkg (on
+// its spec, or on a declaration of that type alone), or "".
+func typeDoc(pkg *packages.Package, typ string) string {
+	for _, f := range pkg.Syntax {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if ts.Name.Name != typ {
+					continue
+				}
+				switch {
+				case ts.Doc != nil:
+					return ts.Doc.Text()
+				case gd.Doc != nil && len(gd.Specs) == 1:
+					return gd.Doc.Text()
+				}
+				return ""
+			}
+		}
+	}
+	return ""
+}
+
 // ReceiverName returns the name of the type of a method's receiver
 // expression: T for T, *T, T[K] and *T[K]; "" for anything else.
 func ReceiverName(e ast.Expr) string {

@@ -375,7 +375,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 			skipped = append(skipped, tr)
 			continue
 		}
-		s.Docs = methodDocs(pkg, tp.Name)
+		s.Docs, s.TypeDoc = methodDocs(pkg, tp.Name), typeDoc(pkg, tp.Name)
 		s.Literals = stringLiterals(pkg)
 		s.Asserted = assertedTypes(pkg)
 		subjects = append(subjects, s)

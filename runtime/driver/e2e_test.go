@@ -785,6 +785,25 @@ func TestAdapterArguments(t *testing.T) {
 	}
 }
 
+// TestCallbackDeadlock checks that a self-deadlock only the callback
+// analysis sees (Publish calls, with its lock held, a method value the
+// constructor stored, which locks again) is a pair of the plan, and
+// confirmed; the twin that calls its handler after unlocking is silent.
+func TestCallbackDeadlock(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"callbackdl")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Bus").Violations
+	if len(vs) != 1 || vs[0].Kind != KindSelfDeadlock || vs[0].Reproduced != ReproYes {
+		t.Errorf("violations %+v, want a reproduced self-deadlock of Publish", vs)
+	}
+	if vs := typeReport(t, rep, "SafeBus").Violations; len(vs) != 0 {
+		t.Errorf("SafeBus: violations %+v, want none", vs)
+	}
+}
+
 // TestConfigArguments checks that a constructor refusing a zero
 // configuration gets one with small positive sizes, which builds the
 // object whose race the zero value never reaches, and that the

@@ -25,18 +25,36 @@ var (
 	// before Start": the method named must not run concurrently with
 	// the one documented.
 	beforeRE = regexp.MustCompile(`(?i)\bmust (?:happen|be called|be done|complete|return) before (?:a |an |the |any |calling )?([A-Z]\w*)`)
+	// lastRE matches "once all your tasks have been submitted, you must
+	// call Wait", "call Close after all writes are done": method X ends
+	// the object's use and must not run concurrently with the calls that
+	// change it.
+	lastRE = regexp.MustCompile(`(?i)\b(?:once|after|when) all\b[^.;]*?\b(?:must|should) (?:call|invoke) ([A-Z]\w*)|` +
+		`\b(?:must|should) (?:call|invoke) ([A-Z]\w*)(?:\(\))? (?:once|after|when) all\b`)
+	// raceRE matches a sentence warning that calls overlapping the
+	// method documented race: "use ReleaseTimeout() … before rebooting,
+	// otherwise you may run into data race". The methods the sentence
+	// names must not run concurrently with it.
+	raceRE = regexp.MustCompile(`(?i)\botherwise\b[^.]*\brac(?:e|es|y)\b|\bto avoid (?:a |any )?(?:data )?races?\b|` +
+		`\b(?:may|can|will) (?:cause|lead to|result in|run into) (?:a |any )?data races?\b`)
+	// wordRE matches the words of a sentence.
+	wordRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 )
 
 // A contract is what the documentation of a type's methods forbids.
 type contract struct {
 	sequential map[string]bool      // methods never called concurrently
 	ordered    map[[2]string]string // pairs never run concurrently, with the phrase
+	// last holds the methods that end the object's use (lastRE), with
+	// the phrase: not run concurrently with the methods that change it.
+	last map[string]string
 }
 
 // readContract reads the contract from the methods' documentation, by
-// method name; methods are the names of all the methods.
-func readContract(docs map[string]string, methods []string) *contract {
-	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}}
+// method name, and the type's (typeDoc); methods are the names of all
+// the methods.
+func readContract(docs map[string]string, typeDoc string, methods []string) *contract {
+	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}, last: map[string]string{}}
 	for m, doc := range docs {
 		doc = strings.Join(strings.Fields(doc), " ")
 		if sequentialRE.MatchString(doc) {
@@ -47,21 +65,78 @@ func readContract(docs map[string]string, methods []string) *contract {
 				c.ordered[pairKey(m, sub[1])] = sub[0]
 			}
 		}
+		for _, sentence := range sentences(doc) {
+			if !raceRE.MatchString(sentence) {
+				continue
+			}
+			for _, named := range named(sentence, methods) {
+				if named != m {
+					c.ordered[pairKey(m, named)] = sentence
+				}
+			}
+		}
+		c.readLast(doc, methods)
 	}
+	c.readLast(strings.Join(strings.Fields(typeDoc), " "), methods)
 	return c
+}
+
+// readLast records the methods a documentation says end the object's
+// use (lastRE).
+func (c *contract) readLast(doc string, methods []string) {
+	for _, sub := range lastRE.FindAllStringSubmatch(doc, -1) {
+		for _, m := range sub[1:] {
+			if slices.Contains(methods, m) {
+				c.last[m] = sub[0]
+			}
+		}
+	}
+}
+
+// sentences splits a documentation into sentences.
+func sentences(doc string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(doc, ". ") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// named returns the methods a sentence names, and with each the methods
+// whose names extend it (a warning naming Release covers ReleaseTimeout
+// and ReleaseContext, the variants of one operation).
+func named(sentence string, methods []string) []string {
+	var out []string
+	for _, w := range wordRE.FindAllString(sentence, -1) {
+		if !slices.Contains(methods, w) {
+			continue
+		}
+		for _, m := range methods {
+			if strings.HasPrefix(m, w) && !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // extend applies each ordering "m must happen before X" to the methods
 // that change the same state as m (those that write and are dependent
 // on m through a conflict): they are bound by the same contract, though
 // only m's documentation may say so ("The first call to Go must happen
-// before a Wait" binds TryGo too).
+// before a Wait" binds TryGo too). A method that ends the object's use
+// is ordered after every method that changes what it depends on.
 func (c *contract) extend(plan *deps.TypePlan) {
 	writes := map[string]bool{}
 	for _, m := range plan.Methods {
 		writes[m.Name] = m.Writes > 0
 	}
 	for key, phrase := range maps.Clone(c.ordered) {
+		if !beforeRE.MatchString(phrase) {
+			continue // a warning of races names its methods itself
+		}
 		documented, named := key[0], key[1]
 		if !beforeNames(phrase, named) {
 			documented, named = named, documented
@@ -70,6 +145,13 @@ func (c *contract) extend(plan *deps.TypePlan) {
 			p := plan.Pair(documented, other.Name)
 			if other.Name != named && writes[other.Name] && p != nil && p.Has(deps.DepPC) {
 				c.ordered[pairKey(other.Name, named)] = phrase
+			}
+		}
+	}
+	for m, phrase := range c.last {
+		for _, other := range plan.Methods {
+			if p := plan.Pair(m, other.Name); other.Name != m && writes[other.Name] && p != nil && p.Has(deps.DepPC) {
+				c.ordered[pairKey(m, other.Name)] = phrase
 			}
 		}
 	}

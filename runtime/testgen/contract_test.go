@@ -19,7 +19,7 @@ func TestContract(t *testing.T) {
 		"Get":      "Get returns the value. It is safe for concurrent use.",
 		"Put":      "Put stores a value; it must be called before Close returns, or it panics.",
 	}
-	c := readContract(docs, []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
+	c := readContract(docs, "", []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -60,7 +60,7 @@ func TestContractExtends(t *testing.T) {
 			{M1: "TryGo", M2: "Wait", Deps: []string{deps.DepPC}},
 		},
 	}
-	c := readContract(docs, []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
+	c := readContract(docs, "", []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
 	c.extend(plan)
 	for _, tc := range []struct {
 		m1, m2 string
@@ -119,5 +119,50 @@ func TestSetUpInPrefixesOnly(t *testing.T) {
 	}
 	if inPrefix == 0 {
 		t.Errorf("the set-up method Put was never called in a prefix")
+	}
+}
+
+// TestContractWarnings checks two contracts written as prose: a type
+// documented to end with a method once all the work is submitted (that
+// method is not run concurrently with those changing the object), and a
+// method whose documentation warns of races with the methods it names
+// (and their variants) unless they finished first. Ordinary sentences
+// naming methods forbid nothing.
+func TestContractWarnings(t *testing.T) {
+	typeDoc := "Pool is a pool of goroutines.\n\nOnce all your tasks have been submitted, you must call Wait() to clean up."
+	docs := map[string]string{
+		"Reboot": "Reboot reboots a closed pool. If you intend to reboot a closed pool, use ReleaseTimeout() instead of\nRelease() " +
+			"to ensure that all workers are stopped before rebooting, otherwise you may run into data race.",
+		"Close": "Close stops the pool. It waits for Submit calls in progress before returning.",
+	}
+	methods := []string{"Go", "Wait", "Len", "Reboot", "Release", "ReleaseTimeout", "ReleaseContext", "Submit", "Close"}
+	plan := &deps.TypePlan{
+		Methods: []deps.Method{{Name: "Go", Writes: 2}, {Name: "Wait", Writes: 1}, {Name: "Len"}, {Name: "Submit", Writes: 1},
+			{Name: "Close", Writes: 1}},
+		Pairs: []deps.Pair{
+			{M1: "Go", M2: "Wait", Deps: []string{deps.DepPC}},
+			{M1: "Len", M2: "Wait", Deps: []string{deps.DepPC}},
+			{M1: "Submit", M2: "Wait", Deps: []string{deps.DepPC}},
+		},
+	}
+	c := readContract(docs, typeDoc, methods)
+	c.extend(plan)
+	for _, tc := range []struct {
+		m1, m2 string
+		ok     bool
+	}{
+		{"Go", "Wait", false},     // Wait ends the use
+		{"Submit", "Wait", false}, // changes what Wait depends on
+		{"Len", "Wait", true},     // reads only
+		{"Reboot", "ReleaseTimeout", false},
+		{"Reboot", "Release", false},
+		{"Reboot", "ReleaseContext", false}, // a variant of Release
+		{"Reboot", "Go", true},
+		{"Close", "Submit", true}, // no warning, only a description
+		{"Go", "Go", true},
+	} {
+		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
+		}
 	}
 }

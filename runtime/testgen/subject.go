@@ -42,6 +42,9 @@ type Subject struct {
 	// Docs are the documentation comments of the methods, by name, when
 	// the caller has the syntax: they state what callers must not do.
 	Docs map[string]string
+	// TypeDoc is the documentation comment of the type, when the caller
+	// has the syntax.
+	TypeDoc string
 	// Literals are string constants of the package (the names it
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.

@@ -105,3 +105,15 @@ func Cycle(cycle []Edge) bool {
 	}
 	return len(common) == 0
 }
+
+// ArgumentOrder reports whether an order between two locks of one class
+// (held, then acquired, both fields) can be reversed by another call:
+// the locks hang off two different parameters, as a.mu then b.mu in
+// a.Merge(b), which b.Merge(a) takes the other way. An order from an
+// object to one it reaches (a node's lock, then its child's) is the
+// same in every call, and a helper given two mutexes says nothing of
+// which objects they belong to.
+func ArgumentOrder(held, acq string) bool {
+	a, b := summary.ParamIndex(held), summary.ParamIndex(acq)
+	return a >= 0 && b >= 0 && a != b && summary.Root(held) != held && summary.Root(acq) != acq
+}

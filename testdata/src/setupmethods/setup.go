@@ -116,3 +116,62 @@ func (l *List) Len() int {
 	defer l.mu.Unlock()
 	return len(l.xs)
 }
+
+// Group runs tasks; WithErrors converts it into an ErrGroup, an option
+// made before the first task, as a fluent setter is.
+type Group struct {
+	mu      sync.Mutex
+	started bool
+	n       int
+}
+
+// ErrGroup is a Group that collects errors.
+type ErrGroup struct {
+	g    *Group
+	errs []error
+}
+
+// WithErrors returns the group as an ErrGroup. A set-up method.
+func (g *Group) WithErrors() *ErrGroup {
+	if g.started {
+		panic("WithErrors after Go")
+	}
+	return &ErrGroup{g: g}
+}
+
+// Go starts a task.
+func (g *Group) Go(f func()) {
+	g.mu.Lock()
+	g.started = true
+	g.n++
+	g.mu.Unlock()
+	f()
+}
+
+// Registry hands out views; WithPrefix locks, so it is meant to be called
+// while the registry is in use: not a set-up method.
+type Registry struct {
+	mu    sync.Mutex
+	names []string
+}
+
+// View is a prefixed view of a registry.
+type View struct {
+	r      *Registry
+	prefix string
+	n      int
+}
+
+// WithPrefix returns a view of the names so far.
+func (r *Registry) WithPrefix(p string) *View {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return &View{r: r, prefix: p, n: len(r.names)}
+}
+
+// Add adds a name.
+func (r *Registry) Add(name string) {
+	r.mu.Lock()
+	r.names = append(r.names, name)
+	r.mu.Unlock()
+}

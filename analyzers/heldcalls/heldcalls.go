@@ -31,6 +31,7 @@
 package heldcalls
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -48,7 +49,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "heldcalls",
 	Doc:        "find lock acquisitions through callbacks and recursive calls made with a lock held",
-	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockorder/heldcalls",
+	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/heldcalls",
 	Requires:   []*analysis.Analyzer{summary.Analyzer},
 	Run:        run,
 	FactTypes:  []analysis.Fact{new(Fact)},
@@ -90,6 +91,59 @@ type Event struct {
 // Result lists the events of the package.
 type Result struct {
 	Events []Event
+	// Failures name the functions whose analysis failed on a construct
+	// it does not handle, with the reason: their events are missing, and
+	// the diagnostics built on them may be too.
+	Failures []string
+}
+
+// Reentry reports whether the event re-acquires a lock the caller holds
+// (the caller's lock or one it may alias: the Classify rules decide how)
+// in a way the diagnostics and the plan trust: the acquired lock is
+// named in the caller's frame, at a known call; a field lock is not one
+// of another type's (the call graph over-approximates the targets); a
+// recursive call takes the lock on every path (otherwise a flag may say
+// it is held).
+func (ev Event) Reentry() bool {
+	h, a := ev.Held, ev.Acq
+	if a.Lock == "" || !ev.Pos.IsValid() {
+		return false
+	}
+	if fieldClass(a.Class) && fieldClass(h.Class) && a.Class != h.Class {
+		return false
+	}
+	return !ev.Recursive || ev.Certain
+}
+
+// Order reports whether the event establishes a lock order (the held
+// lock's class, then the acquired one's): two different known classes,
+// through a function value or an interface (a recursive call orders a
+// lock with itself).
+func (ev Event) Order() bool {
+	return !ev.Recursive && ev.Held.Class != ev.Acq.Class && ev.Held.Class != "" && ev.Acq.Class != ""
+}
+
+// How says how the event's call reaches its target, for a message: "a
+// recursive call", "called through an interface", "called through a
+// function value".
+func (ev Event) How() string {
+	switch {
+	case ev.Recursive:
+		return "a recursive call"
+	case ev.Target != nil && ev.Target.Signature.Recv() != nil && ev.Target.Synthetic == "":
+		return "called through an interface"
+	}
+	return "called through a function value"
+}
+
+// fieldClass reports whether a lock class names a field ("pkg.T.mu"),
+// rather than the type of a lock handed over by pointer ("sync.Mutex").
+func fieldClass(class string) bool {
+	switch class {
+	case "", "sync.Mutex", "sync.RWMutex", "sync.Locker":
+		return false
+	}
+	return true
 }
 
 // Fact records, for an exported function, the calls of its function
@@ -266,28 +320,33 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	var events []Event
+	out := &Result{}
 	for _, fn := range res.SSA.SrcFuncs {
 		fi := a.info(fn)
-		events = append(events, a.safeEvents(fi)...)
+		evs, err := a.safeEvents(fi)
+		if err != "" {
+			out.Failures = append(out.Failures, fn.String()+": "+err)
+		}
+		out.Events = append(out.Events, evs...)
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Parent() == nil {
 			if f := a.fact(fi); f != nil {
 				pass.ExportObjectFact(obj, f)
 			}
 		}
 	}
-	return &Result{Events: events}, nil
+	return out, nil
 }
 
 // safeEvents returns the events of fi; a construct the analysis does not
-// handle costs that function's events, not the package's vet run.
-func (a *analyzer) safeEvents(fi *funcInfo) (evs []Event) {
+// handle costs that function's events, not the package's vet run, and
+// is returned as the failure.
+func (a *analyzer) safeEvents(fi *funcInfo) (evs []Event, failure string) {
 	defer func() {
-		if recover() != nil {
-			evs = nil
+		if r := recover(); r != nil {
+			evs, failure = nil, fmt.Sprint(r)
 		}
 	}()
-	return a.events(fi)
+	return a.events(fi), ""
 }
 
 func (a *analyzer) sum(fn *ssa.Function) *summary.Summary {

@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/testpkgs"
-	"github.com/depcon/depcon/analyzers/lockorder/heldcalls"
 )
 
 // Test checks the facts of functions that call their function
