@@ -804,6 +804,22 @@ func TestCallbackDeadlock(t *testing.T) {
 	}
 }
 
+// TestSingleCallRace checks that a race between a method and a
+// goroutine it started (Fetch returns the result field on a timeout while
+// its goroutine writes it) is reported once, as a race within one call
+// of that method, not as a defect of the pair it was found in.
+func TestSingleCallRace(t *testing.T) {
+	t.Parallel()
+	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"singlecall")
+	if code != 1 {
+		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	}
+	vs := typeReport(t, rep, "Client").Violations
+	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Within != "Fetch" || vs[0].Reproduced != ReproYes {
+		t.Errorf("violations %+v, want one reproduced race within Fetch", vs)
+	}
+}
+
 // TestConfigArguments checks that a constructor refusing a zero
 // configuration gets one with small positive sizes, which builds the
 // object whose race the zero value never reaches, and that the

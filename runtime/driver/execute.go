@@ -70,7 +70,11 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		}
 		switch {
 		case d.Kind == child.DeathRace:
-			return r.newViolation(c, test, KindRace, raceSummary(d.Report), trimRace(d.Report, r.bin.Names.Prefix))
+			v := r.newViolation(c, test, KindRace, raceSummary(d.Report), trimRace(d.Report, r.bin.Names.Prefix))
+			if v.Within, v.Sequential = raceCalls(d.Report, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
+				v.Question = "" // not the pair's defect: no question about the pair
+			}
+			return v
 		case !inSuffix || t.Seq:
 			r.sequentialDeath(c, rep)
 			return nil

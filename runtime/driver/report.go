@@ -220,6 +220,14 @@ type Violation struct {
 	// it is reported after the bugs and does not decide the exit status
 	// unless -strict.
 	Question string `json:"question,omitempty"`
+	// Within is set when both accesses of a race are in one call of that
+	// method (its goroutine, and one it started): the defect is that
+	// method's alone, whatever the pair it ran in.
+	Within string `json:"within,omitempty"`
+	// Sequential is set ("P1, then P2") when the accesses of a race are
+	// in two sequential calls of the test (a goroutine the first left
+	// running, and the second): the set-up's defect, not the pair's.
+	Sequential string `json:"sequential,omitempty"`
 	// SelfArg is set when a call passes its own receiver (a.M(a)).
 	SelfArg  bool            `json:"self_arg,omitempty"`
 	Message  string          `json:"message"`
@@ -392,6 +400,14 @@ func (v *Violation) writeText(w io.Writer) {
 	what := fmt.Sprintf("%s ∥ %s (%s)", v.Pair[0], v.Pair[1], objs)
 	if v.seq || v.Kind == KindSelfDeadlock {
 		what = v.Pair[0] + " (called alone)"
+	}
+	switch {
+	case v.Within != "":
+		what = fmt.Sprintf("within one call of %s (both accesses in it and a goroutine it started; found testing %s ∥ %s)",
+			v.Within, v.Pair[0], v.Pair[1])
+	case v.Sequential != "":
+		what = fmt.Sprintf("between the sequential calls %s (a goroutine the first left running; found testing %s ∥ %s)",
+			v.Sequential, v.Pair[0], v.Pair[1])
 	}
 	if v.SelfArg {
 		what += ", an object passed to its own method"

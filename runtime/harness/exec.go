@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -103,7 +104,7 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 			ids[g] = currentGoroutine()
 			ready.Done()
 			gate.Wait()
-			outs[g] = invoke(p.fns[g], p.ins[g])
+			outs[g] = invokeAs(g, p.fns[g], p.ins[g])
 			if sch != nil {
 				sch.finished(g)
 			}
@@ -368,3 +369,23 @@ func sameStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// invokeAs makes call g of the two concurrent calls through a function
+// of its own, suffixA or suffixB, so that a stack (a race report's
+// access, or where a goroutine was created) tells which call it is in.
+func invokeAs(g int, fn reflect.Value, in []reflect.Value) outcome {
+	if g == 0 {
+		return suffixA(fn, in)
+	}
+	return suffixB(fn, in)
+}
+
+// suffixA runs the first of the two concurrent calls.
+//
+//go:noinline
+func suffixA(fn reflect.Value, in []reflect.Value) outcome { return invoke(fn, in) }
+
+// suffixB runs the second of the two concurrent calls.
+//
+//go:noinline
+func suffixB(fn reflect.Value, in []reflect.Value) outcome { return invoke(fn, in) }
