@@ -617,6 +617,51 @@ func (c *checker) under(s *site, cls string) (lockleak.Lock, bool) {
 	return res, true
 }
 
+// after returns the lock of class cls when the site is reached again
+// after acquiring it, in a loop: the end of some block of its function
+// has acquired the lock on every path (held or released since, directly
+// or through a call), and that block and the site's are on one cycle (a
+// loop that receives, and whose body locks before it comes back). The
+// goroutine running the loop may then be waiting for the lock rather
+// than at the site, whatever its callers pass; a branch that locks only
+// for some arguments is not followed. Deferred operations (at the
+// function's exits) are not either.
+func (c *checker) after(s *site, cls string) (lockleak.Lock, bool) {
+	if s.exits != nil || s.at == nil || s.at.Block() == nil {
+		return lockleak.Lock{}, false
+	}
+	target := s.at.Block()
+	for _, b := range s.fn.Blocks {
+		if len(b.Instrs) == 0 || !reaches(b, target) || !reaches(target, b) && b != target {
+			continue
+		}
+		l, ok := c.locksAt(s.fn, b.Instrs[len(b.Instrs)-1])[cls]
+		if ok && l.Path.Class == cls {
+			return l, true
+		}
+	}
+	return lockleak.Lock{}, false
+}
+
+// reaches reports whether a path of one or more edges leads from block
+// from to block to.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), from.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	return false
+}
+
 // complementary returns the kinds of operation that unblock k.
 func complementary(k kind) []kind {
 	switch k {
@@ -637,6 +682,10 @@ type finding struct {
 	lock  lockleak.Lock // held by the blocking side
 	other *site         // an operation of the other side
 	olock lockleak.Lock // the lock there
+	// again is set when the other side reaches its operation on some
+	// path only, after locking (a loop whose body locks): the goroutine
+	// may be waiting for the lock instead of at the operation.
+	again bool
 }
 
 // blocked returns the finding for a blocking site holding lock l, or
@@ -665,8 +714,12 @@ func (c *checker) blocked(s *site, l lockleak.Lock) (finding, bool) {
 			return finding{}, false
 		}
 		ol, ok := c.under(o, l.Path.Class)
+		again := false
 		if !ok {
-			return finding{}, false
+			if ol, ok = c.after(o, l.Path.Class); !ok {
+				return finding{}, false
+			}
+			again = true
 		}
 		if !sameObject(ol.Path, o.loc) {
 			return finding{}, false
@@ -674,8 +727,8 @@ func (c *checker) blocked(s *site, l lockleak.Lock) (finding, bool) {
 		if l.Acq.Read && (!ol.Held || ol.Acq.Read) {
 			return finding{}, false // read locks do not exclude each other
 		}
-		if f.other == nil || ol.Held && !f.olock.Held {
-			f = finding{lock: l, other: o, olock: ol}
+		if f.other == nil || f.again && !again || ol.Held && !f.olock.Held && f.again == again {
+			f = finding{lock: l, other: o, olock: ol, again: again}
 		}
 	}
 	return f, true
@@ -765,7 +818,10 @@ func (c *checker) checkSelect(sel *ssa.Select, reported map[token.Pos]bool) {
 func (c *checker) report(pos token.Pos, what string, f finding) {
 	l, o, ol := f.lock, f.other, f.olock
 	how := "with " + ol.Path.Display + " held"
-	if !ol.Held {
+	switch {
+	case f.again:
+		how = "after locking " + ol.Path.Display + " on some path (its goroutine may be waiting for " + ol.Path.Display + " instead)"
+	case !ol.Held:
 		how = "only after locking " + ol.Path.Display
 	}
 	verb := "locked"
@@ -773,8 +829,12 @@ func (c *checker) report(pos token.Pos, what string, f finding) {
 		verb = "read-locked"
 	}
 	where := c.short(o.pos)
-	msg := fmt.Sprintf("%s blocks while holding %s (%s at %s), but the %s that would unblock it (in %s at %s) happens %s: neither side can proceed",
-		what, l.Path.Display, verb, c.short(l.Acq.Pos), o.kind.noun(), o.fn.Name(), where, how)
+	end := "neither side can proceed"
+	if f.again {
+		end = "then neither side can proceed"
+	}
+	msg := fmt.Sprintf("%s blocks while holding %s (%s at %s), but the %s that would unblock it (in %s at %s) happens %s: %s",
+		what, l.Path.Display, verb, c.short(l.Acq.Pos), o.kind.noun(), o.fn.Name(), where, how, end)
 	rel := []analysis.RelatedInformation{{Pos: o.pos, Message: fmt.Sprintf("%s %s, %s", o.kind, o.loc.Display, how)}}
 	if ol.Acq.Pos.IsValid() {
 		rel = append(rel, analysis.RelatedInformation{Pos: ol.Acq.Pos, Message: ol.Path.Display + " acquired here"})

@@ -159,6 +159,10 @@ type Summary struct {
 	Paths    map[string]Path
 	Read     map[string]bool
 	NoReturn bool
+	// EntryReleased lists the locks the function releases while they
+	// may be held on entry (its caller's lock), as opposed to those it
+	// acquires and releases itself: both end released (bitN).
+	EntryReleased map[string]bool
 }
 
 // Program holds the lock flows of a package's functions.
@@ -199,6 +203,11 @@ type Flow struct {
 	// entryHeld lists locks the function releases while they may be
 	// held on entry: it works on its caller's lock.
 	entryHeld map[string]bool
+	// entryReleased lists those it releases while they are held on
+	// entry for sure: directly, or through a callee that releases its
+	// caller's lock (not one that locks and unlocks it itself). Under
+	// leaves them out; entryHeld, wider, decides what lockleak reports.
+	entryReleased map[string]bool
 	// handedOff lists locks that a goroutine or an escaping function
 	// value releases.
 	handedOff map[string]bool
@@ -219,7 +228,7 @@ func (p *Program) Flow(fn *ssa.Function) *Flow {
 	}
 	p.busy[fn] = true
 	f := &Flow{Fn: fn, Namer: NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*state{}, paths: map[string]Path{},
-		entryHeld: map[string]bool{}, handedOff: map[string]bool{}}
+		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.prescan()
 	f.solve()
 	f.summarize()
@@ -396,6 +405,7 @@ func (f *Flow) release(s *state, p Path) {
 	f.paths[k] = p
 	if s.get(k)&bitE != 0 {
 		f.entryHeld[k] = true
+		f.entryReleased[k] = true
 	}
 	s.held[k] = bitN
 	if p.Weak {
@@ -509,6 +519,9 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 		old := s.get(key)
 		if bits&bitN != 0 && old&bitE != 0 {
 			f.entryHeld[key] = true
+			if sum.EntryReleased[k] {
+				f.entryReleased[key] = true
+			}
 		}
 		var v uint8
 		if bits&bitE != 0 {
@@ -649,7 +662,13 @@ func atoi(s string) int { return summary.ParseIndex(s) }
 
 // summarize computes the function's net effect from its returns.
 func (f *Flow) summarize() {
-	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]Path{}, Read: map[string]bool{}, NoReturn: true}
+	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]Path{}, Read: map[string]bool{}, NoReturn: true,
+		EntryReleased: map[string]bool{}}
+	for k := range f.entryReleased {
+		if !f.paths[k].Local() {
+			s.EntryReleased[k] = true
+		}
+	}
 	for _, r := range f.Returns() {
 		st := f.Before(r)
 		if st == nil || st.dead {
@@ -850,7 +869,7 @@ func (f *Flow) Under(instr ssa.Instruction) map[string]Lock {
 		return out
 	}
 	for k, v := range s.held {
-		if v&bitE != 0 || f.entryHeld[k] || v&(bitH|bitN) == 0 {
+		if v&bitE != 0 || f.entryReleased[k] || v&(bitH|bitN) == 0 {
 			continue
 		}
 		out[k] = Lock{Path: f.paths[k], Held: v == bitH, Acq: s.site[k]}

@@ -74,6 +74,9 @@ type callIndex struct {
 	// the package releases a lock of that class that its caller holds
 	// (an Unlock method).
 	unlockers map[string]bool
+	// releasers lists, by lock class, whether a function of the package
+	// releases a lock of that class that it never acquires.
+	releasers map[string]bool
 }
 
 func (x *callIndex) index() {
@@ -140,6 +143,30 @@ func (x *callIndex) unlocker(prog *Program, cls string) bool {
 		}
 	}
 	return x.unlockers[cls]
+}
+
+// releaser reports whether a function of the package, exported or not,
+// releases a lock of class cls that it never acquires: it works on a
+// lock acquired elsewhere and handed to it.
+func (x *callIndex) releaser(prog *Program, cls string) bool {
+	if cls == "" {
+		return false
+	}
+	if x.releasers == nil {
+		x.releasers = map[string]bool{}
+		for _, fn := range x.funcs {
+			f := prog.Flow(fn)
+			if f == nil || f.summary == nil {
+				continue
+			}
+			for k := range f.entryReleased {
+				if c, v := f.paths[k].Class, f.summary.Effects[k]; c != "" && v&bitN != 0 && v&bitH == 0 {
+					x.releasers[c] = true
+				}
+			}
+		}
+	}
+	return x.releasers[cls]
 }
 
 func (r *reporter) excluded(k string) bool {
@@ -282,6 +309,13 @@ func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
 	if callers.escaped[f.Fn] || f.summary == nil || depth > 3 {
 		return false
 	}
+	if callers.releaser(f.prog, f.paths[k].Class) {
+		// Another function of the package releases a lock of this class
+		// that it did not acquire (a Tx's Rollback releasing the lock
+		// its DB's beginTx returned holding): the lock is handed over
+		// by design.
+		return false
+	}
 	calls := callers.calls[f.Fn]
 	if len(calls) == 0 {
 		// Callers outside the package, if exported: they must be
@@ -359,6 +393,7 @@ func returnsResult(call *ssa.Call) bool {
 }
 
 func (r *reporter) signal(ret *ssa.Return, v ssa.Value) int {
+	v = resultValue(ret, v)
 	t := v.Type()
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -394,6 +429,27 @@ func (r *reporter) signal(ret *ssa.Return, v ssa.Value) int {
 		return sigOK
 	}
 	return sigUnknown
+}
+
+// resultValue returns the value a return's operand holds when it loads a
+// named result (a function with defers returns *t0, *t1): the last value
+// stored there in the return's block, or v.
+func resultValue(ret *ssa.Return, v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := ret.Block().Instrs
+	for i := len(instrs) - 1; i >= 0; i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+	}
+	return v
 }
 
 // nonNil reports whether an error value is certainly not nil: a

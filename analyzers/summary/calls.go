@@ -220,6 +220,19 @@ func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.V
 			// event (for DS) but is not known to be held.
 			w.acquire(st, instr, 0, loc, lockClass(p, v), lmode, len(ps) > 1)
 		} else {
+			if !slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == loc }) && len(ps) == 1 {
+				m := W
+				if name == "RUnlock" {
+					m = R
+				}
+				if w.entryRel == nil {
+					w.entryRel = map[string]Held{}
+				}
+				if _, ok := w.entryRel[loc]; !ok {
+					w.entryRel[loc] = Held{Lock: loc, Class: lockClass(p, v), Mode: m, Site: entrySite,
+						Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
+				}
+			}
 			w.release(st, loc)
 		}
 	}
@@ -438,7 +451,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 			if w.record {
 				b := a
 				b.Lock = l
-				b.Held = held(a.Held, a.Goroutine)
+				b.Held = withoutEntry(held(a.Held, a.Goroutine))
 				b.Goroutine = a.Goroutine || mode == callGo
 				b.Pos, b.Where = pos, where
 				if b.Via == "" {

@@ -25,6 +25,14 @@ type walker struct {
 	exit    []Held // intersection of the held sets at returns
 	exitSet bool
 
+	// acquired are the locks the function acquires (itself or through a
+	// call that returns holding them); entryRel the
+	// locks it releases (directly) where it does not hold them: held on
+	// entry, by its caller or by the function that started it as a
+	// goroutine and handed the lock over (see entrySeed).
+	acquired map[string]bool
+	entryRel map[string]Held
+
 	// The recording pass keeps the summary's accesses and acquisitions
 	// deduplicated as normalize would, and stops adding accesses at the
 	// size limit: a caller of large callees would otherwise map and
@@ -210,28 +218,10 @@ func (w *walker) run() {
 			}
 		}
 	}
-	in := make([]*state, len(fn.Blocks))
-	for i := range in {
-		in[i] = &state{}
-	}
-	in[0].live = true
-	// Iterate to a fixed point; the lattice is finite (held only
-	// shrinks, the flags and sets only grow).
-	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
-		changed = false
-		for _, b := range fn.Blocks {
-			if !in[b.Index].live {
-				continue
-			}
-			out := in[b.Index].clone()
-			w.block(b, out)
-			for i, succ := range b.Succs {
-				edge := w.edge(b, i, out)
-				if in[succ.Index].join(edge) {
-					changed = true
-				}
-			}
-		}
+	in := w.solve(nil)
+	seed := w.entrySeed()
+	if len(seed) > 0 {
+		in = w.solve(seed)
 	}
 	// Record.
 	w.record = true
@@ -255,11 +245,79 @@ func (w *walker) run() {
 			}
 		}
 	}
+	// The locks held on entry are released for the caller, and never
+	// acquired: not held on return, as far as the caller is concerned.
+	for _, h := range seed {
+		released[h.Lock] = true
+	}
+	w.exit = slices.DeleteFunc(w.exit, func(h Held) bool { return h.Site == entrySite })
 	w.sum.Exit = w.exit
 	for k := range released {
 		w.sum.Released = append(w.sum.Released, k)
 	}
 	w.sum.normalize()
+}
+
+// solve computes the state at the entry of every block, the function
+// entered holding the locks held.
+func (w *walker) solve(held []Held) []*state {
+	fn := w.fn
+	in := make([]*state, len(fn.Blocks))
+	for i := range in {
+		in[i] = &state{}
+	}
+	in[0].live = true
+	in[0].held = held
+	// Iterate to a fixed point; the lattice is finite (held only
+	// shrinks, the flags and sets only grow).
+	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
+		changed = false
+		for _, b := range fn.Blocks {
+			if !in[b.Index].live {
+				continue
+			}
+			out := in[b.Index].clone()
+			w.block(b, out)
+			for i, succ := range b.Succs {
+				edge := w.edge(b, i, out)
+				if in[succ.Index].join(edge) {
+					changed = true
+				}
+			}
+		}
+	}
+	return in
+}
+
+// entrySite is the acquisition site of a lock held on entry.
+const entrySite int32 = -1
+
+// withoutEntry returns hs without the locks held on entry (entrySeed):
+// they guard the function's accesses, but the function's acquisitions,
+// calls and sends are no evidence of an order or of a callback run
+// under them (a lock released on one path only, as a counted
+// "conceptual" lock is, may not be held at all).
+func withoutEntry(hs []Held) []Held {
+	if !slices.ContainsFunc(hs, func(h Held) bool { return h.Site == entrySite }) {
+		return hs
+	}
+	return slices.DeleteFunc(slices.Clone(hs), func(h Held) bool { return h.Site == entrySite })
+}
+
+// entrySeed returns the locks the function releases without ever
+// acquiring them itself, sorted: it is entered holding them. A closure
+// started by go s.mu.Lock(); go func() { s.flush(); s.mu.Unlock() }()
+// runs flush under the lock its starter handed over, and a helper that
+// unlocks for its caller runs under the caller's lock up to the unlock.
+func (w *walker) entrySeed() []Held {
+	var out []Held
+	for lock, h := range w.entryRel {
+		if !w.acquired[lock] {
+			out = append(out, h)
+		}
+	}
+	slices.SortFunc(out, func(a, b Held) int { return strings.Compare(a.Lock, b.Lock) })
+	return out
 }
 
 // edge returns the state on the i-th out-edge of b: a successful TryLock
@@ -329,7 +387,7 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 	case *ssa.Send:
 		ps := w.r.paths(in.Chan)
 		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
-			w.b.sendHeld[in] = heldNow(st)
+			w.b.sendHeld[in] = withoutEntry(heldNow(st))
 		}
 		w.accessAll(st, ps, location, false, Chan, in)
 		signalHandoff(st, ps)
@@ -371,7 +429,7 @@ func (w *walker) recordHeld(call *ssa.Call, st *state) {
 		return
 	}
 	hs := make([]Held, 0, len(st.held)+len(st.anon))
-	hs = append(append(hs, st.held...), st.anon...)
+	hs = append(append(hs, withoutEntry(st.held)...), st.anon...)
 	if len(st.anon) > 0 {
 		slices.SortFunc(hs, func(a, b Held) int { return strings.Compare(a.Lock, b.Lock) })
 	}
@@ -536,9 +594,10 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 // callee's summary for a lock acquired by a callee, 0 for a direct one.
 func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
 	pos := instrPos(instr, w.fn)
+	setAdd(&w.acquired, lock)
 	if w.record && callee == 0 {
 		w.addAcquire(Acquire{Lock: lock, Class: class, Mode: mode,
-			Held: heldNow(st), Pos: pos, Where: w.b.where(pos)})
+			Held: withoutEntry(heldNow(st)), Pos: pos, Where: w.b.where(pos)})
 	}
 	if eventOnly || slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == lock }) {
 		return // re-acquisition: a self-deadlock or a recursive read lock

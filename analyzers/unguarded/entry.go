@@ -20,7 +20,8 @@ type typeEntries struct {
 }
 
 // entries returns the entry points of the package's types, sorted by type
-// name: the exported methods of *T, and the methods that a go statement
+// name: the exported methods of *T (but those only constructors call:
+// see ctorOnly), and the methods that a go statement
 // (or sync.WaitGroup.Go) of the package starts, directly or from a
 // function literal that takes no lock before calling them. A go statement
 // in a function that waits for a WaitGroup (fork-join) does not count:
@@ -38,10 +39,11 @@ func entries(res *summary.Result) []*typeEntries {
 		return t
 	}
 	have := map[*ssa.Function]bool{}
+	init := ctorOnly(res)
 	for _, t := range res.Types {
 		te := get(t.Obj)
 		for _, m := range t.Methods {
-			if m.Summary == nil {
+			if m.Summary == nil || init[m.Func] {
 				continue
 			}
 			te.methods = append(te.methods, m)
@@ -185,10 +187,14 @@ func literal(v ssa.Value) *ssa.Function {
 }
 
 // calledUnlocked returns the methods a function literal calls, when it
-// acquires no lock itself (a method it calls holding a lock is a helper
-// of that critical section, not an entry point).
+// acquires no lock itself and releases none its starter handed over (a
+// method it calls holding a lock is a helper of that critical section,
+// not an entry point).
 func calledUnlocked(res *summary.Result, lit *ssa.Function) []*ssa.Function {
 	if sum := res.Of(lit); sum != nil {
+		if len(sum.Released) > 0 {
+			return nil // it releases a lock its starter handed over: it runs in that critical section
+		}
 		for _, a := range sum.Acquires {
 			if !a.Goroutine {
 				return nil

@@ -2,26 +2,50 @@ package driver
 
 import (
 	"go/ast"
-
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/packages"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/tools/go/packages"
 )
 
-// methodDocs returns the documentation comments of the methods declared
-// on type typ in pkg, by method name.
+// methodDocs returns the documentation comments of the methods of type
+// typ in pkg, by method name: those declared on it, and those it gets
+// from an embedded type of the package (a Reboot declared on an embedded
+// poolCommon documents Pool's Reboot).
 func methodDocs(pkg *packages.Package, typ string) map[string]string {
+	byFunc := map[*types.Func]string{}
 	docs := map[string]string{}
 	for _, f := range pkg.Syntax {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil || ReceiverName(fd.Recv.List[0].Type) != typ {
+			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil {
 				continue
 			}
-			docs[fd.Name.Name] = fd.Doc.Text()
+			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok && pkg.TypesInfo != nil {
+				byFunc[fn] = fd.Doc.Text()
+			}
+			if ReceiverName(fd.Recv.List[0].Type) == typ {
+				docs[fd.Name.Name] = fd.Doc.Text()
+			}
+		}
+	}
+	tn, ok := pkg.Types.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		return docs
+	}
+	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for i := range mset.Len() {
+		fn, ok := mset.At(i).Obj().(*types.Func)
+		if !ok {
+			continue
+		}
+		if _, have := docs[fn.Name()]; !have {
+			if doc, ok := byFunc[fn.Origin()]; ok {
+				docs[fn.Name()] = doc
+			}
 		}
 	}
 	return docs
@@ -52,6 +76,44 @@ func typeDoc(pkg *packages.Package, typ string) string {
 		}
 	}
 	return ""
+}
+
+// wrappedDocs returns the documentation comments of the package's types
+// that type typ wraps (holds in a field, by value or pointer, or wrapped
+// in turn by those, three levels deep), joined: ErrorPool's Go and Wait,
+// which call its Pool's, are bound by what Pool's documentation says of
+// them ("once all your tasks have been submitted, you must call Wait").
+func wrappedDocs(pkg *packages.Package, typ string) string {
+	var out []string
+	seen := map[string]bool{typ: true}
+	var walk func(name string, depth int)
+	walk = func(name string, depth int) {
+		tn, ok := pkg.Types.Scope().Lookup(name).(*types.TypeName)
+		if !ok || depth == 0 {
+			return
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		for i := range st.NumFields() {
+			t := st.Field(i).Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			n, ok := types.Unalias(t).(*types.Named)
+			if !ok || n.Obj().Pkg() != pkg.Types || seen[n.Obj().Name()] {
+				continue
+			}
+			seen[n.Obj().Name()] = true
+			if d := typeDoc(pkg, n.Obj().Name()); d != "" {
+				out = append(out, d)
+			}
+			walk(n.Obj().Name(), depth-1)
+		}
+	}
+	walk(typ, 3)
+	return strings.Join(out, "\n")
 }
 
 // ReceiverName returns the name of the type of a method's receiver

@@ -127,7 +127,8 @@ func named(sentence string, methods []string) []string {
 // on m through a conflict): they are bound by the same contract, though
 // only m's documentation may say so ("The first call to Go must happen
 // before a Wait" binds TryGo too). A method that ends the object's use
-// is ordered after every method that changes what it depends on.
+// is ordered after every method it conflicts with (a Wait that closes
+// the channel Go sends on).
 func (c *contract) extend(plan *deps.TypePlan) {
 	writes := map[string]bool{}
 	for _, m := range plan.Methods {
@@ -150,7 +151,7 @@ func (c *contract) extend(plan *deps.TypePlan) {
 	}
 	for m, phrase := range c.last {
 		for _, other := range plan.Methods {
-			if p := plan.Pair(m, other.Name); other.Name != m && writes[other.Name] && p != nil && p.Has(deps.DepPC) {
+			if p := plan.Pair(m, other.Name); other.Name != m && p != nil && p.Has(deps.DepPC) {
 				c.ordered[pairKey(m, other.Name)] = phrase
 			}
 		}

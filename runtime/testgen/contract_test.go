@@ -135,7 +135,7 @@ func TestContractWarnings(t *testing.T) {
 			"to ensure that all workers are stopped before rebooting, otherwise you may run into data race.",
 		"Close": "Close stops the pool. It waits for Submit calls in progress before returning.",
 	}
-	methods := []string{"Go", "Wait", "Len", "Reboot", "Release", "ReleaseTimeout", "ReleaseContext", "Submit", "Close"}
+	methods := []string{"Go", "Wait", "Len", "Cap", "Reboot", "Release", "ReleaseTimeout", "ReleaseContext", "Submit", "Close"}
 	plan := &deps.TypePlan{
 		Methods: []deps.Method{{Name: "Go", Writes: 2}, {Name: "Wait", Writes: 1}, {Name: "Len"}, {Name: "Submit", Writes: 1},
 			{Name: "Close", Writes: 1}},
@@ -153,7 +153,8 @@ func TestContractWarnings(t *testing.T) {
 	}{
 		{"Go", "Wait", false},     // Wait ends the use
 		{"Submit", "Wait", false}, // changes what Wait depends on
-		{"Len", "Wait", true},     // reads only
+		{"Len", "Wait", false},    // conflicts with Wait
+		{"Cap", "Wait", true},     // no conflict with Wait
 		{"Reboot", "ReleaseTimeout", false},
 		{"Reboot", "Release", false},
 		{"Reboot", "ReleaseContext", false}, // a variant of Release

@@ -101,7 +101,7 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorOK:   map[string]int{},
 		ctorFail: map[string]int{},
 	}
-	g.contract = readContract(s.Docs, s.TypeDoc, s.Names)
+	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.Names)
 	for _, m := range s.Plan.Methods {
 		if m.SetUp != "" {
 			g.contract.sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)

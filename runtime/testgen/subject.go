@@ -43,8 +43,11 @@ type Subject struct {
 	// the caller has the syntax: they state what callers must not do.
 	Docs map[string]string
 	// TypeDoc is the documentation comment of the type, when the caller
-	// has the syntax.
-	TypeDoc string
+	// has the syntax; WrappedDoc those of the package's types it holds in
+	// its fields, whose methods its own often call (a wrapper's Wait
+	// calling its pool's): what they say a method ends binds the
+	// wrapper's method of that name too.
+	TypeDoc, WrappedDoc string
 	// Literals are string constants of the package (the names it
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.
