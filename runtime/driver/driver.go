@@ -377,6 +377,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		}
 		s.Docs, s.TypeDoc = methodDocs(pkg, tp.Name), typeDoc(pkg, tp.Name)
 		s.WrappedDoc = wrappedDocs(pkg, tp.Name)
+		s.Clock = clockMethods(pkg, tp.Name)
 		s.Literals = stringLiterals(pkg)
 		s.Asserted = assertedTypes(pkg)
 		subjects = append(subjects, s)

@@ -109,12 +109,12 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 			// of a function its evidence statement reaches, between two
 			// of that function's operations, while the other call,
 			// started once it got there, goes past its side.
-			for _, k := range insideCallees(sites, s1) {
+			for _, k := range insideCallees(sites, s1, locFields(e.Loc1)) {
 				add(order{Name: "a·b·a'/in " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s in %s, until b = %s is past %s",
 					method(p, g1), sitePos(sites, k), sites.Site(k).Func, method(p, g2), sitePos(sites, s2)),
 					Holds: []harness.Hold{{G: g1, Past: k, UntilSite: s2}, {G: g2, UntilSite: k}}})
 			}
-			for _, k := range insideCallees(sites, s2) {
+			for _, k := range insideCallees(sites, s2, locFields(e.Loc2)) {
 				add(order{Name: "b·a·b'/in " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s in %s, until a = %s is past %s",
 					method(p, g2), sitePos(sites, k), sites.Site(k).Func, method(p, g1), sitePos(sites, s1)),
 					Holds: []harness.Hold{{G: g2, Past: k, UntilSite: s1}, {G: g1, UntilSite: k}}})
@@ -158,13 +158,26 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 const maxInside = 6
 
 // insideCallees returns the points of the functions of the package that
-// the statement of site s calls, transitively (accesses of what the
-// pairs share, synchronising operations, acquisitions): the places where
-// a window inside a callee opens. At most maxInside, the nearest
-// functions first, each function's in source order.
-func insideCallees(sites *instrument.Result, s int) []int {
+// the statement of site s calls, transitively, and that access one of
+// fields (the evidence's location): the places where a window inside a
+// callee opens (accesses of what the pairs share, synchronising
+// operations, acquisitions, in a function that touches the location).
+// At most maxInside, the nearest functions first, each function's in
+// source order.
+func insideCallees(sites *instrument.Result, s int, fields []string) []int {
+	touches := map[string]bool{} // functions with a site accessing one of fields
+	for _, site := range sites.Sites {
+		for _, f := range site.Fields {
+			if slices.Contains(fields, f) {
+				touches[site.Func] = true
+			}
+		}
+	}
 	var out []int
 	for _, fn := range sites.Reached(s) {
+		if !touches[fn] {
+			continue
+		}
 		for _, site := range sites.Sites {
 			if len(out) == maxInside {
 				return out

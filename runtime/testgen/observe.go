@@ -37,12 +37,14 @@ func (g *Generator) Lin(test harness.Test) *harness.Lin {
 // is not exact under concurrency, or depends on it by design: approximate
 // counts, best-effort sets that may drop a value, eventually consistent
 // views, a result that says whether another caller's call was in flight
-// (singleflight's shared).
+// (singleflight's shared), or an arbitrary choice (a set's Pop "removes
+// and returns an arbitrary item", which map order decides).
 var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
 	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
 	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
 	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
-	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?)\b`)
+	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?|arbitrary|at random|randomly|` +
+	`in (?:no particular|(?:an )?unspecified|random) order)\b`)
 
 // eventStatRE matches the names of methods that count or rate what calls
 // did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent
@@ -127,7 +129,7 @@ func (g *Generator) Observers(test harness.Test) []harness.Call {
 	var cands []cand
 	for _, m := range g.s.Plan.Methods {
 		sig := g.s.Methods[m.Name]
-		if sig == nil || m.Writes > 0 || m.Accesses == 0 || g.excluded[m.Name] || g.inexact(m.Name) ||
+		if sig == nil || m.Writes > 0 || m.Accesses == 0 || g.excluded[m.Name] || g.inexact(m.Name) || g.s.Clock[m.Name] ||
 			eventStatRE.MatchString(m.Name) || sig.Variadic() ||
 			sig.Results().Len() == 0 || strings.HasPrefix(m.Name, "Wait") || m.Name == "Done" {
 			continue

@@ -40,6 +40,25 @@ func TestLin(t *testing.T) {
 	}
 }
 
+// TestLinArbitraryAndClock checks that a method documented to pick an
+// arbitrary element is not judged (map order decides its result), and
+// that a method whose result depends on the clock is no observer.
+func TestLinArbitraryAndClock(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	put := harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: "k"}, {K: harness.KLit, Lit: "1"}}}
+	g.s.Docs = map[string]string{"Len": "Len removes and returns an arbitrary item."}
+	test := harness.Test{Type: "Map", Objects: []harness.Call{{}}, Suffix: []harness.Call{put, {Fn: "Len"}}}
+	if lin := g.Lin(test); lin != nil {
+		t.Errorf("an arbitrary choice in the suffix: oracle %+v, want none", lin)
+	}
+	g.s.Docs = nil
+	g.s.Clock = map[string]bool{"Len": true}
+	test.Suffix = []harness.Call{put, put}
+	if lin := g.Lin(test); lin == nil || len(lin.Observers) != 0 {
+		t.Errorf("Put ∥ Put with a Len that reads the clock: oracle %+v, want one without observers", lin)
+	}
+}
+
 // TestLinInFlight checks that a method documented to say whether another
 // caller's call was in flight (singleflight's Do) is not judged by the
 // oracle: its result depends on concurrency by design.

@@ -48,6 +48,11 @@ type Subject struct {
 	// calling its pool's): what they say a method ends binds the
 	// wrapper's method of that name too.
 	TypeDoc, WrappedDoc string
+	// Clock holds the methods whose results may depend on the clock
+	// (they read time.Now, directly or through the package's code), by
+	// name, when the caller has the syntax: not observers for the
+	// linearizability oracle.
+	Clock map[string]bool
 	// Literals are string constants of the package (the names it
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.

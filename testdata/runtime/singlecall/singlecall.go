@@ -27,7 +27,7 @@ func (c *Client) Fetch(key string) string {
 	c.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 		c.last = "value of " + key
 		close(done)
 	}()

@@ -1,0 +1,88 @@
+package driver
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+const docsSrc = `package p
+
+import (
+	"sync"
+	"time"
+)
+
+type common struct{ mu sync.Mutex }
+
+// Reboot restarts the pool; use ReleaseTimeout() before rebooting,
+// otherwise you may run into data race.
+func (c *common) Reboot() {}
+
+// Inner is a pool of goroutines. Once all your tasks have been
+// submitted, you must call Wait().
+type Inner struct{ n int }
+
+// Pool wraps an Inner.
+type Pool struct {
+	*common
+	in    Inner
+	ttl   time.Duration
+	added time.Time
+}
+
+// Len returns the number of entries.
+func (p *Pool) Len() int { return p.in.n }
+
+// Has reports whether the entry is still fresh.
+func (p *Pool) Has() bool { return p.fresh() }
+
+func (p *Pool) fresh() bool { return time.Since(p.added) < p.ttl }
+
+// Stamp reads the clock itself.
+func (p *Pool) Stamp() int64 { return time.Now().UnixNano() }
+`
+
+func loadSrc(t *testing.T, src string) *packages.Package {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &packages.Package{Types: pkg, TypesInfo: info, Syntax: []*ast.File{f}, Fset: fset}
+}
+
+// TestDocsAndClock checks what the driver reads of a type from its
+// source: the documentation of promoted methods, that of the types it
+// wraps, and the methods whose results depend on the clock (directly or
+// through a helper), which are no observers.
+func TestDocsAndClock(t *testing.T) {
+	pkg := loadSrc(t, docsSrc)
+	docs := methodDocs(pkg, "Pool")
+	if !strings.Contains(docs["Reboot"], "otherwise you may run into data race") {
+		t.Errorf("Reboot's doc %q: the promoted method's documentation is missing", docs["Reboot"])
+	}
+	if !strings.Contains(docs["Len"], "number of entries") {
+		t.Errorf("Len's doc %q", docs["Len"])
+	}
+	if w := wrappedDocs(pkg, "Pool"); !strings.Contains(w, "you must call Wait()") {
+		t.Errorf("wrapped docs %q, want Inner's", w)
+	}
+	clock := clockMethods(pkg, "Pool")
+	if !clock["Has"] || !clock["Stamp"] || clock["Len"] || clock["Reboot"] {
+		t.Errorf("clock methods %v, want Has (through fresh) and Stamp only", clock)
+	}
+}
