@@ -16,6 +16,11 @@ import (
 // from an embedded type of the package (a Reboot declared on an embedded
 // poolCommon documents Pool's Reboot).
 func methodDocs(pkg *packages.Package, typ string) map[string]string {
+	return docsOf(pkg, typ, 3)
+}
+
+// docsOf is methodDocs, following embedded types depth levels deep.
+func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 	byFunc := map[*types.Func]string{}
 	docs := map[string]string{}
 	for _, f := range pkg.Syntax {
@@ -36,19 +41,81 @@ func methodDocs(pkg *packages.Package, typ string) map[string]string {
 	if !ok {
 		return docs
 	}
-	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	// The methods of the package's interfaces that the type implements
+	// document the type's methods that have no comment of their own: an
+	// unexported implementation behind an exported interface (pond's
+	// pool behind Pool, whose Go "submits a task without waiting for it
+	// to complete").
+	ptr := types.NewPointer(tn.Type())
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			it, ok := ts.Type.(*ast.InterfaceType)
+			if !ok || it.Methods == nil {
+				return false
+			}
+			obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			if !ok {
+				return false
+			}
+			iface, ok := obj.Type().Underlying().(*types.Interface)
+			if !ok || iface.Empty() || !types.Implements(ptr, iface) {
+				return false
+			}
+			for _, m := range it.Methods.List {
+				if m.Doc == nil {
+					continue
+				}
+				for _, name := range m.Names {
+					if _, have := docs[name.Name]; !have {
+						docs[name.Name] = m.Doc.Text()
+					}
+				}
+			}
+			return false
+		})
+	}
+	mset := types.NewMethodSet(ptr)
 	for i := range mset.Len() {
 		fn, ok := mset.At(i).Obj().(*types.Func)
 		if !ok {
 			continue
 		}
-		if _, have := docs[fn.Name()]; !have {
-			if doc, ok := byFunc[fn.Origin()]; ok {
+		if _, have := docs[fn.Name()]; have {
+			continue
+		}
+		if doc, ok := byFunc[fn.Origin()]; ok {
+			docs[fn.Name()] = doc
+			continue
+		}
+		// A promoted method without a comment: what documents it on the
+		// embedded type it is declared on (an interface it implements).
+		if recv := recvName(fn); recv != "" && recv != typ && depth > 0 {
+			if doc, ok := docsOf(pkg, recv, depth-1)[fn.Name()]; ok {
 				docs[fn.Name()] = doc
 			}
 		}
 	}
 	return docs
+}
+
+// recvName returns the name of the type a method is declared on, or "".
+func recvName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj().Name()
+	}
+	return ""
 }
 
 // typeDoc returns the documentation comment of the type typ of pkg (on

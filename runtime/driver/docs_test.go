@@ -47,6 +47,16 @@ func (p *Pool) fresh() bool { return time.Since(p.added) < p.ttl }
 
 // Stamp reads the clock itself.
 func (p *Pool) Stamp() int64 { return time.Now().UnixNano() }
+
+// Submitter submits work.
+type Submitter interface {
+	// Go submits f without waiting for it to complete.
+	Go(f func())
+	// Len returns what the interface says.
+	Len() int
+}
+
+func (p *Pool) Go(f func()) {}
 `
 
 func loadSrc(t *testing.T, src string) *packages.Package {
@@ -76,7 +86,10 @@ func TestDocsAndClock(t *testing.T) {
 		t.Errorf("Reboot's doc %q: the promoted method's documentation is missing", docs["Reboot"])
 	}
 	if !strings.Contains(docs["Len"], "number of entries") {
-		t.Errorf("Len's doc %q", docs["Len"])
+		t.Errorf("Len's doc %q: its own comment comes first", docs["Len"])
+	}
+	if !strings.Contains(docs["Go"], "without waiting for it to complete") {
+		t.Errorf("Go's doc %q: the interface method it implements documents it", docs["Go"])
 	}
 	if w := wrappedDocs(pkg, "Pool"); !strings.Contains(w, "you must call Wait()") {
 		t.Errorf("wrapped docs %q, want Inner's", w)
