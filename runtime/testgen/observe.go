@@ -37,14 +37,16 @@ func (g *Generator) Lin(test harness.Test) *harness.Lin {
 // is not exact under concurrency, or depends on it by design: approximate
 // counts, best-effort sets that may drop a value, eventually consistent
 // views, a result that says whether another caller's call was in flight
-// (singleflight's shared), or an arbitrary choice (a set's Pop "removes
-// and returns an arbitrary item", which map order decides).
+// (singleflight's shared), an arbitrary choice (a set's Pop "removes and
+// returns an arbitrary item", which map order decides), or work that
+// completes later ("returns a future that can be used to wait for the
+// task to complete").
 var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
 	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
 	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
 	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
 	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?|arbitrary|at random|randomly|` +
-	`in (?:no particular|(?:an )?unspecified|random) order)\b`)
+	`in (?:no particular|(?:an )?unspecified|random) order|returns? a (?:future|promise))\b`)
 
 // eventStatRE matches the names of methods that count or rate what calls
 // did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent

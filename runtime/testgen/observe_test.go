@@ -51,6 +51,10 @@ func TestLinArbitraryAndClock(t *testing.T) {
 	if lin := g.Lin(test); lin != nil {
 		t.Errorf("an arbitrary choice in the suffix: oracle %+v, want none", lin)
 	}
+	g.s.Docs = map[string]string{"Len": "Submits a task to the pool and returns a future that can be used to wait for the task to complete."}
+	if lin := g.Lin(test); lin != nil {
+		t.Errorf("a call returning a future in the suffix: oracle %+v, want none", lin)
+	}
 	g.s.Docs = nil
 	g.s.Clock = map[string]bool{"Len": true}
 	test.Suffix = []harness.Call{put, put}
