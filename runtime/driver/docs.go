@@ -309,3 +309,58 @@ func assertedTypes(pkg *packages.Package) []types.Type {
 	}
 	return out
 }
+
+// sharedGetters returns the package's functions that hand out a
+// process-wide instance rather than build one: every return of the
+// function returns a package-level variable, its address, or a field of
+// one (GetDefaultSet returning defaultSet). The objects they return are
+// shared by every test and iteration, so they are no constructors.
+func sharedGetters(pkg *packages.Package) map[string]bool {
+	out := map[string]bool{}
+	if pkg.TypesInfo == nil {
+		return out
+	}
+	global := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.UnaryExpr:
+				if x.Op != token.AND {
+					return false
+				}
+				e = x.X
+			case *ast.SelectorExpr:
+				e = x.X
+			case *ast.Ident:
+				v, ok := pkg.TypesInfo.Uses[x].(*types.Var)
+				return ok && !v.IsField() && v.Pkg() == pkg.Types && v.Parent() == pkg.Types.Scope()
+			default:
+				return false
+			}
+		}
+	}
+	for _, f := range pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.Results == nil {
+				continue
+			}
+			returns, all := 0, true
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ReturnStmt:
+					returns++
+					if len(n.Results) == 0 || !global(n.Results[0]) {
+						all = false
+					}
+				}
+				return true
+			})
+			if returns > 0 && all {
+				out[fd.Name.Name] = true
+			}
+		}
+	}
+	return out
+}

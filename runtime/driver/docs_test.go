@@ -57,6 +57,24 @@ type Submitter interface {
 }
 
 func (p *Pool) Go(f func()) {}
+
+var defaultPool = &Pool{}
+
+var pools struct{ main Pool }
+
+// GetDefaultPool returns the process-wide pool.
+func GetDefaultPool() *Pool { return defaultPool }
+
+// MainPool returns another process-wide pool.
+func MainPool() *Pool { return &pools.main }
+
+// NewPool returns a new pool, or the default one.
+func NewPool(fresh bool) *Pool {
+	if !fresh {
+		return defaultPool
+	}
+	return &Pool{}
+}
 `
 
 func loadSrc(t *testing.T, src string) *packages.Package {
@@ -93,6 +111,9 @@ func TestDocsAndClock(t *testing.T) {
 	}
 	if w := wrappedDocs(pkg, "Pool"); !strings.Contains(w, "you must call Wait()") {
 		t.Errorf("wrapped docs %q, want Inner's", w)
+	}
+	if got := sharedGetters(pkg); len(got) != 2 || !got["GetDefaultPool"] || !got["MainPool"] {
+		t.Errorf("shared getters %v, want GetDefaultPool and MainPool (NewPool builds one on some path)", got)
 	}
 	clock := clockMethods(pkg, "Pool")
 	if !clock["Has"] || !clock["Stamp"] || clock["Len"] || clock["Reboot"] {

@@ -380,6 +380,14 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		s.Clock = clockMethods(pkg, tp.Name)
 		s.Literals = stringLiterals(pkg)
 		s.Asserted = assertedTypes(pkg)
+		shared := sharedGetters(pkg)
+		s.Ctors = slices.DeleteFunc(s.Ctors, func(f *testgen.Func) bool {
+			if shared[f.Name] {
+				s.Shared = append(s.Shared, f.Name)
+				return true
+			}
+			return false
+		})
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped

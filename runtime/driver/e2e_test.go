@@ -547,8 +547,9 @@ func TestSaturation(t *testing.T) {
 
 // TestProcessWideInstance checks that a type whose only constructor
 // changes process-wide state (it fails when called a second time in one
-// process) is not tested on objects that are not fresh, and says so,
-// while its twin is tested.
+// process), or that only a getter of a package variable hands out, is
+// not tested on objects that are not fresh, and says so, while its twin
+// is tested.
 func TestProcessWideInstance(t *testing.T) {
 	t.Parallel()
 	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"global")
@@ -558,6 +559,9 @@ func TestProcessWideInstance(t *testing.T) {
 	srv := typeReport(t, rep, "Server")
 	if !strings.Contains(srv.Skipped, "only process-wide instances: NewServer fails when called a second time") {
 		t.Errorf("Server: skipped %q, notes %q; want it not tested as a process-wide instance", srv.Skipped, srv.Notes)
+	}
+	if reg := typeReport(t, rep, "Registry"); !strings.Contains(reg.Skipped, "only a process-wide instance: GetDefaultRegistry returns a package-level variable") {
+		t.Errorf("Registry: skipped %q; want it not tested, GetDefaultRegistry handing out one instance", reg.Skipped)
 	}
 	if loc := typeReport(t, rep, "Local"); loc.Skipped != "" || !slices.Contains(loc.BuiltBy, "NewLocal") {
 		t.Errorf("Local: skipped %q, built by %q; want it built by NewLocal", loc.Skipped, loc.BuiltBy)

@@ -71,6 +71,14 @@ func (r *typeRun) probe() bool {
 		}
 	}
 	zero := len(r.g.Ctors()) == 0
+	if shared := r.s.Shared; len(shared) > 0 {
+		if zero && len(global) == 0 {
+			r.rep.Skipped = fmt.Sprintf("only a process-wide instance: %s returns a package-level variable, "+
+				"which every test would share, so no test can have fresh objects", strings.Join(shared, ", "))
+			return false
+		}
+		r.note("%s not used: it returns a process-wide instance (a package-level variable)", strings.Join(shared, ", "))
+	}
 	if zero && len(global) > 0 {
 		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process "+
 			"(it changes process-wide state, such as a registration), so no test can have fresh objects",

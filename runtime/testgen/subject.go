@@ -48,6 +48,9 @@ type Subject struct {
 	// calling its pool's): what they say a method ends binds the
 	// wrapper's method of that name too.
 	TypeDoc, WrappedDoc string
+	// Shared are the functions that return a process-wide instance of
+	// the type (a package variable: GetDefaultSet), taken out of Ctors.
+	Shared []string
 	// Clock holds the methods whose results may depend on the clock
 	// (they read time.Now, directly or through the package's code), by
 	// name, when the caller has the syntax: not observers for the

@@ -68,3 +68,29 @@ func (l *Local) Count() int {
 	defer l.mu.Unlock()
 	return l.n
 }
+
+// Registry is only ever the process-wide one GetDefaultRegistry returns:
+// every test would share it, so it is not tested.
+type Registry struct {
+	mu    sync.Mutex
+	names []string
+}
+
+var defaultRegistry = &Registry{}
+
+// GetDefaultRegistry returns the process-wide registry.
+func GetDefaultRegistry() *Registry { return defaultRegistry }
+
+// Add registers name.
+func (r *Registry) Add(name string) {
+	r.mu.Lock()
+	r.names = append(r.names, name)
+	r.mu.Unlock()
+}
+
+// Len returns the number of names.
+func (r *Registry) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.names)
+}
