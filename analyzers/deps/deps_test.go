@@ -47,6 +47,15 @@ func checkPairs(t *testing.T, tp *deps.TypePlan, want ...string) {
 	}
 }
 
+// TestEntryHeld checks that the lock a helper releases for its caller
+// (held on entry as far as the helper's summary goes) is not taken as
+// held in a caller that does not hold it: Reset's write through the
+// helper conflicts with Get's locked read.
+func TestEntryHeld(t *testing.T) {
+	tp := plan(t, "entryheld", "Gauge")
+	checkPairs(t, tp, "Get~Reset:pc", "Get~Set:pc", "Reset~Reset:pc", "Reset~Set:pc", "Set~Set:pc")
+}
+
 // TestBufReader is DepCon+'s running example: Close is not synchronised,
 // so Close–Read are dependent; Read–Mark both hold the lock (not
 // parallel); Available–Available only read (no conflict). Unlike the

@@ -327,7 +327,10 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		var out []Held
 		for _, h := range hs {
 			for _, l := range mapLock(h.Lock) {
-				h.Lock, h.Site = l, w.site(instr, h.Site)
+				h.Lock = l
+				if h.Site != entrySite {
+					h.Site = w.site(instr, h.Site)
+				}
 				if h.Via == "" {
 					h.Via = via
 				}
@@ -371,6 +374,11 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		} else {
 			out = append([]Held(nil), callerHeld...)
 			for _, h := range mapHeld(own) {
+				if h.Site == entrySite {
+					// Held by the callee's caller on entry: here, the
+					// caller's own locks (callerHeld) say what is held.
+					continue
+				}
 				// A lock the caller holds already (a recursive read
 				// lock, a self-deadlock) is held in the caller's
 				// critical section.
