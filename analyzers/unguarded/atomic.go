@@ -55,7 +55,7 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 		f, _ := field(loc)
 		for _, p := range plains[loc] {
 			at, ok := conflicting(p, atomics[loc])
-			if !ok || !reported.add(p.a.Pos, f) {
+			if !ok || promotedHere(p.m, t) || !reported.add(p.a.Pos, f) {
 				continue
 			}
 			names := p.m.Params

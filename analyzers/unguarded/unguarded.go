@@ -130,6 +130,12 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 		// Candidate guards: held at every other access (in W mode at
 		// writes), at least minGuarded of them; or else at every access
 		// of the other methods.
+		if promotedHere(u.m, t) {
+			// The access is a method of an embedded type of the package,
+			// analysed on its own: reported there, at its own place, not
+			// once more for every type that embeds it.
+			continue
+		}
 		lock, ev := guardOfAll(u, others)
 		perMethod := false
 		if lock == "" && len(outside) < len(others) && !inMethod[u.m] {
@@ -460,4 +466,27 @@ func mayBeLost(methods []*summary.Method) func(field string) bool {
 		}
 		return false
 	}
+}
+
+// promotedHere reports whether m is a method of t promoted from an
+// embedded type declared in the same package (the wrapper the SSA form
+// makes for it).
+func promotedHere(m *summary.Method, t *typeEntries) bool {
+	if m.Func == nil || m.Func.Synthetic == "" {
+		return false
+	}
+	fn, ok := m.Func.Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	rt := recv.Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	n, ok := types.Unalias(rt).(*types.Named)
+	return ok && n.Origin().Obj() != t.obj && n.Obj().Pkg() == t.obj.Pkg()
 }
