@@ -683,15 +683,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				if acq.Goroutine {
 					continue
 				}
-				ls := tfr.loc(acq.Lock)
-				acq.Lock = ""
-				if len(ls) == 1 {
-					acq.Lock = ls[0]
-				}
-				acq.Held = nil
-				if acq.Via == "" {
-					acq.Via = strings.TrimSuffix(t.Name(), "$bound")
-				}
+				acq = tfr.inCaller(acq, t)
 				certain := dominatesReturns(t, acq.Pos)
 				for _, h := range e.held {
 					if h.own && !slices.Contains(released, h.Lock.Lock) {
@@ -1431,19 +1423,27 @@ func (a *analyzer) deep(t *ssa.Function, depth int) []summary.Acquire {
 				if acq.Goroutine || len(out) >= maxEntries {
 					continue
 				}
-				ls := ufr.loc(acq.Lock)
-				acq.Lock = ""
-				if len(ls) == 1 {
-					acq.Lock = ls[0]
-				}
-				acq.Held = nil
-				if acq.Via == "" {
-					acq.Via = strings.TrimSuffix(u.Name(), "$bound")
-				}
-				out = append(out, acq)
+				out = append(out, ufr.inCaller(acq, u))
 			}
 		}
 	}
 	a.deepMemo[t] = out
 	return out
+}
+
+// inCaller returns acquisition acq of target t as the caller whose frame
+// fr is sees it: its lock named in the caller's terms ("" when the call
+// does not name it), no locks held (the caller's are what counts), and
+// the target named as the way it happens.
+func (fr frame) inCaller(acq summary.Acquire, t *ssa.Function) summary.Acquire {
+	ls := fr.loc(acq.Lock)
+	acq.Lock = ""
+	if len(ls) == 1 {
+		acq.Lock = ls[0]
+	}
+	acq.Held = nil
+	if acq.Via == "" {
+		acq.Via = strings.TrimSuffix(t.Name(), "$bound")
+	}
+	return acq
 }

@@ -4,11 +4,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // methodDocs returns the documentation comments of the methods of type
@@ -23,13 +26,16 @@ func methodDocs(pkg *packages.Package, typ string) map[string]string {
 func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 	byFunc := map[*types.Func]string{}
 	docs := map[string]string{}
+	if pkg.TypesInfo == nil || pkg.Types == nil {
+		return docs
+	}
 	for _, f := range pkg.Syntax {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil {
 				continue
 			}
-			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok && pkg.TypesInfo != nil {
+			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 				byFunc[fn] = fd.Doc.Text()
 			}
 			if ReceiverName(fd.Recv.List[0].Type) == typ {
@@ -363,4 +369,35 @@ func sharedGetters(pkg *packages.Package) map[string]bool {
 		}
 	}
 	return out
+}
+
+// packageFacts are what the driver reads from a package's source once,
+// for all the subjects of the package.
+type packageFacts struct {
+	literals []string
+	asserted []types.Type
+	shared   map[string]bool
+	clock    map[*types.Func]bool
+}
+
+func readPackage(pkg *packages.Package) *packageFacts {
+	return &packageFacts{literals: stringLiterals(pkg), asserted: assertedTypes(pkg),
+		shared: sharedGetters(pkg), clock: clockFuncs(pkg)}
+}
+
+// describe fills in what the source says of subject s, type typ of pkg:
+// its documentation, the methods reading the clock, the package's
+// literals and asserted types, and its constructors without the getters
+// of a process-wide instance (moved to s.Shared).
+func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
+	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), typeDoc(pkg, typ), wrappedDocs(pkg, typ)
+	s.Clock = methodsIn(pkg, typ, f.clock)
+	s.Literals, s.Asserted = f.literals, f.asserted
+	s.Ctors = slices.DeleteFunc(s.Ctors, func(c *testgen.Func) bool {
+		if f.shared[c.Name] {
+			s.Shared = append(s.Shared, c.Name)
+			return true
+		}
+		return false
+	})
 }

@@ -335,6 +335,7 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 	re := cfg.TypeRE
 	unexported := cfg.Unexported || pkg.Name == "main" || isInternal(pkg.PkgPath)
 	behind := behindInterfaces(pkg.Types)
+	var facts *packageFacts // read once, for the first subject
 	for _, tp := range plan.All {
 		named := re != nil && re.MatchString(tp.Name)
 		switch {
@@ -375,19 +376,10 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 			skipped = append(skipped, tr)
 			continue
 		}
-		s.Docs, s.TypeDoc = methodDocs(pkg, tp.Name), typeDoc(pkg, tp.Name)
-		s.WrappedDoc = wrappedDocs(pkg, tp.Name)
-		s.Clock = clockMethods(pkg, tp.Name)
-		s.Literals = stringLiterals(pkg)
-		s.Asserted = assertedTypes(pkg)
-		shared := sharedGetters(pkg)
-		s.Ctors = slices.DeleteFunc(s.Ctors, func(f *testgen.Func) bool {
-			if shared[f.Name] {
-				s.Shared = append(s.Shared, f.Name)
-				return true
-			}
-			return false
-		})
+		if facts == nil {
+			facts = readPackage(pkg)
+		}
+		facts.describe(pkg, s, tp.Name)
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped
