@@ -6,6 +6,7 @@
 //	go vet -vettool=$(command -v depcon) ./...   run the diagnostics under go vet
 //	depcon vet [flags] PACKAGES                  the same, standalone
 //	depcon vet -sarif [-o FILE] PACKAGES         the same, as a SARIF 2.1.0 log
+//	depcon vet -confirm [flags] PACKAGES         the same, each diagnostic tested by generated tests
 //	depcon pairs [-json] [-type RE] PACKAGES     print the dependent method pairs
 //	depcon test [flags] PACKAGES                 generate and run concurrent tests
 //	depcon bench [flags] DIR                     measure depcon on a corpus
@@ -34,6 +35,7 @@ Usage:
 	go vet -vettool=$(command -v depcon) PACKAGES   run the diagnostics under go vet
 	depcon vet [flags] PACKAGES                     the same, standalone
 	depcon vet -sarif [-o FILE] PACKAGES            the same, as a SARIF 2.1.0 log
+	depcon vet -confirm [flags] PACKAGES            the same, each diagnostic tested by generated tests
 	depcon pairs [-json] [-type REGEXP] PACKAGES    print the dependent method pairs
 	depcon test [flags] PACKAGES                    generate and run concurrent tests
 	depcon bench [flags] DIR                        measure depcon on a corpus
@@ -61,8 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if wantsSARIF(args[2:]) {
 			return vetSARIF(args[2:], stdout, stderr)
 		}
+		if wantsConfirm(args[2:]) {
+			return vetConfirm(args[2:], stdout, stderr)
+		}
 		if isHelp(args[2:]) {
 			fmt.Fprintln(stderr, "depcon vet -sarif [-o FILE] PACKAGES writes a SARIF 2.1.0 log (depcon vet -sarif -h for its flags).")
+			fmt.Fprintln(stderr, "depcon vet -confirm PACKAGES tests each diagnostic with generated tests (depcon vet -confirm -h for its flags).")
 		}
 		os.Args = append([]string{"depcon vet"}, vetArgs(args[2:], stderr)...)
 		multichecker.Main(suite.Analyzers()...) // does not return

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -38,7 +39,7 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 				byFunc[fn] = fd.Doc.Text()
 			}
-			if ReceiverName(fd.Recv.List[0].Type) == typ {
+			if load.ReceiverName(fd.Recv.List[0].Type) == typ {
 				docs[fd.Name.Name] = fd.Doc.Text()
 			}
 		}
@@ -187,27 +188,6 @@ func wrappedDocs(pkg *packages.Package, typ string) string {
 	}
 	walk(typ, 3)
 	return strings.Join(out, "\n")
-}
-
-// ReceiverName returns the name of the type of a method's receiver
-// expression: T for T, *T, T[K] and *T[K]; "" for anything else.
-func ReceiverName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // maxLiterals bounds the string constants taken from a package.

@@ -122,6 +122,10 @@ type Config struct {
 	// Isolation is the policy of the jail every process that runs the
 	// packages' code runs in (see package isolate).
 	Isolation isolate.Policy
+	// Confirm tests only the types that have static diagnostics, and of
+	// them only the pairs whose tests can confirm one (depcon vet
+	// -confirm).
+	Confirm bool
 }
 
 // Schedulers (Config.Sched, the -sched flag).
@@ -192,16 +196,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	plans, _, err := load.Plans(pkgs)
+	analysis, err := load.Analyze(pkgs)
 	if err != nil {
 		return nil, fmt.Errorf("computing the plans: %w", err)
 	}
+	plans := analysis.Plans
 	work, err := newWorkDir()
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
 	rep := &Report{Types: []*TypeReport{}, Isolation: jail.Describe()}
+	for _, err := range analysis.Errors {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("an analyzer failed, its diagnostics are missing: %v", err))
+	}
+	diags := map[string]map[string][]*load.Diagnostic{} // package → type → diagnostics
+	for _, d := range analysis.Diagnostics {
+		if diags[d.Package] == nil {
+			diags[d.Package] = map[string][]*load.Diagnostic{}
+		}
+		diags[d.Package][d.Type] = append(diags[d.Package][d.Type], d)
+	}
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return strings.Compare(a.PkgPath, b.PkgPath) })
 	var selected []pkgSubjects
 	for _, pkg := range pkgs {
@@ -209,7 +224,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if plan == nil || len(pkg.GoFiles) == 0 {
 			continue
 		}
-		subjects, skipped := selectTypes(pkg, plan, cfg)
+		var only map[string][]*load.Diagnostic
+		if cfg.Confirm {
+			only = diags[pkg.PkgPath]
+			if only == nil {
+				only = map[string][]*load.Diagnostic{}
+			}
+		}
+		subjects, skipped := selectTypes(pkg, plan, cfg, only)
 		rep.Types = append(rep.Types, skipped...)
 		selected = append(selected, pkgSubjects{pkg, subjects})
 	}
@@ -258,6 +280,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	pool.Wait()
 	// Types an interruption kept from running have empty slots.
 	rep.Types = slices.DeleteFunc(rep.Types, func(t *TypeReport) bool { return t.Type == "" })
+	if ds := judgeDiagnostics(analysis.Diagnostics, plans, rep.Types); len(ds) > 0 {
+		rep.Diagnostics = ds
+	}
 	if len(errs) > 0 {
 		return rep, errors.Join(errs...)
 	}
@@ -320,6 +345,19 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
+// confirming returns the view of tp restricted to the pairs whose tests
+// can confirm one of diags (the methods stay: prefixes call them).
+func confirming(tp *deps.TypePlan, diags []*load.Diagnostic) *deps.TypePlan {
+	v := *tp
+	v.Pairs = nil
+	for _, p := range tp.Pairs {
+		if slices.ContainsFunc(diags, func(d *load.Diagnostic) bool { return d.Concerns(p.M1, p.M2, p.Evidence) }) {
+			v.Pairs = append(v.Pairs, p)
+		}
+	}
+	return &v
+}
+
 // selectTypes returns the subjects of the types of plan that cfg selects,
 // and reports for the selected types that cannot be tested. Without
 // -type, the types meant for concurrent use are selected (Concurrent):
@@ -328,8 +366,10 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 // methods; with -unexported (the default in package main and in internal
 // packages), every type and its unexported methods too. Iterators are
 // left out (see isIterator). A type that -type names is selected with
-// all its methods.
-func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen.Subject, []*TypeReport) {
+// all its methods. When only is not nil (Config.Confirm), the types it
+// has diagnostics for are selected as if named, each with the pairs
+// that can confirm them, and no other.
+func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[string][]*load.Diagnostic) ([]*testgen.Subject, []*TypeReport) {
 	var subjects []*testgen.Subject
 	var skipped []*TypeReport
 	re := cfg.TypeRE
@@ -338,6 +378,10 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 	var facts *packageFacts // read once, for the first subject
 	for _, tp := range plan.All {
 		named := re != nil && re.MatchString(tp.Name)
+		if only != nil && len(only[tp.Name]) == 0 {
+			continue
+		}
+		wanted := named || only != nil // iterators are left out all the same
 		switch {
 		case re == nil && tp.NotShared != "" && tp.Exported:
 			tr := newTypeReport(pkg.PkgPath, tp.ExportedOnly())
@@ -345,9 +389,9 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 				tp.NotShared, tp.Name)
 			skipped = append(skipped, tr)
 			continue
-		case re != nil && !named, re == nil && !tp.Concurrent:
+		case re != nil && !named, re == nil && !tp.Concurrent && !wanted:
 			continue
-		case !tp.Exported && !unexported && !named && !behind[tp.Name]:
+		case !tp.Exported && !unexported && !wanted && !behind[tp.Name]:
 			continue
 		case !named && tp.Exported && isIterator(pkg.Types, tp.Name):
 			// One consumer at a time, by convention: sharing it is misuse.
@@ -365,6 +409,9 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config) ([]*testgen
 		view := tp
 		if !unexported {
 			view = tp.ExportedOnly()
+		}
+		if only != nil {
+			view = confirming(view, only[tp.Name])
 		}
 		if len(view.Methods) == 0 {
 			continue

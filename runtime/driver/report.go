@@ -37,14 +37,27 @@ type Report struct {
 	// the report has what was found until then.
 	Stopped string        `json:"stopped,omitempty"`
 	Types   []*TypeReport `json:"types"`
+	// Diagnostics are the static diagnostics of the packages tested,
+	// each with what the tests did about it.
+	Diagnostics []*DiagnosticResult `json:"diagnostics,omitempty"`
+	// Notes are about the run as a whole: an analyzer that failed on a
+	// package (its diagnostics are missing).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Merge returns the report of the union of reports (of the shards of one
 // run): their types, sorted by package and name.
 func Merge(reports ...*Report) *Report {
 	out := &Report{Types: []*TypeReport{}}
+	var diags [][]*DiagnosticResult
 	for _, r := range reports {
 		out.Types = append(out.Types, r.Types...)
+		diags = append(diags, r.Diagnostics)
+		for _, n := range r.Notes {
+			if !slices.Contains(out.Notes, n) {
+				out.Notes = append(out.Notes, n)
+			}
+		}
 		if out.Isolation == "" {
 			out.Isolation = r.Isolation
 		} else if r.Isolation != "" && r.Isolation != out.Isolation {
@@ -54,6 +67,10 @@ func Merge(reports ...*Report) *Report {
 	slices.SortStableFunc(out.Types, func(a, b *TypeReport) int {
 		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Type, b.Type))
 	})
+	out.Diagnostics = mergeDiagnostics(diags...)
+	if len(out.Diagnostics) == 0 {
+		out.Diagnostics = nil
+	}
 	return out
 }
 
@@ -135,6 +152,10 @@ type TypeReport struct {
 	// Schedules counts the concurrent tests by how they were scheduled:
 	// "targeted", "pct", "stress".
 	Schedules map[string]int `json:"schedules,omitempty"`
+	// pairs are the dependent pairs of the view tested; stats how they
+	// were tested (for DiagnosticResult).
+	pairs []deps.Pair
+	stats map[[2]string]*pairStat
 }
 
 // PairCoverage is the interleaving coverage of one pair.
@@ -186,7 +207,7 @@ func (c OrderCoverage) String() string {
 
 func newTypeReport(pkg string, tp *deps.TypePlan) *TypeReport {
 	return &TypeReport{Package: pkg, Type: tp.Name, PairsTotal: tp.PairsTotal, PairsDependent: tp.Dependent(),
-		Violations: []*Violation{}}
+		Violations: []*Violation{}, pairs: tp.Pairs}
 }
 
 // A Violation is a thread-safety violation (or a self-deadlock) and the
@@ -291,8 +312,12 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "stopped early (%s): what follows is what was found until then\n", r.Stopped)
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	if len(r.Types) == 0 {
 		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
+		writeDiagnostics(w, r.Diagnostics)
 		return
 	}
 	// The bugs, then the contract questions.
@@ -364,6 +389,7 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  note: %s\n", n)
 		}
 	}
+	writeDiagnostics(w, r.Diagnostics)
 }
 
 // writeCoverage writes the type's tests by schedule, the prefix calls

@@ -108,6 +108,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 			describeObjects(r.slowest.test))
 	}
 	r.rep.PairsTested = len(r.tested)
+	r.rep.stats = r.pairStats()
 	r.rep.Interleavings = r.interleavings()
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))

@@ -56,24 +56,6 @@ func TestFuncName(t *testing.T) {
 	}
 }
 
-func TestSplitPos(t *testing.T) {
-	for in, want := range map[string][3]any{
-		"/a/b.go:12:5":  {"/a/b.go", 12, 5},
-		"/a/b.go:12":    {"/a/b.go", 12, 0},
-		`C:\a\b.go:3:4`: {`C:\a\b.go`, 3, 4},
-	} {
-		file, line, col, ok := splitPos(in)
-		if !ok || file != want[0] || line != want[1] || col != want[2] {
-			t.Errorf("splitPos(%q) = %q %d %d %v", in, file, line, col, ok)
-		}
-	}
-	for _, in := range []string{"", "nowhere", "/a/b.go:x"} {
-		if _, _, _, ok := splitPos(in); ok {
-			t.Errorf("splitPos(%q) ok", in)
-		}
-	}
-}
-
 // TestColumns checks the conversion of byte columns into UTF-16 columns,
 // and paths inside and outside the root.
 func TestColumns(t *testing.T) {

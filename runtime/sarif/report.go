@@ -11,6 +11,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/load"
 )
 
 // TestRulePrefix prefixes the rule ids of depcon test's violations:
@@ -136,7 +137,8 @@ func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 	}
 	for _, e := range v.Evidence {
 		for _, p := range []string{e.Pos1, e.Pos2} {
-			file, line, col, ok := splitPos(p)
+			pos, ok := load.ParsePosition(p)
+			file, line, col := pos.Filename, pos.Line, pos.Column
 			if !ok {
 				continue
 			}
@@ -412,30 +414,4 @@ func codeFlow(loc *locator, threads []thread) *CodeFlow {
 		cf.ThreadFlows = append(cf.ThreadFlows, tf)
 	}
 	return cf
-}
-
-// splitPos splits "file:line:col" (or "file:line").
-func splitPos(pos string) (file string, line, col int, ok bool) {
-	rest, last, found := cutLast(pos)
-	if !found {
-		return "", 0, 0, false
-	}
-	n, err := strconv.Atoi(last)
-	if err != nil {
-		return "", 0, 0, false
-	}
-	if rest2, mid, found := cutLast(rest); found {
-		if l, err := strconv.Atoi(mid); err == nil {
-			return rest2, l, n, rest2 != ""
-		}
-	}
-	return rest, n, 0, rest != ""
-}
-
-func cutLast(s string) (before, after string, found bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
 }

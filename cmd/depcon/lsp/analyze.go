@@ -3,8 +3,6 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -14,13 +12,10 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/suite"
-	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
 )
 
@@ -34,18 +29,12 @@ type pkgResult struct {
 	types   []*typeInfo // the types of the plan with dependent pairs
 }
 
-// A staticDiag is a diagnostic of an analyzer, with the methods it
-// concerns, so that a test's violation can confirm it.
+// A staticDiag is a diagnostic of an analyzer, as published, with the
+// analysis's own (src), which a test's violation may confirm.
 type staticDiag struct {
 	uri  protocol.DocumentURI
 	diag protocol.Diagnostic
-	// typ is the receiver type of the method the diagnostic is in ("" if
-	// it is in a function); methods are the methods of typ that its
-	// position and its related positions are in.
-	typ     string
-	methods map[string]bool
-	// lines holds "file:line" of its position and related positions.
-	lines map[string]bool
+	src  *load.Diagnostic
 }
 
 // A typeInfo is a type of the package that has dependent method pairs.
@@ -53,6 +42,8 @@ type typeInfo struct {
 	name  string
 	loc   protocol.Location // the type's name in its declaration
 	pairs int               // dependent pairs of the plan's full view
+	// depPairs are those pairs (a test of one may confirm a diagnostic).
+	depPairs []deps.Pair
 	// concurrent is set when the type looks meant for concurrent use
 	// (deps.TypePlan.Concurrent): depcon test tests it by default.
 	concurrent bool
@@ -87,98 +78,62 @@ func analyze(dir string) (*pkgResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	graph, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	res, err := load.Analyze(pkgs)
 	if err != nil {
 		return nil, err
 	}
 	pkg := pkgs[0]
 	a := &pkgResult{dir: dir, pkgPath: pkg.PkgPath, files: pkg.GoFiles}
 	m := newMapper()
-	idx := newFuncIndex(pkg)
-	var errs []error
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", act.Analyzer.Name, act.Err))
-			continue
-		}
-		if act.Analyzer == deps.Analyzer {
-			var plan deps.Plan
-			if act.PackageFact(act.Package.Types, &plan) {
-				a.types = typeInfos(pkg, &plan, m)
-			}
-		}
-		for _, d := range act.Diagnostics {
-			a.static = append(a.static, staticOf(pkg.Fset, act.Analyzer, d, m, idx))
-		}
+	if plan := res.Plans[pkg.PkgPath]; plan != nil {
+		a.types = typeInfos(pkg, plan, m)
 	}
-	sort.SliceStable(a.static, func(i, j int) bool {
-		x, y := a.static[i], a.static[j]
-		if x.uri != y.uri {
-			return x.uri < y.uri
-		}
-		return x.diag.Range.Start.Line < y.diag.Range.Start.Line
-	})
-	return a, errors.Join(errs...)
+	for _, d := range res.Diagnostics {
+		a.static = append(a.static, staticOf(d, m))
+	}
+	return a, errors.Join(res.Errors...)
 }
 
 // staticOf converts an analyzer's diagnostic.
-func staticOf(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic, m *mapper, idx *funcIndex) *staticDiag {
-	start := fset.Position(d.Pos)
-	var end token.Position
-	if d.End.IsValid() {
-		end = fset.Position(d.End)
-	}
+func staticOf(d *load.Diagnostic, m *mapper) *staticDiag {
 	sd := &staticDiag{
-		uri: fileURI(start.Filename),
+		uri: fileURI(d.Pos.Filename),
 		diag: protocol.Diagnostic{
-			Range:           m.rangeOf(start, end),
+			Range:           m.rangeOf(d.Pos, d.End),
 			Severity:        protocol.DiagnosticSeverityWarning,
-			Code:            a.Name,
-			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(docBase + analyzerPackage(a))},
+			Code:            d.Analyzer,
+			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(docBase + analyzerPackage(d.Analyzer))},
 			Source:          "depcon",
 			Message:         d.Message,
 		},
-		methods: map[string]bool{},
-		lines:   map[string]bool{lineKey(start): true},
-	}
-	if typ, meth := idx.enclosing(d.Pos); typ != "" {
-		sd.typ = typ
-		sd.methods[meth] = true
+		src: d,
 	}
 	for _, r := range d.Related {
-		p := fset.Position(r.Pos)
-		var e token.Position
-		if r.End.IsValid() {
-			e = fset.Position(r.End)
-		}
 		sd.diag.RelatedInformation = append(sd.diag.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: fileURI(p.Filename), Range: m.rangeOf(p, e)},
+			Location: protocol.Location{URI: fileURI(r.Pos.Filename), Range: m.rangeOf(r.Pos, r.End)},
 			Message:  r.Message,
 		})
-		sd.lines[lineKey(p)] = true
-		if typ, meth := idx.enclosing(r.Pos); typ != "" && typ == sd.typ {
-			sd.methods[meth] = true
-		}
 	}
 	return sd
 }
 
-func lineKey(p token.Position) string { return fmt.Sprintf("%s:%d", p.Filename, p.Line) }
-
 // analyzerPackage returns the import path of the package that declares
-// the analyzer (that of its Run function), or its name under
-// github.com/depcon/depcon/analyzers when that cannot be told.
-func analyzerPackage(a *analysis.Analyzer) string {
-	if a.Run != nil {
+// the suite's analyzer name (that of its Run function), or its name
+// under github.com/depcon/depcon/analyzers when that cannot be told.
+func analyzerPackage(name string) string {
+	for _, a := range suite.Analyzers() {
+		if a.Name != name || a.Run == nil {
+			continue
+		}
 		if f := runtime.FuncForPC(reflect.ValueOf(a.Run).Pointer()); f != nil {
-			name := f.Name() // path/to/pkg.run or path/to/pkg.(*T).run
-			slash := strings.LastIndexByte(name, '/')
-			if dot := strings.IndexByte(name[slash+1:], '.'); dot > 0 {
-				return name[:slash+1+dot]
+			fn := f.Name() // path/to/pkg.run or path/to/pkg.(*T).run
+			slash := strings.LastIndexByte(fn, '/')
+			if dot := strings.IndexByte(fn[slash+1:], '.'); dot > 0 {
+				return fn[:slash+1+dot]
 			}
 		}
 	}
-	return "github.com/depcon/depcon/analyzers/" + a.Name
+	return "github.com/depcon/depcon/analyzers/" + name
 }
 
 // typeInfos returns the types of plan with dependent pairs, in the
@@ -193,11 +148,11 @@ func typeInfos(pkg *packages.Package, plan *deps.Plan, m *mapper) []*typeInfo {
 		if !ok {
 			continue
 		}
-		t := &typeInfo{name: tp.Name, loc: m.location(pkg.Fset.Position(obj.Pos())), pairs: len(tp.Pairs),
+		t := &typeInfo{name: tp.Name, loc: m.location(pkg.Fset.Position(obj.Pos())), pairs: len(tp.Pairs), depPairs: tp.Pairs,
 			concurrent: tp.Concurrent, methods: map[string]protocol.Location{}}
 		mset := types.NewMethodSet(types.NewPointer(obj.Type()))
 		for _, meth := range tp.Methods {
-			if p, ok := parsePos(meth.Pos); ok {
+			if p, ok := load.ParsePosition(meth.Pos); ok {
 				t.methods[meth.Name] = m.location(p)
 			} else if sel := mset.Lookup(obj.Pkg(), meth.Name); sel != nil && sel.Obj().Pos().IsValid() {
 				t.methods[meth.Name] = m.location(pkg.Fset.Position(sel.Obj().Pos()))
@@ -213,45 +168,6 @@ func typeInfos(pkg *packages.Package, plan *deps.Plan, m *mapper) []*typeInfo {
 		return a.Range.Start.Line < b.Range.Start.Line
 	})
 	return out
-}
-
-// A funcIndex tells the method a position is in.
-type funcIndex struct {
-	funcs []funcSpan
-}
-
-type funcSpan struct {
-	start, end token.Pos
-	recv, name string
-}
-
-func newFuncIndex(pkg *packages.Package) *funcIndex {
-	idx := &funcIndex{}
-	for _, f := range pkg.Syntax {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			span := funcSpan{start: fd.Pos(), end: fd.End(), name: fd.Name.Name}
-			if fd.Recv != nil && len(fd.Recv.List) == 1 {
-				span.recv = driver.ReceiverName(fd.Recv.List[0].Type)
-			}
-			idx.funcs = append(idx.funcs, span)
-		}
-	}
-	return idx
-}
-
-// enclosing returns the receiver type and the name of the method that
-// declares pos ("", "" when pos is not in a method).
-func (idx *funcIndex) enclosing(pos token.Pos) (typ, method string) {
-	for _, f := range idx.funcs {
-		if f.start <= pos && pos < f.end && f.recv != "" {
-			return f.recv, f.name
-		}
-	}
-	return "", ""
 }
 
 // stamp returns a fingerprint of the Go files of dir and of the go.mod

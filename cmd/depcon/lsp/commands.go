@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/load"
 )
 
 // driverDoc is the page that documents depcon test's violations.
@@ -265,7 +266,7 @@ func (s *Server) violationRec(dir, typ string, a *pkgResult, v *driver.Violation
 	m := newMapper()
 	for _, e := range v.Evidence {
 		for _, pos := range []string{e.Pos1, e.Pos2} {
-			if p, ok := parsePos(pos); ok {
+			if p, ok := load.ParsePosition(pos); ok {
 				d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
 					Location: m.location(p), Message: e.Text})
 			}

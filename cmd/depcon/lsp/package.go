@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/driver"
 )
 
@@ -139,7 +140,7 @@ func (s *Server) publish(p *pkgState) {
 		}
 		for _, sd := range a.static {
 			d := sd.diag
-			if rec := confirming(sd, p.tests[sd.typ]); rec != nil {
+			if rec := confirming(sd, p.tests[sd.src.Type], a.typeInfoOrNil(sd.src.Type)); rec != nil {
 				d.Message = fmt.Sprintf("%s (%s: %s, %s, seed %d)", d.Message, confirmedSuffix, rec.v.Kind,
 					pairText(rec.v), rec.v.Seed)
 			}
@@ -178,28 +179,18 @@ func (s *Server) publish(p *pkgState) {
 }
 
 // confirming returns the violation of the type's last test run that
-// confirms a static diagnostic, or nil: one whose reproducer did not
-// pass, with both methods of its pair among the methods the diagnostic
-// and its related positions are in, or with static evidence on one of
-// their lines.
-func confirming(sd *staticDiag, t *typeTest) *violationRec {
-	if t == nil || sd.typ == "" {
+// confirms a static diagnostic (driver.Violation.Confirms), or nil.
+func confirming(sd *staticDiag, t *typeTest, info *typeInfo) *violationRec {
+	if t == nil {
 		return nil
 	}
+	var pairs []deps.Pair
+	if info != nil {
+		pairs = info.depPairs
+	}
 	for _, rec := range t.violations {
-		v := rec.v
-		if v.Reproduced == driver.ReproNo {
-			continue
-		}
-		if sd.methods[v.Pair[0]] && sd.methods[v.Pair[1]] {
+		if rec.v.Confirms(sd.src, pairs) {
 			return rec
-		}
-		for _, e := range v.Evidence {
-			for _, pos := range []string{e.Pos1, e.Pos2} {
-				if p, ok := parsePos(pos); ok && sd.lines[lineKey(p)] {
-					return rec
-				}
-			}
 		}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -105,31 +104,4 @@ func utf16Len(s string) int {
 		n += len(utf16.Encode([]rune{r}))
 	}
 	return n
-}
-
-// parsePos parses a "file:line:col" (or "file:line") position as the
-// deps analyzer writes them.
-func parsePos(s string) (token.Position, bool) {
-	file, rest, ok := cutLast(s)
-	if !ok {
-		return token.Position{}, false
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil {
-		return token.Position{}, false
-	}
-	if file2, rest2, ok := cutLast(file); ok {
-		if line, err := strconv.Atoi(rest2); err == nil {
-			return token.Position{Filename: file2, Line: line, Column: n}, file2 != ""
-		}
-	}
-	return token.Position{Filename: file, Line: n, Column: 1}, file != ""
-}
-
-func cutLast(s string) (before, after string, ok bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
 }

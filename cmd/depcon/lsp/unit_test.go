@@ -13,6 +13,7 @@ import (
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/load"
 )
 
 func TestPositions(t *testing.T) {
@@ -38,28 +39,8 @@ func TestPositions(t *testing.T) {
 	}
 }
 
-func TestParsePos(t *testing.T) {
-	for _, tc := range []struct {
-		in        string
-		file      string
-		line, col int
-		ok        bool
-	}{
-		{"/a/b.go:12:5", "/a/b.go", 12, 5, true},
-		{"/a/b.go:12", "/a/b.go", 12, 1, true},
-		{"C:/a/b.go:3:4", "C:/a/b.go", 3, 4, true},
-		{"", "", 0, 0, false},
-		{"b.go", "", 0, 0, false},
-	} {
-		p, ok := parsePos(tc.in)
-		if ok != tc.ok || ok && (p.Filename != tc.file || p.Line != tc.line || p.Column != tc.col) {
-			t.Errorf("parsePos(%q) = %+v, %v", tc.in, p, ok)
-		}
-	}
-}
-
 func TestAnalyzerPackage(t *testing.T) {
-	if got := analyzerPackage(selfdeadlock.Analyzer); got != "github.com/depcon/depcon/analyzers/selfdeadlock" {
+	if got := analyzerPackage(selfdeadlock.Analyzer.Name); got != "github.com/depcon/depcon/analyzers/selfdeadlock" {
 		t.Errorf("analyzerPackage(selfdeadlock) = %q", got)
 	}
 }
@@ -84,7 +65,7 @@ func TestConfirmation(t *testing.T) {
 	u := fileURI(file)
 	static := func() *staticDiag {
 		return &staticDiag{uri: u, diag: protocol.Diagnostic{Message: "recv.n is read in Get without recv.mu", Code: "unguarded"},
-			typ: "Counter", methods: map[string]bool{"Get": true, "Inc": true}, lines: map[string]bool{file + ":23": true}}
+			src: &load.Diagnostic{Type: "Counter", Methods: []string{"Get", "Inc"}, Pos: token.Position{Filename: file, Line: 23}}}
 	}
 	for _, tc := range []struct {
 		name      string

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/depcon/depcon/runtime/driver"
+)
+
+const vetConfirmUsage = `usage: depcon vet -confirm [flags] PACKAGES
+
+With -confirm, depcon vet runs its analyzers over the packages (their
+non-test files) and then, for each diagnostic in a method of a type,
+generates and runs the concurrent tests of the method pairs that can
+confirm it: those depcon test would run, restricted to these pairs, under
+the same isolation. It prints every diagnostic as go vet does, followed by
+what the tests did about it:
+
+  confirmed by a generated test: KIND, PAIR, seed N
+  tested N times (PAIRS), not reproduced
+  not reached: N tests of PAIRS never got to its statements
+  not tested: WHY
+  no pair: WHY (no generated test can confirm it)
+
+A confirmed diagnostic is also reported by depcon test, with its
+reproducer. depcon test -json reports the same for every diagnostic of the
+packages it tests.
+
+Exit status: 0 when there is no diagnostic, 3 when there are some (as
+depcon vet); 1 when the packages do not load or build, or no isolation is
+available; 2 on a usage error; 130 when SIGINT or SIGTERM ended the run
+(what was tested until then is reported).
+
+Flags:
+`
+
+// confirmBudget is the default time budget per type of depcon vet
+// -confirm: only the pairs of its diagnostics are tested, and a type's
+// testing ends before it once their interleavings are saturated.
+const confirmBudget = 10 * time.Second
+
+// wantsConfirm reports whether the arguments of depcon vet ask for
+// -confirm among the flags, before the first package.
+func wantsConfirm(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return false
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case name == "confirm":
+			return !strings.HasSuffix(a, "=false")
+		case !hasValue && (name == "budget" || name == "p" || name == "seed" || name == "o"):
+			i++ // its value
+		}
+	}
+	return false
+}
+
+// vetConfirm implements depcon vet -confirm.
+func vetConfirm(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("depcon vet -confirm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, vetConfirmUsage)
+		fs.PrintDefaults()
+	}
+	fs.Bool("confirm", true, "confirm the diagnostics with generated tests")
+	cfg := driver.Config{Iters: driver.DefaultIters, MaxLen: driver.DefaultMaxLen, Seed: 1, Confirm: true}
+	fs.DurationVar(&cfg.Budget, "budget", confirmBudget, "time budget per type")
+	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
+	fs.BoolVar(&cfg.Unexported, "unexported", false, "test unexported methods too")
+	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
+	fs.BoolVar(&cfg.Isolation.Net, "net", false, "let the code under test use the network (it has none by default)")
+	fs.BoolVar(&cfg.Isolation.Unsafe, "unsafe-no-isolation", false,
+		"run the code under test unconfined where the kernel offers no isolation (see depcon test -h)")
+	jsonOut := fs.Bool("json", false, "print the diagnostics and what the tests did as JSON")
+	verbose := fs.Bool("v", false, "log every decision of the tests")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	if cfg.Budget <= 0 || cfg.Parallel <= 0 {
+		fmt.Fprintln(stderr, "depcon vet: -budget and -p must be positive")
+		return 2
+	}
+	cfg.Patterns = fs.Args()
+	if *verbose {
+		cfg.Verbose = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := driver.Run(ctx, cfg)
+	interrupted := ctx.Err() != nil
+	if err != nil && !interrupted || rep == nil {
+		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
+		return 1
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		diags := rep.Diagnostics
+		if diags == nil {
+			diags = []*driver.DiagnosticResult{}
+		}
+		if err := enc.Encode(diags); err != nil {
+			fmt.Fprintf(stderr, "depcon vet: %v\n", err)
+			return 1
+		}
+	} else {
+		for _, d := range rep.Diagnostics {
+			fmt.Fprintf(stdout, "%s: %s [%s]\n", d.Pos, d.Message, d)
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(stderr, "depcon vet: %s\n", n)
+	}
+	if interrupted {
+		fmt.Fprintln(stderr, "depcon vet: interrupted: the diagnostics not yet tested are reported as such")
+		return 130
+	}
+	if len(rep.Diagnostics) > 0 {
+		return 3
+	}
+	return 0
+}

@@ -1,0 +1,95 @@
+package driver
+
+import (
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/load"
+)
+
+// TestJudgeDiagnostic checks the status each diagnostic gets from the
+// reports of its type: confirmed by a violation of a pair it concerns
+// (not one whose reproducer passed), not reproduced, not reached, not
+// tested (with the reason), and no pair.
+func TestJudgeDiagnostic(t *testing.T) {
+	pair := deps.Pair{M1: "Add", M2: "Get", Deps: []string{deps.DepPC},
+		Evidence: []deps.Evidence{{Kind: deps.DepPC, Pos1: "/p/c.go:10:2", Pos2: "/p/c.go:20:2"}}}
+	other := deps.Pair{M1: "Get", M2: "Reset", Deps: []string{deps.DepPC},
+		Evidence: []deps.Evidence{{Kind: deps.DepPC, Pos1: "/p/c.go:20:2", Pos2: "/p/c.go:30:2"}}}
+	plan := &deps.Plan{Package: "p", All: []*deps.TypePlan{{Name: "C", Pairs: []deps.Pair{pair, other}}}}
+	diag := &load.Diagnostic{Analyzer: "unguarded", Package: "p", Type: "C", Methods: []string{"Add"},
+		Pos: token.Position{Filename: "/p/c.go", Line: 10, Column: 4}, Message: "recv.n is written in Add without recv.mu"}
+	report := func(f func(*TypeReport)) []*TypeReport {
+		tr := &TypeReport{Package: "p", Type: "C", Violations: []*Violation{}, pairs: []deps.Pair{pair, other},
+			stats: map[[2]string]*pairStat{{"Add", "Get"}: {Tests: 12, Reached: true, Known: true}}}
+		if f != nil {
+			f(tr)
+		}
+		return []*TypeReport{tr}
+	}
+	race := func(p [2]string, repro string) *Violation {
+		return &Violation{Kind: KindRace, Pair: p, Seed: 3, Reproduced: repro}
+	}
+	for _, tc := range []struct {
+		name   string
+		d      *load.Diagnostic
+		types  []*TypeReport
+		status string
+		text   string
+	}{
+		{"confirmed", diag, report(func(tr *TypeReport) { tr.Violations = append(tr.Violations, race([2]string{"Add", "Get"}, ReproYes)) }),
+			DiagConfirmed, "confirmed by a generated test: race, Add ∥ Get, seed 3"},
+		{"also seen as", diag, report(func(tr *TypeReport) {
+			v := race([2]string{"Get", "Reset"}, ReproNotRun)
+			v.AlsoSeenAs = []string{"Add ∥ Get"}
+			tr.Violations = append(tr.Violations, v)
+		}), DiagConfirmed, "race, Get ∥ Reset, seed 3"},
+		{"reproducer passed", diag, report(func(tr *TypeReport) { tr.Violations = append(tr.Violations, race([2]string{"Add", "Get"}, ReproNo)) }),
+			DiagNotReproduced, "tested 12 times (Add ∥ Get), not reproduced"},
+		{"another pair's violation", diag, report(func(tr *TypeReport) {
+			tr.Violations = append(tr.Violations, race([2]string{"Get", "Reset"}, ReproYes))
+		}), DiagNotReproduced, "not reproduced"},
+		{"not reached", diag, report(func(tr *TypeReport) { tr.stats[[2]string{"Add", "Get"}].Reached = false }),
+			DiagNotReached, "12 tests of Add ∥ Get never got"},
+		{"no orders", diag, report(func(tr *TypeReport) { *tr.stats[[2]string{"Add", "Get"}] = pairStat{Tests: 4} }),
+			DiagNotReproduced, "tested 4 times"},
+		{"pairs not tested", diag, report(func(tr *TypeReport) { tr.stats = nil; tr.Ended = EndedBudget }),
+			DiagNotTested, "not tested: its pairs were not tested before the type's testing ended (budget)"},
+		{"unexported pair", diag, report(func(tr *TypeReport) { tr.pairs = []deps.Pair{other} }),
+			DiagNotTested, "involve unexported methods"},
+		{"type skipped", diag, report(func(tr *TypeReport) { tr.Skipped = "no constructor" }),
+			DiagNotTested, "not tested: no constructor"},
+		{"type not selected", diag, nil, DiagNotTested, "-type '^C$' selects it"},
+		{"no pair", &load.Diagnostic{Analyzer: "lockleak", Package: "p", Type: "C", Methods: []string{"Close"},
+			Pos: token.Position{Filename: "/p/c.go", Line: 50}}, report(nil), DiagNoPair, "no dependent pair of C concerns it"},
+		{"in a function", &load.Diagnostic{Analyzer: "lockleak", Package: "p", Pos: token.Position{Filename: "/p/c.go", Line: 60}},
+			report(nil), DiagNoPair, "not in a method"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := judgeDiagnostic(tc.d, plan, tc.types)
+			if got.Status != tc.status || !strings.Contains(got.String(), tc.text) {
+				t.Errorf("%s: %q, want %s: …%s…", got.Status, got, tc.status, tc.text)
+			}
+		})
+	}
+}
+
+// TestMergeDiagnostics checks that merging shards keeps, for each
+// diagnostic, the result of the shard that tested its type, in the
+// order of positions.
+func TestMergeDiagnostics(t *testing.T) {
+	a := []*DiagnosticResult{
+		{Analyzer: "x", Pos: "/p/c.go:10:2", Status: DiagNotTested},
+		{Analyzer: "x", Pos: "/p/c.go:9:2", Status: DiagConfirmed},
+	}
+	b := []*DiagnosticResult{
+		{Analyzer: "x", Pos: "/p/c.go:10:2", Status: DiagNotReached},
+		{Analyzer: "x", Pos: "/p/c.go:9:2", Status: DiagNotTested},
+	}
+	got := mergeDiagnostics(a, b)
+	if len(got) != 2 || got[0].Pos != "/p/c.go:9:2" || got[0].Status != DiagConfirmed || got[1].Status != DiagNotReached {
+		t.Errorf("merged %+v %+v", got[0], got[1])
+	}
+}
