@@ -19,6 +19,7 @@ import (
 	"github.com/depcon/depcon/analyzers/rwrdeadlock"
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/runtime/load"
 )
 
 // TestPlanAgreesWithDiagnostics checks that the plan and the diagnostics
@@ -220,4 +221,72 @@ func descending(order string) bool {
 	a, b, ok := strings.Cut(order, " -> ")
 	i, j := strings.LastIndexByte(a, '.'), strings.LastIndexByte(b, '.')
 	return ok && i > 0 && j > i && strings.HasPrefix(b, a[:i]) && strings.ContainsRune(".[", rune(b[i]))
+}
+
+// TestEveryDiagnosticHasAPair checks that each diagnostic of the
+// analyzers whose findings a generated test can reproduce (a data race,
+// a deadlock of two calls or one) is in a method of a type with a
+// dependent pair whose test can confirm it (load.Diagnostic.Concerns, the
+// rule depcon vet -confirm and depcon test apply): no such warning is
+// left that no test could confirm, but those whose other half is in a
+// function or a method of another type (generated tests pair the methods
+// of one type). Lock leaks and blocked operations are reported for one
+// method alone and have no pair.
+func TestEveryDiagnosticHasAPair(t *testing.T) {
+	dir := testpkgs.Dir(t)
+	cfg := &packages.Config{
+		Mode: load.Mode,
+		Dir:  dir,
+		Env:  append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock2", "selfdeadlock3", "rwrdeadlock", "rwrdeadlock2",
+		"rwrdeadlock3", "rwrdeadlock4", "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5", "hashtable",
+		"unguarded", "unguarded2", "bufreader", "writewrite", "entryheld")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := load.Analyze(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Errors) > 0 {
+		t.Fatal(a.Errors)
+	}
+	checked, elsewhere := 0, 0
+	for _, d := range a.Diagnostics {
+		if d.Type == "" || d.Analyzer == "lockleak" || d.Analyzer == "blockedlock" {
+			continue
+		}
+		checked++
+		found := false
+		for _, tp := range a.Plans[d.Package].All {
+			if tp.Name != d.Type {
+				continue
+			}
+			for _, p := range tp.Pairs {
+				found = found || d.Concerns(p.M1, p.M2, p.Evidence)
+			}
+		}
+		gap := strings.HasSuffix(d.Pos.Filename, "lockorder3/callbacks.go") && d.Type == "DeviceSet"
+		switch {
+		case found && gap:
+			t.Errorf("%s: %s: the plan has its pair now; remove it from the known gaps", d.Pos, d.Message)
+		case found:
+		case len(d.Elsewhere) > 0:
+			elsewhere++
+		case gap:
+			// A known gap: the lock of a value a call returns
+			// (info := d.lookup(hash); info.lock.Lock()) has no access
+			// path, and summaries record no acquisition of such locks
+			// (only heldcalls holds them, by their SSA names, which
+			// would collide across functions): the plan misses the
+			// order Mutex → DevInfo.lock that lockorder sees.
+		default:
+			t.Errorf("%s: %s (%s in %s.%v): no dependent pair concerns it", d.Pos, d.Message, d.Analyzer, d.Type, d.Methods)
+		}
+	}
+	t.Logf("%d diagnostics in methods, %d of them also in functions or other types' methods, without a pair", checked, elsewhere)
+	if checked < 30 {
+		t.Errorf("only %d diagnostics checked", checked)
+	}
 }

@@ -154,6 +154,10 @@ func judgeDiagnostic(d *load.Diagnostic, plan *deps.Plan, types []*TypeReport) *
 	}
 	if len(full) == 0 {
 		res.Status, res.Why = DiagNoPair, fmt.Sprintf("no dependent pair of %s concerns it", d.Type)
+		if len(d.Elsewhere) > 0 {
+			res.Why = fmt.Sprintf("it involves %s besides %s's methods, and generated tests pair the methods of one type",
+				strings.Join(d.Elsewhere, ", "), d.Type)
+		}
 		return res
 	}
 	i := slices.IndexFunc(types, func(t *TypeReport) bool { return t.Package == d.Package && t.Type == d.Type })

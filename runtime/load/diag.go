@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,10 @@ type Diagnostic struct {
 	// its position and its related positions are in, sorted.
 	Type    string
 	Methods []string
+	// Elsewhere names the functions and the methods of other types that
+	// its related positions are in ("Pool.Close", "Register"), sorted:
+	// the other half of a deadlock between two types, for example.
+	Elsewhere []string
 }
 
 // A Related is a position a diagnostic refers to.
@@ -99,7 +104,7 @@ func diagnosticOf(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagno
 	if d.End.IsValid() {
 		out.End = fset.Position(d.End)
 	}
-	methods := map[string]bool{}
+	methods, elsewhere := map[string]bool{}, map[string]bool{}
 	if typ, meth := idx.enclosing(d.Pos); typ != "" {
 		out.Type = typ
 		methods[meth] = true
@@ -110,14 +115,20 @@ func diagnosticOf(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagno
 			rel.End = fset.Position(r.End)
 		}
 		out.Related = append(out.Related, rel)
-		if typ, meth := idx.enclosing(r.Pos); typ != "" && typ == out.Type {
-			methods[meth] = true
+		switch typ, fn := idx.enclosing(r.Pos); {
+		case fn == "":
+		case typ != "" && typ == out.Type:
+			methods[fn] = true
+		case typ != "":
+			elsewhere[typ+"."+fn] = true
+		default:
+			elsewhere[fn] = true
 		}
 	}
-	for m := range methods {
-		out.Methods = append(out.Methods, m)
+	out.Methods = slices.Sorted(maps.Keys(methods))
+	if len(elsewhere) > 0 {
+		out.Elsewhere = slices.Sorted(maps.Keys(elsewhere))
 	}
-	slices.Sort(out.Methods)
 	return out
 }
 
@@ -211,10 +222,11 @@ func newFuncIndex(pkg *packages.Package) *funcIndex {
 }
 
 // enclosing returns the receiver type and the name of the method that
-// declares pos ("", "" when pos is not in a method).
-func (idx *funcIndex) enclosing(pos token.Pos) (typ, method string) {
+// declares pos, "" and the name of the function, or "", "" when pos is
+// in no declared function.
+func (idx *funcIndex) enclosing(pos token.Pos) (typ, fn string) {
 	for _, f := range idx.funcs {
-		if f.start <= pos && pos < f.end && f.recv != "" {
+		if f.start <= pos && pos < f.end {
 			return f.recv, f.name
 		}
 	}
