@@ -20,6 +20,14 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	chanLocks := pass.ResultOf[summary.Analyzer].(*summary.Result).ChanLocks
+	// why says why re-acquiring a lock of class never returns.
+	why := func(class string) string {
+		if chanLocks[class] {
+			return "a channel of one slot used as a mutex is full while held, this send never returns"
+		}
+		return "sync mutexes are not reentrant, this call never returns"
+	}
 	reported := map[string]bool{}
 	for _, f := range report.Funcs(pass) {
 		for _, a := range f.Summary.Acquires {
@@ -39,8 +47,8 @@ func run(pass *analysis.Pass) (any, error) {
 				reported[key] = true
 				pass.Report(analysis.Diagnostic{
 					Pos: a.Pos,
-					Message: fmt.Sprintf("%s is locked%s while already held (%s at %s): sync mutexes are not reentrant, this call never returns",
-						f.Name(a.Lock), report.Via(a.Via), lockVerb(h.Mode), report.Short(h.Where)),
+					Message: fmt.Sprintf("%s is locked%s while already held (%s at %s): %s",
+						f.Name(a.Lock), report.Via(a.Via), lockVerb(h.Mode), report.Short(h.Where), why(a.Class)),
 					Related: report.Related(h.Pos, fmt.Sprintf("%s acquired here", f.Name(h.Lock))),
 				})
 			}
@@ -61,8 +69,8 @@ func run(pass *analysis.Pass) (any, error) {
 		how := ev.How()
 		pass.Report(analysis.Diagnostic{
 			Pos: ev.Pos,
-			Message: fmt.Sprintf("%s is locked (in %s, %s) while already held (%s at %s): sync mutexes are not reentrant, this call never returns",
-				f.Name(a.Lock), a.Via, how, lockVerb(h.Mode), report.Short(h.Where)),
+			Message: fmt.Sprintf("%s is locked (in %s, %s) while already held (%s at %s): %s",
+				f.Name(a.Lock), a.Via, how, lockVerb(h.Mode), report.Short(h.Where), why(a.Class)),
 			Related: report.Related(h.Pos, fmt.Sprintf("%s acquired here", f.Name(h.Lock))),
 		})
 	}

@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock2", "selfdeadlock3")
+	analysistest.Run(t, testpkgs.Dir(t), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock2", "selfdeadlock3", "chanlockdl")
 }

@@ -32,6 +32,10 @@ type Result struct {
 	// and also the locks that have no access path (IsUnnamed: a field
 	// of the result of a call), which the summaries leave out.
 	CallHeld map[*ssa.Call][]Held
+	// ChanLocks holds the classes of the package's channel fields used as
+	// mutexes (see chanlock.go), whose sends the summaries take as Lock
+	// and receives as Unlock.
+	ChanLocks map[string]bool
 }
 
 // HeldAt returns the locks held just before call, sorted by Lock.
@@ -87,6 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	docs := typeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
+	b.chanLocks = findChanLocks(ssainfo.SrcFuncs)
 	for _, fn := range ssainfo.SrcFuncs {
 		b.summary(fn)
 	}
@@ -108,7 +113,8 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld}, nil
+	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld,
+		ChanLocks: b.chanLocks}, nil
 }
 
 // fromSync reports whether a method is declared in sync or sync/atomic:
@@ -162,6 +168,9 @@ type builder struct {
 	// from them (see handoff.go).
 	sendHeld map[*ssa.Send][]Held
 	handoffs map[string]*handoff
+	// chanLocks are the classes of the channel fields used as mutexes
+	// (see chanlock.go).
+	chanLocks map[string]bool
 }
 
 // summary returns the summary of fn: computed from its body when the

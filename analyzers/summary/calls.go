@@ -194,8 +194,10 @@ func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.V
 		lmode = W
 	case "RLock":
 		lmode = R
-	case "Unlock", "RUnlock":
-		acquire = false
+	case "Unlock":
+		lmode, acquire = W, false
+	case "RUnlock":
+		lmode, acquire = R, false
 	case "TryLock", "TryRLock", "RLocker":
 		return true // handled on the branch (see edge)
 	default:
@@ -213,30 +215,33 @@ func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.V
 		}
 		return true
 	}
+	w.lockPaths(st, instr, v, ps, acquire, lmode)
+	return true
+}
+
+// lockPaths acquires (or releases) in mode the lock v, whose paths are ps
+// (one, or several it may be). A lock that may be one of several is an
+// acquisition event (for DS) but is not known to be held. A release of a
+// lock the function does not hold makes it one the function is entered
+// holding, unless it acquires it too (entrySeed).
+func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []path, acquire bool, mode Mode) {
 	for _, p := range ps {
 		loc := p.location()
 		if acquire {
-			// A lock that may be one of several is an acquisition
-			// event (for DS) but is not known to be held.
-			w.acquire(st, instr, 0, loc, lockClass(p, v), lmode, len(ps) > 1)
-		} else {
-			if !slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == loc }) && len(ps) == 1 {
-				m := W
-				if name == "RUnlock" {
-					m = R
-				}
-				if w.entryRel == nil {
-					w.entryRel = map[string]Held{}
-				}
-				if _, ok := w.entryRel[loc]; !ok {
-					w.entryRel[loc] = Held{Lock: loc, Class: lockClass(p, v), Mode: m, Site: entrySite,
-						Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
-				}
-			}
-			w.release(st, loc)
+			w.acquire(st, instr, 0, loc, lockClass(p, v), mode, len(ps) > 1)
+			continue
 		}
+		if !slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == loc }) && len(ps) == 1 {
+			if w.entryRel == nil {
+				w.entryRel = map[string]Held{}
+			}
+			if _, ok := w.entryRel[loc]; !ok {
+				w.entryRel[loc] = Held{Lock: loc, Class: lockClass(p, v), Mode: mode, Site: entrySite,
+					Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
+			}
+		}
+		w.release(st, loc)
 	}
-	return true
 }
 
 // callValue applies a call of the function value f (sync.Once.Do(f)).

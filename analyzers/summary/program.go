@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
 )
 
 // A Program computes summaries over a whole program, as depcon pairs and
@@ -30,6 +31,13 @@ func NewProgram(prog *ssa.Program, cg *callgraph.Graph) *Program {
 	}
 	docs := &fileDocs{fset: prog.Fset, files: map[string]map[token.Pos]string{}}
 	p.b.doc = docs.doc
+	var funcs []*ssa.Function
+	for fn := range ssautil.AllFunctions(prog) {
+		if fn.Parent() == nil {
+			funcs = append(funcs, fn)
+		}
+	}
+	p.b.chanLocks = findChanLocks(funcs)
 	if cg != nil {
 		p.sites = map[ssa.CallInstruction][]*ssa.Function{}
 		for _, n := range cg.Nodes {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -321,11 +322,15 @@ func (w *walker) entrySeed() []Held {
 }
 
 // edge returns the state on the i-th out-edge of b: a successful TryLock
-// holds its lock on the true branch.
+// holds its lock on the true branch, and so does the branch of a select
+// case that sends on a channel used as a mutex (chanlock.go).
 func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok || i != 0 {
 		return out
+	}
+	if st := w.selectCase(ifi, out); st != nil {
+		return st
 	}
 	call, ok := ifi.Cond.(*ssa.Call)
 	if !ok {
@@ -368,6 +373,9 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			ps := w.r.paths(in.X)
 			w.accessAll(st, ps, location, false, Chan, in)
 			w.takeHandoff(st, in, ps)
+			if !in.CommaOk {
+				w.chanLock(st, in, in.X, ps, false)
+			}
 		}
 	case *ssa.Store:
 		if isCell(in.Addr) {
@@ -391,9 +399,14 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		}
 		w.accessAll(st, ps, location, false, Chan, in)
 		signalHandoff(st, ps)
+		w.chanLock(st, in, in.Chan, ps, true)
 	case *ssa.Select:
 		for _, s := range in.States {
-			w.accessAll(st, w.r.paths(s.Chan), location, false, Chan, in)
+			ps := w.r.paths(s.Chan)
+			w.accessAll(st, ps, location, false, Chan, in)
+			if in.Blocking && s.Dir == types.SendOnly {
+				w.chanLockEvent(st, in, s.Chan, ps)
+			}
 		}
 	case *ssa.Call:
 		if w.record {
@@ -417,6 +430,83 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			w.call(st, w.defers[i], w.defers[i].Common(), callNormal)
 		}
 	}
+}
+
+// chanLock acquires (send) or releases (receive) the channels used as
+// mutexes among ps, the paths of the channel v.
+func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []path, acquire bool) {
+	if w.b.chanLocks == nil {
+		return
+	}
+	if locks := chanLockPaths(w.b.chanLocks, ps); len(locks) > 0 {
+		w.lockPaths(st, instr, v, locks, acquire, W)
+	}
+}
+
+// chanLockPaths returns the paths among ps, those of a channel value,
+// of the channels used as mutexes, as paths of the locks: the fields
+// ("$0.lockC", as "$0.mu" names a mutex), not the channels they refer to.
+func chanLockPaths(chanLocks map[string]bool, ps []path) []path {
+	var locks []path
+	for _, p := range ps {
+		if chanLocks[p.class] {
+			p.loaded = false
+			locks = append(locks, p)
+		}
+	}
+	return locks
+}
+
+// chanLockEvent records the acquisition event of a blocking select's
+// case that sends on a channel used as a mutex (the lock is held on the
+// branch of that case, see selectCase).
+func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []path) {
+	if w.b.chanLocks == nil {
+		return
+	}
+	for _, p := range chanLockPaths(w.b.chanLocks, ps) {
+		w.acquire(st, sel, 0, p.location(), lockClass(p, v), W, true)
+	}
+}
+
+// selectCase returns the state on the true branch of ifi when it tests
+// that a select ran its case k (index == k) and that case sends on, or
+// receives from, a channel used as a mutex: the lock is then acquired
+// (its event was recorded at the select, see chanLockEvent; a select with
+// a default case, like a TryLock, makes none) or released; nil
+// otherwise.
+func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
+	if w.b.chanLocks == nil {
+		return nil
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL {
+		return nil
+	}
+	ext, ok := cmp.X.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return nil
+	}
+	sel, ok := ext.Tuple.(*ssa.Select)
+	k, ok2 := cmp.Y.(*ssa.Const)
+	if !ok || !ok2 || k.Value == nil || k.Value.Kind() != constant.Int {
+		return nil
+	}
+	n, exact := constant.Int64Val(k.Value)
+	if !exact || n < 0 || int(n) >= len(sel.States) {
+		return nil
+	}
+	s := sel.States[n]
+	ps := w.r.paths(s.Chan)
+	if !slices.ContainsFunc(ps, func(p path) bool { return w.b.chanLocks[p.class] }) {
+		return nil
+	}
+	st := out.clone()
+	saved := w.record
+	w.record = false
+	w.chanLock(st, sel, s.Chan, ps, s.Dir == types.SendOnly)
+	w.record = saved
+	return st
 }
 
 // recordHeld records the locks held before call (Result.CallHeld).

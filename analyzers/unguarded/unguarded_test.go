@@ -11,5 +11,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), unguarded.Analyzer, "unguarded", "unguarded2", "unguardedtrunc")
+	analysistest.Run(t, testpkgs.Dir(t), unguarded.Analyzer, "unguarded", "unguarded2", "unguardedtrunc", "chanlock")
 }

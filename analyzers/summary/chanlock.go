@@ -1,0 +1,195 @@
+package summary
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Channels used as mutexes.
+//
+// A channel with a buffer of one element is a mutex when a send takes it
+// and a receive gives it back:
+//
+//	type DB struct {
+//		writeLockC chan struct{} // make(chan struct{}, 1)
+//		seq        uint64
+//	}
+//
+//	func (db *DB) Write(b *Batch) {
+//		db.writeLockC <- struct{}{} // Lock
+//		db.seq += uint64(b.Len())
+//		<-db.writeLockC // Unlock
+//	}
+//
+// A field of a struct type of the package is such a lock when every
+// channel the package's code stores in it is made with a buffer of
+// exactly one element, the package both sends on it and receives from
+// it, never closes it, never receives from it with the comma-ok form (a
+// closed channel, a stream) and never sends on a channel it has just
+// made (a token channel, filled first, is taken by a receive: its
+// direction is the other one). Sends on it then acquire it and receives
+// release it, as Lock and Unlock would, in summaries: accesses under it
+// are guarded, and a function that receives from it without sending is
+// entered holding it (a helper that unlocks for its caller). In a select,
+// the case that sends acquires it on the branch that runs that case; a
+// select with a default case acquires it as TryLock does.
+
+// findChanLocks returns the classes of the channel fields that funcs use
+// as mutexes (nil when none).
+func findChanLocks(funcs []*ssa.Function) map[string]bool {
+	type use struct{ one, other, send, recv, bad bool }
+	uses := map[string]*use{}
+	get := func(class string) *use {
+		u := uses[class]
+		if u == nil {
+			u = &use{}
+			uses[class] = u
+		}
+		return u
+	}
+	// field returns the class of the channel field v is loaded from.
+	field := func(v ssa.Value) string {
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			return ""
+		}
+		fa, ok := load.X.(*ssa.FieldAddr)
+		if !ok {
+			return ""
+		}
+		_, class := fieldOf(fa.X.Type(), fa.Field)
+		return class
+	}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch in := instr.(type) {
+				case *ssa.Store:
+					mk, ok := in.Val.(*ssa.MakeChan)
+					if !ok {
+						continue
+					}
+					fa, ok := in.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					_, class := fieldOf(fa.X.Type(), fa.Field)
+					if c, ok := mk.Size.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int &&
+						constant.Compare(c.Value, token.EQL, constant.MakeInt64(1)) {
+						get(class).one = true
+					} else {
+						get(class).other = true
+					}
+				case *ssa.Send:
+					if _, ok := in.Chan.(*ssa.MakeChan); ok {
+						continue // a channel just made: not a field's (yet)
+					}
+					if class := field(in.Chan); class != "" {
+						get(class).send = true
+					}
+				case *ssa.UnOp:
+					if in.Op != token.ARROW {
+						continue
+					}
+					if class := field(in.X); class != "" {
+						u := get(class)
+						u.recv = true
+						u.bad = u.bad || in.CommaOk
+					}
+				case *ssa.Select:
+					for _, s := range in.States {
+						class := field(s.Chan)
+						if class == "" {
+							continue
+						}
+						if s.Dir == types.SendOnly {
+							get(class).send = true
+						} else {
+							get(class).recv = true
+						}
+					}
+				case *ssa.Call:
+					if bi, ok := in.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(in.Call.Args) == 1 {
+						if class := field(in.Call.Args[0]); class != "" {
+							get(class).bad = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range funcs {
+		visit(fn)
+	}
+	// A token channel: filled where it is made, before it is stored.
+	for _, fn := range funcs {
+		tokenFields(fn, func(class string) { get(class).bad = true })
+	}
+	var out map[string]bool
+	for class, u := range uses {
+		if u.one && !u.other && u.send && u.recv && !u.bad {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[class] = true
+		}
+	}
+	return out
+}
+
+// tokenFields calls bad with the class of each field fn stores a new
+// channel in and sends on, directly or through the field: a channel
+// filled with its tokens where it is made, which a receive takes.
+func tokenFields(fn *ssa.Function, bad func(class string)) {
+	for _, anon := range fn.AnonFuncs {
+		tokenFields(anon, bad)
+	}
+	made := map[string]bool{}       // classes of the fields fn stores a new channel in
+	sent := map[string]bool{}       // classes of the fields fn sends on
+	sentNew := map[ssa.Value]bool{} // channels fn made and sent on
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Send:
+				if mk, ok := in.Chan.(*ssa.MakeChan); ok {
+					sentNew[mk] = true
+				} else if load, ok := in.Chan.(*ssa.UnOp); ok && load.Op == token.MUL {
+					if fa, ok := load.X.(*ssa.FieldAddr); ok {
+						_, class := fieldOf(fa.X.Type(), fa.Field)
+						sent[class] = true
+					}
+				}
+			case *ssa.Store:
+				if _, ok := in.Val.(*ssa.MakeChan); !ok {
+					continue
+				}
+				if fa, ok := in.Addr.(*ssa.FieldAddr); ok {
+					_, class := fieldOf(fa.X.Type(), fa.Field)
+					made[class] = true
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && sentNew[st.Val] {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+					_, class := fieldOf(fa.X.Type(), fa.Field)
+					bad(class)
+				}
+			}
+		}
+	}
+	for class := range made {
+		if sent[class] {
+			bad(class)
+		}
+	}
+}
