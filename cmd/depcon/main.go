@@ -23,9 +23,6 @@ import (
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/depcon/depcon/analyzers/suite"
-	"github.com/depcon/depcon/runtime/bench"
-	"github.com/depcon/depcon/runtime/driver"
-	"github.com/depcon/depcon/runtime/sarif"
 )
 
 const usage = `depcon finds thread-safety violations in Go types meant to be safe for concurrent use.
@@ -75,9 +72,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "pairs":
 		return pairsMain(args[2:], stdout, stderr)
 	case "test":
-		return driver.MainWith(args[2:], stdout, stderr, driver.Hooks{WriteSARIF: sarif.WriteTestSARIF})
+		return testMain(args[2:], stdout, stderr)
 	case "bench":
-		return bench.Main(args[2:], stdout, stderr)
+		return benchMain(args[2:], stdout, stderr)
 	case "lsp":
 		return lspMain(args[2:], stderr)
 	case "help", "-h", "-help", "--help":

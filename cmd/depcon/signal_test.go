@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -84,4 +86,51 @@ func TestSignalsKeepTheReport(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInterrupt runs depcon test, interrupts it, and checks that it exits
+// at once without leaving a child behind. It runs before the parallel
+// tests, so that the child it waits for is its own.
+func TestInterrupt(t *testing.T) {
+	bin := depconBin(t)
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "test", "-budget", "60s", "-pairs", "all", "../../testdata/runtime/correct")
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the child to run.
+	deadline := time.Now().Add(60 * time.Second)
+	for !running("correct.test") {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no child started\n%s", stderr.Bytes())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { _ = cmd.Process.Kill() }) })
+	err := cmd.Wait()
+	timer.Stop()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit status %d (%v), want 130 after an interrupt\n%s", code, err, stderr.Bytes())
+	}
+	noLeftovers(t)
+}
+
+// running reports whether a process runs the binary bin.
+func running(bin string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, _ := os.ReadFile(p)
+		argv0, _, _ := bytes.Cut(b, []byte{0})
+		if filepath.Base(string(argv0)) == bin {
+			return true
+		}
+	}
+	return false
 }

@@ -5,50 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+	"time"
 )
-
-func TestMainUsage(t *testing.T) {
-	mini := miniCorpus(t)
-	for _, args := range [][]string{
-		{},
-		{"-seeds", "0", corpusDir},
-		{"-budget", "-1s", corpusDir},
-		{"-modes", "dependent,sometimes", corpusDir},
-		{"-modes", "all,all", corpusDir},
-		{"-sched", "stress,fast", corpusDir},
-		{"-sched", "pct,pct", corpusDir},
-		{"-sched", "", corpusDir},
-		{"-subjects", "meter,nosuch", mini},
-		{"-nosuchflag", corpusDir},
-		{corpusDir, corpusDir},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := Main(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
-			t.Errorf("Main(%q) = %d with stderr %q, want 2 and a message", args, code, stderr.String())
-		}
-	}
-	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "usage: depcon bench") {
-		t.Errorf("Main(-h) = %d with %q, want 0 and the usage", code, stderr.String())
-	}
-}
-
-func TestParseFlags(t *testing.T) {
-	opt, err := parseFlags([]string{"-sched", "stress,targeted", "-modes", "dependent", "dir"}, &bytes.Buffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(opt.scheds, []string{SchedStress, SchedTargeted}) || !slices.Equal(opt.modes, []string{ModeDependent}) {
-		t.Errorf("schedulers %q, modes %q; want stress, targeted and dependent", opt.scheds, opt.modes)
-	}
-	if opt, err = parseFlags([]string{"dir"}, &bytes.Buffer{}); err != nil || !slices.Equal(opt.scheds, []string{SchedAll}) ||
-		len(opt.modes) != 3 {
-		t.Errorf("defaults: schedulers %q, modes %q, error %v; want all and the three modes", opt.scheds, opt.modes, err)
-	}
-}
 
 // miniCorpus returns a corpus of two subjects of the corpus, in a module
 // of their own: meter, whose race every mode finds in its first tests
@@ -73,18 +33,31 @@ func miniCorpus(t *testing.T) string {
 	return dir
 }
 
-// TestMainEndToEnd runs depcon bench on miniCorpus with a short budget,
-// one seed and one scheduler, as text and as JSON.
-func TestMainEndToEnd(t *testing.T) {
+// TestMeasureEndToEnd runs the bench on miniCorpus with a short budget,
+// one seed and one scheduler, and checks its report as text and as JSON.
+func TestMeasureEndToEnd(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the children of two subjects six times")
+		t.Skip("builds and runs the children of two subjects in three modes")
 	}
-	args := []string{"-budget", "3s", "-seeds", "1", "-sched", "stress", "-subjects", "meter,kvstore", miniCorpus(t)}
-	var stdout, stderr bytes.Buffer
-	if code := Main(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("depcon bench %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+	opt := Options{Dir: miniCorpus(t), Budget: 3 * time.Second, Seeds: 1, Modes: []string{ModeDependent, ModeAll, ModeRandom},
+		Scheds: []string{SchedStress}, Subjects: []string{"meter", "kvstore"}, Parallel: 1}
+	subjects, err := LoadTruth(opt.Dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	out := stdout.String()
+	if subjects, err = SelectSubjects(subjects, opt.Subjects); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	start := time.Now()
+	rep, err := Measure(t.Context(), opt, subjects, &log)
+	if err != nil {
+		t.Fatalf("Measure: %v\n%s", err, log.String())
+	}
+	var text bytes.Buffer
+	rep.WriteHeader(&text, opt, start)
+	rep.WriteText(&text)
+	out := text.String()
 	for _, want := range [][]string{
 		{"meter", "Meter", "lost-update", "-", "exception", "1", "6", "21"},
 		{"kvstore", "Store", "none", "-", "all", "1", "6", "21"},
@@ -104,15 +77,11 @@ func TestMainEndToEnd(t *testing.T) {
 		}
 	}
 
-	stdout.Reset()
-	if code := Main(append([]string{"-json"}, args...), &stdout, &stderr); code != 0 {
-		t.Fatalf("depcon bench -json: exit %d\n%s", code, stderr.String())
-	}
 	var doc struct {
 		Subjects []map[string]json.RawMessage `json:"subjects"`
 		Summary  map[string]json.RawMessage   `json:"summary"`
 	}
-	dec := json.NewDecoder(&stdout)
+	dec := json.NewDecoder(bytes.NewReader(mustJSON(t, rep)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("decoding the JSON: %v", err)

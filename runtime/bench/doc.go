@@ -1,6 +1,7 @@
-// Package bench implements depcon bench, which measures depcon on a corpus
-// of packages with known thread-safety violations (testdata/corpus), the
-// way DepCon+ is evaluated (Terragni & Pezzè, Tables II–IV).
+// Package bench measures depcon on a corpus of packages with known
+// thread-safety violations (testdata/corpus), the way DepCon+ is evaluated
+// (Terragni & Pezzè, Tables II–IV): [Measure] runs what depcon bench (the
+// command, in cmd/depcon) asks for, and the [Report] prints its results.
 //
 // # Corpus
 //

@@ -29,6 +29,19 @@ func (r *Report) WriteText(w io.Writer) {
 	r.writeSchedulers(tw)
 }
 
+// WriteHeader writes the lines that precede the text report: the corpus,
+// its subjects and the settings of the bench of opt; the machine it ran
+// on, when it started (start), how long it took until now and the load
+// average at the end; then an empty line.
+func (r *Report) WriteHeader(w io.Writer, opt Options, start time.Time) {
+	buggy, controls := r.split()
+	fmt.Fprintf(w, "depcon bench %s: %d buggy subjects (%d hard), %d controls; schedulers %s; modes %s; seeds 1..%d; budget %v per type and run; %d at once\n",
+		opt.Dir, len(buggy), len(group(buggy, GroupHard)), len(controls), strings.Join(opt.Scheds, ", "), strings.Join(opt.Modes, ", "),
+		opt.Seeds, opt.Budget, opt.Parallel)
+	fmt.Fprintf(w, "machine: %s; started %s, took %v; load average (1, 5, 15 min) at the end: %s\n\n",
+		machine(), start.Format(time.RFC3339), time.Since(start).Round(time.Second), loadAverage())
+}
+
 // writeStatic writes the plans and the costs.
 func (r *Report) writeStatic(tw *tabwriter.Writer) {
 	fmt.Fprintf(tw, "Static phase and build (times: one load, one analysis and one build of the child of the subject alone; cost: their sum)\n")

@@ -1,4 +1,5 @@
-// Package driver implements depcon test: it loads the packages, reads the
+// Package driver is the engine of depcon test, whose command (flags, exit
+// statuses, signals) is in cmd/depcon: [Run] loads the packages, reads the
 // plans of the deps analyzer, builds for each package one child (the
 // package's test binary with the harness added through go test -overlay,
 // compiled with -race, on a copy of the module when the package is in the
@@ -174,6 +175,36 @@ func (cfg Config) withDefaults() Config {
 		cfg.Sched = SchedAll
 	}
 	return cfg
+}
+
+// Validate reports the first setting of cfg that Run cannot use, in the
+// terms of the flags of depcon test that set it: an unknown Mode, Pairs or
+// Sched, a PCTDepth outside 1 to 3, or a Budget, Iters, MaxLen or Parallel
+// that is not positive. It checks the values as given: unlike Run, it does
+// not read a zero as the default.
+func (cfg Config) Validate() error {
+	switch cfg.Mode {
+	case testgen.ModeException, testgen.ModeDeadlock, testgen.ModeAll:
+	default:
+		return fmt.Errorf("-mode %q: want exception, deadlock or all", cfg.Mode)
+	}
+	switch cfg.Pairs {
+	case testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom:
+	default:
+		return fmt.Errorf("-pairs %q: want dependent, all or random", cfg.Pairs)
+	}
+	switch cfg.Sched {
+	case SchedTargeted, SchedPCT, SchedStress, SchedAll:
+	default:
+		return fmt.Errorf("-sched %q: want targeted, pct, stress or all", cfg.Sched)
+	}
+	if cfg.PCTDepth < 1 || cfg.PCTDepth > 3 {
+		return fmt.Errorf("-pct-depth %d: want 1, 2 or 3", cfg.PCTDepth)
+	}
+	if cfg.Budget <= 0 || cfg.Iters <= 0 || cfg.MaxLen <= 0 || cfg.Parallel <= 0 {
+		return errors.New("-budget, -iters, -maxlen and -p must be positive")
+	}
+	return nil
 }
 
 // Run tests the types of the packages cfg names, cfg.Parallel types at

@@ -1,44 +1,72 @@
 package driver
 
-// End-to-end tests: they run depcon test on the packages of
-// testdata/runtime, building the real children with -race.
+// End-to-end tests: they run the driver on the packages of
+// testdata/runtime, building the real children with -race. Those of the
+// command (flags, exit statuses, signals) are in cmd/depcon.
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 const testdataDir = "../../testdata/runtime/"
 
-// depconTest runs depcon test with args and the JSON report, and returns
-// the report, the exit status and the standard error. It checks that no
-// child of the packages' test binaries is left.
-func depconTest(t *testing.T, args ...string) (*Report, int, string) {
+// depconTest runs the driver on cfg as depcon test does, the fields cfg
+// leaves zero set to the defaults of its flags that Run does not apply
+// (seed 1, GOMAXPROCS types at once), and returns the report; it fails the
+// test when Run fails. It checks that no child of the packages' test
+// binaries is left.
+func depconTest(t *testing.T, cfg Config) *Report {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
+	rep, err := runDriver(t, cfg)
+	if err != nil {
+		t.Fatalf("depcon test %s: %v", strings.Join(cfg.Patterns, " "), err)
+	}
+	return rep
+}
+
+// runDriver is depconTest returning the error of Run instead of failing.
+func runDriver(t *testing.T, cfg Config) (*Report, error) {
+	t.Helper()
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	if cfg.Parallel == 0 {
+		cfg.Parallel = runtime.GOMAXPROCS(0)
+	}
 	start := time.Now()
-	code := Main(append([]string{"-json"}, args...), &stdout, &stderr)
-	t.Logf("depcon test %s: exit %d in %.1fs", strings.Join(args, " "), code, time.Since(start).Seconds())
+	rep, err := Run(t.Context(), cfg)
+	t.Logf("depcon test %s: error %v in %.1fs", strings.Join(cfg.Patterns, " "), err, time.Since(start).Seconds())
 	noLeftovers(t)
-	if code == 2 {
-		return nil, code, stderr.String()
+	return rep, err
+}
+
+// reportText returns the report as text, for the messages of failures.
+func reportText(rep *Report) string {
+	var b strings.Builder
+	rep.WriteText(&b)
+	return b.String()
+}
+
+// pkgs returns the patterns of the packages of testdata/runtime named.
+func pkgs(names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = testdataDir + n
 	}
-	var rep Report
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatalf("bad JSON report: %v\n%s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
-	}
-	return &rep, code, stderr.String()
+	return out
 }
 
 // noLeftovers fails when a child of a finished run is still alive: a
@@ -83,9 +111,9 @@ func TestFindsViolations(t *testing.T) {
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			t.Parallel()
-			rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+tc.pkg)
-			if code != 1 {
-				t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+			rep := depconTest(t, Config{Budget: 10 * time.Second, First: true, Patterns: pkgs(tc.pkg)})
+			if rep.Violations() == 0 {
+				t.Fatalf("no violation, want one\n%s", reportText(rep))
 			}
 			tr := typeReport(t, rep, tc.typ)
 			if len(tr.Violations) != 1 {
@@ -123,18 +151,23 @@ func TestFindsViolations(t *testing.T) {
 // synchronised types, over several seeds and with the baseline pair
 // selections, and that the budget is kept.
 func TestCorrectTypes(t *testing.T) {
-	for _, args := range [][]string{
-		{"-seed", "1"},
-		{"-seed", "2", "-maxlen", "3"},
-		{"-seed", "3", "-pairs", "all", "-iters", "20"},
-		{"-seed", "4", "-pairs", "random", "-mode", "exception"},
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"seed1", Config{Seed: 1}},
+		{"seed2-maxlen3", Config{Seed: 2, MaxLen: 3}},
+		{"seed3-pairsall-iters20", Config{Seed: 3, Pairs: testgen.PairsAll, Iters: 20}},
+		{"seed4-pairsrandom-modeexception", Config{Seed: 4, Pairs: testgen.PairsRandom, Mode: testgen.ModeException}},
 	} {
-		t.Run(strings.Join(args, ""), func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			const budget = 3
-			rep, code, stderr := depconTest(t, append(args, "-budget", fmt.Sprint(budget, "s"), testdataDir+"correct")...)
-			if code != 0 {
-				t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+			cfg := tc.cfg
+			cfg.Budget, cfg.Patterns = budget*time.Second, pkgs("correct")
+			rep := depconTest(t, cfg)
+			if n := rep.Violations(); n != 0 {
+				t.Fatalf("%d violations, want none\n%s", n, reportText(rep))
 			}
 			if len(rep.Types) != 4 {
 				t.Errorf("%d types tested, want Buffer, Counter, Gauge and Registry", len(rep.Types))
@@ -158,17 +191,18 @@ func TestCorrectTypes(t *testing.T) {
 // reported clearly and the run ends cleanly.
 func TestMisbehavingTypes(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-type", ".", "-v", testdataDir+"misbehave")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1 (Stuck self-deadlocks)\n%s", code, stderr)
+	var log bytes.Buffer
+	rep := depconTest(t, Config{Budget: 10 * time.Second, TypeRE: regexp.MustCompile("."), Verbose: &log, Patterns: pkgs("misbehave")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one (Stuck self-deadlocks)\n%s", reportText(rep))
 	}
 	// Bomb: its constructor fails, and every method panics on the zero value.
 	bomb := typeReport(t, rep, "Bomb")
 	if !strings.Contains(bomb.Skipped, "every method panics") || !strings.Contains(bomb.Skipped, "no usable constructor") {
 		t.Errorf("Bomb: skipped %q, want every method panics and no usable constructor", bomb.Skipped)
 	}
-	if !strings.Contains(stderr, "constructor NewBomb skipped: object-failed") {
-		t.Errorf("-v does not say NewBomb was skipped:\n%s", stderr)
+	if !strings.Contains(log.String(), "constructor NewBomb skipped: object-failed") {
+		t.Errorf("the log does not say NewBomb was skipped:\n%s", log.String())
 	}
 	// Stuck: Inc never returns when called alone.
 	stuck := typeReport(t, rep, "Stuck")
@@ -196,29 +230,12 @@ func TestMisbehavingTypes(t *testing.T) {
 }
 
 // TestBrokenPackage checks that a package that does not compile is
-// reported with the compiler's message and exit status 2.
+// reported as an error with the compiler's message.
 func TestBrokenPackage(t *testing.T) {
 	t.Parallel()
-	_, code, stderr := depconTest(t, testdataDir+"_broken")
-	if code != 2 || !strings.Contains(stderr, "do not load") || !strings.Contains(stderr, "undefined: undefinedValue") {
-		t.Errorf("exit status %d, stderr %q: want 2 and the compiler's error", code, stderr)
-	}
-}
-
-// TestUsage checks the usage errors.
-func TestUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{},
-		{"-mode", "fast", "./x"},
-		{"-pairs", "some", "./x"},
-		{"-type", "(", "./x"},
-		{"-iters", "0", "./x"},
-		{"-nosuchflag", "./x"},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := Main(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
-			t.Errorf("depcon test %q: exit status %d, stderr %q: want 2 and a message", args, code, stderr.String())
-		}
+	_, err := runDriver(t, Config{Patterns: pkgs("_broken")})
+	if err == nil || !strings.Contains(err.Error(), "do not load") || !strings.Contains(err.Error(), "undefined: undefinedValue") {
+		t.Errorf("error %v: want the compiler's error", err)
 	}
 }
 
@@ -292,9 +309,9 @@ func TestReproducer(t *testing.T) {
 		t.Run(pkg, func(t *testing.T) {
 			t.Parallel()
 			out := t.TempDir()
-			rep, code, stderr := depconTest(t, "-budget", "10s", "-o", out, testdataDir+pkg)
-			if code != 1 {
-				t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+			rep := depconTest(t, Config{Budget: 10 * time.Second, Out: out, Patterns: pkgs(pkg)})
+			if rep.Violations() == 0 {
+				t.Fatalf("no violation, want one\n%s", reportText(rep))
 			}
 			path := rep.Types[0].Violations[0].Reproducer
 			if filepath.Dir(path) != out {
@@ -334,57 +351,6 @@ func TestReproducer(t *testing.T) {
 	}
 }
 
-// TestInterrupt runs the depcon command, interrupts it, and checks that
-// it exits at once without leaving a child behind. It runs before the
-// parallel tests, so that the child it waits for is its own.
-func TestInterrupt(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "depcon")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/depcon")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building depcon: %v\n%s", err, out)
-	}
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, "test", "-budget", "60s", "-pairs", "all", testdataDir+"correct")
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait for the child to run.
-	deadline := time.Now().Add(60 * time.Second)
-	for !running("correct.test") {
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("no child started\n%s", stderr.Bytes())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	timer := time.AfterFunc(10*time.Second, func() { once.Do(func() { _ = cmd.Process.Kill() }) })
-	err := cmd.Wait()
-	timer.Stop()
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Errorf("exit status %d (%v), want 130 after an interrupt\n%s", code, err, stderr.Bytes())
-	}
-	noLeftovers(t)
-}
-
-// running reports whether a process runs the binary bin.
-func running(bin string) bool {
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, p := range procs {
-		b, _ := os.ReadFile(p)
-		argv0, _, _ := bytes.Cut(b, []byte{0})
-		if filepath.Base(string(argv0)) == bin {
-			return true
-		}
-	}
-	return false
-}
-
 // TestConstructors checks that types are built the way their package
 // builds them — through a constructor returning an interface, behind an
 // exported constructor of an unexported type, with a builder — and that
@@ -392,10 +358,10 @@ func running(bin string) bool {
 // methods panic.
 func TestConstructors(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-type", "^(StandardRegistry|threadSafeSet|Cache)$",
-		testdataDir+"ctors")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, TypeRE: regexp.MustCompile("^(StandardRegistry|threadSafeSet|Cache)$"),
+		Patterns: pkgs("ctors")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	for _, typ := range []string{"StandardRegistry", "threadSafeSet", "Cache"} {
 		tr := typeReport(t, rep, typ)
@@ -425,9 +391,11 @@ func TestSetupMisbehaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	rep, code, stderr := depconTest(t, "-budget", "5s", "-seed", "3", "-pairs", "all", dir)
-	if code != 0 {
-		t.Errorf("exit status %d, want 0\n%s", code, stderr)
+	rep, err := runDriver(t, Config{Budget: 5 * time.Second, Seed: 3, Pairs: testgen.PairsAll, Patterns: []string{dir}})
+	if err != nil {
+		t.Errorf("depcon test: %v", err)
+	} else if n := rep.Violations(); n != 0 {
+		t.Errorf("%d violations, want none\n%s", n, reportText(rep))
 	}
 	if rep != nil {
 		for _, tr := range rep.Types {
@@ -449,9 +417,9 @@ func TestSetupMisbehaves(t *testing.T) {
 // found is reproduced.
 func TestApplicationCode(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+"app")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("app")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	tr := typeReport(t, rep, "server")
 	if tr.Confirmed() == 0 {
@@ -472,10 +440,10 @@ func TestApplicationCode(t *testing.T) {
 func TestSchedulersKeepRaces(t *testing.T) {
 	for _, sched := range []string{SchedTargeted, SchedPCT, SchedStress, SchedAll} {
 		t.Run(sched, func(t *testing.T) {
-			rep, code, stderr := depconTest(t, "-sched", sched, "-budget", "30s", "-first", "-mode", "exception",
-				testdataDir+"handoff")
-			if code != 1 {
-				t.Fatalf("exit %d, want 1 (a violation)\n%s", code, stderr)
+			rep := depconTest(t, Config{Sched: sched, Budget: 30 * time.Second, First: true, Mode: testgen.ModeException,
+				Patterns: pkgs("handoff")})
+			if rep.Violations() == 0 {
+				t.Fatalf("no violation, want a race\n%s", reportText(rep))
 			}
 			tr := typeReport(t, rep, "Counter")
 			if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindRace {
@@ -498,9 +466,9 @@ func TestSchedulersKeepRaces(t *testing.T) {
 // its send), that the interleavings are reported, and that the violation
 // is replayed under its schedule.
 func TestTargetedNarrowWindow(t *testing.T) {
-	rep, code, stderr := depconTest(t, "-sched", SchedTargeted, "-budget", "30s", "-first", "../../testdata/corpus/stream")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Sched: SchedTargeted, Budget: 30 * time.Second, First: true, Patterns: []string{"../../testdata/corpus/stream"}})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	tr := typeReport(t, rep, "Stream")
 	if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindPanic {
@@ -523,9 +491,9 @@ func TestTargetedNarrowWindow(t *testing.T) {
 func TestSaturation(t *testing.T) {
 	t.Parallel()
 	const budget = 120
-	rep, code, stderr := depconTest(t, "-budget", fmt.Sprint(budget, "s"), testdataDir+"correct")
-	if code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: budget * time.Second, Patterns: pkgs("correct")})
+	if n := rep.Violations(); n != 0 {
+		t.Fatalf("%d violations, want none\n%s", n, reportText(rep))
 	}
 	saturated := 0
 	for _, tr := range rep.Types {
@@ -552,9 +520,9 @@ func TestSaturation(t *testing.T) {
 // is tested.
 func TestProcessWideInstance(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"global")
-	if code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("global")})
+	if n := rep.Violations(); n != 0 {
+		t.Fatalf("%d violations, want none\n%s", n, reportText(rep))
 	}
 	srv := typeReport(t, rep, "Server")
 	if !strings.Contains(srv.Skipped, "only process-wide instances: NewServer fails when called a second time") {
@@ -575,9 +543,9 @@ func TestProcessWideInstance(t *testing.T) {
 // reading the clock) stay silent.
 func TestNotLinearizable(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+"atomicity")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("atomicity")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	for _, tc := range []struct {
 		typ  string
@@ -620,9 +588,9 @@ func TestNotLinearizable(t *testing.T) {
 // without them), with reproducers that keep those calls.
 func TestFeedbackArguments(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", testdataDir+"feedback")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("feedback")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	for _, tc := range []struct{ typ, method, produced string }{
 		{"Hub", "Unsubscribe", ":= a.Subscribe()"},
@@ -647,50 +615,15 @@ func TestFeedbackArguments(t *testing.T) {
 	}
 }
 
-// TestBaseline checks that -write-baseline writes the violations found,
-// and that a run given that file with -baseline reports them as known
-// and exits 0, while a baseline that lists another pair changes nothing.
-func TestBaseline(t *testing.T) {
-	t.Parallel()
-	file := filepath.Join(t.TempDir(), "baseline.json")
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", "-write-baseline", file, testdataDir+"queue")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
-	}
-	b, err := ReadBaseline(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := typeReport(t, rep, "Queue").Violations[0]
-	if len(b.Violations) != 1 || b.Violations[0].Type != "Queue" || b.Violations[0].Kind != v.Kind ||
-		b.Violations[0].Pair != sortedPair(v.Pair) {
-		t.Fatalf("baseline %+v, want the violation %s %v", b.Violations, v.Kind, v.Pair)
-	}
-	rep, code, stderr = depconTest(t, "-budget", "10s", "-first", "-baseline", file, testdataDir+"queue")
-	if code != 0 {
-		t.Errorf("with the baseline: exit status %d, want 0\n%s", code, stderr)
-	}
-	for _, v := range typeReport(t, rep, "Queue").Violations {
-		if !v.Known {
-			t.Errorf("with the baseline: %s %v not known", v.Kind, v.Pair)
-		}
-	}
-	other := &Baseline{Version: 1, Violations: []BaselineEntry{{Package: b.Violations[0].Package, Type: "Queue",
-		Kind: v.Kind, Pair: [2]string{"Len", "Len"}}}}
-	if n := other.Apply(rep); n != 0 {
-		t.Errorf("a baseline of another pair marks %d violations known", n)
-	}
-}
-
 // TestContractQuestion checks that a race between two methods neither of
 // which synchronises what they share, in a type not documented as safe
 // for concurrent use, is reported as a contract question, after the bugs
 // and out of the exit status, and as a violation with -strict.
 func TestContractQuestion(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "5s", "-first", testdataDir+"contract")
-	if code != 0 {
-		t.Fatalf("exit status %d, want 0 (a contract question only)\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 5 * time.Second, First: true, Patterns: pkgs("contract")})
+	if n := rep.Violations(); n != 0 {
+		t.Fatalf("%d violations, want none (a contract question only)\n%s", n, reportText(rep))
 	}
 	tr := typeReport(t, rep, "Breaker")
 	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace ||
@@ -702,9 +635,9 @@ func TestContractQuestion(t *testing.T) {
 	if !strings.Contains(b.String(), "CONTRACT QUESTION (race): ") {
 		t.Errorf("text report:\n%s", b.String())
 	}
-	rep, code, stderr = depconTest(t, "-budget", "5s", "-first", "-strict", testdataDir+"contract")
-	if code != 1 {
-		t.Fatalf("-strict: exit status %d, want 1\n%s", code, stderr)
+	rep = depconTest(t, Config{Budget: 5 * time.Second, First: true, Strict: true, Patterns: pkgs("contract")})
+	if rep.Violations() == 0 {
+		t.Fatalf("-strict: no violation, want one\n%s", reportText(rep))
 	}
 	if v := typeReport(t, rep, "Breaker").Violations[0]; v.Question != "" {
 		t.Errorf("-strict: question %q, want a violation", v.Question)
@@ -717,9 +650,9 @@ func TestContractQuestion(t *testing.T) {
 // first lock, and the deadlock is found by the targeted orders alone.
 func TestRWRBehindReadSection(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-sched", "targeted", "-first", testdataDir+"rwrsection")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Sched: SchedTargeted, First: true, Patterns: pkgs("rwrsection")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Config").Violations
 	if len(vs) != 1 || vs[0].Kind != KindDeadlock || !strings.HasPrefix(vs[0].Schedule, "targeted r·w·r (") {
@@ -734,9 +667,9 @@ func TestRWRBehindReadSection(t *testing.T) {
 // right order, stays silent.
 func TestWindowInsideCallee(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "5s", "-sched", "targeted", testdataDir+"callee")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Sched: SchedTargeted, Patterns: pkgs("callee")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Index").Violations
 	if len(vs) != 1 || vs[0].Kind != KindPanic || vs[0].Reproduced != ReproYes ||
@@ -754,9 +687,9 @@ func TestWindowInsideCallee(t *testing.T) {
 // generated numbers, strings and nil never pass. The twin stays silent.
 func TestAnyArguments(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"anyreg")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, First: true, Patterns: pkgs("anyreg")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Registry").Violations
 	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
@@ -775,9 +708,9 @@ func TestAnyArguments(t *testing.T) {
 // stays silent.
 func TestAdapterArguments(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"adapter")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, First: true, Patterns: pkgs("adapter")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Router").Violations
 	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
@@ -795,9 +728,9 @@ func TestAdapterArguments(t *testing.T) {
 // confirmed; the twin that calls its handler after unlocking is silent.
 func TestCallbackDeadlock(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"callbackdl")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("callbackdl")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Bus").Violations
 	if len(vs) != 1 || vs[0].Kind != KindSelfDeadlock || vs[0].Reproduced != ReproYes {
@@ -814,9 +747,9 @@ func TestCallbackDeadlock(t *testing.T) {
 // of that method, not as a defect of the pair it was found in.
 func TestSingleCallRace(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "5s", testdataDir+"singlecall")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("singlecall")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Client").Violations
 	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Within != "Fetch" || vs[0].Reproduced != ReproYes {
@@ -830,9 +763,9 @@ func TestSingleCallRace(t *testing.T) {
 // reproducer writes that configuration.
 func TestConfigArguments(t *testing.T) {
 	t.Parallel()
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-first", testdataDir+"config")
-	if code != 1 {
-		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
+	rep := depconTest(t, Config{Budget: 10 * time.Second, First: true, Patterns: pkgs("config")})
+	if rep.Violations() == 0 {
+		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	tr := typeReport(t, rep, "Pool")
 	if len(tr.Violations) != 1 || tr.Violations[0].Reproduced != ReproYes ||

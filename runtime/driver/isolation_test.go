@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/depcon/depcon/runtime/isolate"
 )
@@ -65,7 +66,7 @@ func TestIsolationKeepsCanaries(t *testing.T) {
 	t.Setenv("HOSTILE_ADDR", l.Addr().String())
 	sleeps := countProcs(t, "sleep\x00120\x00")
 
-	rep, code, stderr := depconTest(t, "-budget", "10s", "-max-memory", "512", testdataDir+"hostile")
+	rep, err := runDriver(t, Config{Budget: 10 * time.Second, Isolation: isolate.Policy{Memory: 512 << 20}, Patterns: pkgs("hostile")})
 
 	if b, err := os.ReadFile(keep); err != nil || string(b) != "canary" {
 		t.Errorf("the canary directory was damaged: %q, %v", b, err)
@@ -82,18 +83,21 @@ func TestIsolationKeepsCanaries(t *testing.T) {
 	if n := countProcs(t, "sleep\x00120\x00"); n > sleeps {
 		t.Errorf("%d processes started by the code under test outlived the run", n-sleeps)
 	}
-	j, err := isolate.New(isolate.Policy{})
-	if err == nil {
+	j, jailErr := isolate.New(isolate.Policy{})
+	if jailErr == nil {
 		j.Close()
 	}
-	if err != nil {
-		if code != 2 || !strings.Contains(stderr, "-unsafe-no-isolation") {
-			t.Errorf("without isolation: exit %d, stderr %q; want 2 and the flag that accepts the risk", code, stderr)
+	if jailErr != nil {
+		if err == nil || !strings.Contains(err.Error(), "-unsafe-no-isolation") {
+			t.Errorf("without isolation: error %v; want the flag that accepts the risk", err)
 		}
 		return
 	}
-	if code != 0 {
-		t.Fatalf("exit %d, want 0 (nothing to report)\n%s", code, stderr)
+	if err != nil {
+		t.Fatalf("depcon test: %v", err)
+	}
+	if n := rep.Violations(); n != 0 {
+		t.Fatalf("%d violations, want none (nothing to report)\n%s", n, reportText(rep))
 	}
 	if !strings.HasPrefix(rep.Isolation, "landlock v") {
 		t.Errorf("the report's isolation is %q, want the mechanisms in force", rep.Isolation)

@@ -1,12 +1,8 @@
 package driver
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -73,68 +69,3 @@ func TestShard(t *testing.T) {
 		}
 	}
 }
-
-// TestShardMerge runs depcon test on a package of four types whole and in
-// three shards, and checks that merging the shards' reports gives the
-// whole run's report, timings aside.
-func TestShardMerge(t *testing.T) {
-	t.Parallel()
-	run := func(args ...string) *Report {
-		rep, code, stderr := depconTest(t, append([]string{"-budget", "1s", "-seed", "5", "-p", "1"}, append(args,
-			testdataDir+"correct")...)...)
-		if code != 0 {
-			t.Fatalf("exit status %d\n%s", code, stderr)
-		}
-		return rep
-	}
-	whole := run()
-	var files []string
-	for k := 1; k <= 3; k++ {
-		rep := run("-shard", fmt.Sprintf("%d/3", k))
-		if len(rep.Types) > 2 {
-			t.Errorf("shard %d/3 has %d of 4 types", k, len(rep.Types))
-		}
-		var b bytes.Buffer
-		if err := rep.WriteJSON(&b); err != nil {
-			t.Fatal(err)
-		}
-		f := fmt.Sprintf("%s/shard%d.json", t.TempDir(), k)
-		if err := writeFile(f, b.Bytes()); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	var stdout, stderr bytes.Buffer
-	if code := Main(append([]string{"-json", "-merge"}, files...), &stdout, &stderr); code != 0 {
-		t.Fatalf("-merge: exit status %d\n%s", code, stderr.Bytes())
-	}
-	merged, err := ReadJSON(&stdout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, b := comparable(t, whole), comparable(t, merged); a != b {
-		t.Errorf("merged shards differ from the whole run:\n%s\nvs\n%s", b, a)
-	}
-}
-
-var timingRE = regexp.MustCompile(`"(elapsed_s|tests_generated|pairs_tested)": [0-9.]+`)
-
-// comparable returns the JSON of rep without its timings and the counts
-// that depend on them.
-func comparable(t *testing.T, rep *Report) string {
-	t.Helper()
-	var b bytes.Buffer
-	m := Merge(rep)
-	for _, tr := range m.Types {
-		// How many tests each schedule and order got depends on timing.
-		tr.Interleavings, tr.Schedules, tr.PrefixCalls, tr.PrefixPruned = nil, nil, 0, 0
-		// So does the note on a budget spent by slow requests.
-		tr.Notes = slices.DeleteFunc(tr.Notes, func(n string) bool { return strings.HasPrefix(n, "only ") })
-	}
-	if err := m.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	return timingRE.ReplaceAllString(b.String(), `"$1": 0`)
-}
-
-func writeFile(name string, b []byte) error { return os.WriteFile(name, b, 0o644) }

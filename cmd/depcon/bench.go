@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/depcon/depcon/runtime/bench"
+)
+
+const benchUsage = `usage: depcon bench [-budget D] [-seeds N] [-json] [-modes dependent,all,random]
+       [-sched stress,pct,targeted,all] [-subjects a,b] DIR
+
+Bench measures depcon on the corpus in DIR: one package per subdirectory,
+described by DIR/truth.json. It computes each subject's plan (the static
+phase) and times the build of its child, then runs depcon test on every
+subject with each scheduler, in each mode, with the seeds 1..N. The modes
+are the pair selections: dependent (depcon's dependent pairs), all (every
+pair, least covered first, as CovCon) and random (random pairs), the same
+harness in each; a subject is tested in the mode of depcon test of its bug
+(exception or deadlock), a control in both.
+
+It prints per subject the pairs and their reduction, the cost of the
+static phase and the build, the success rate, mean FDT (with and without
+that cost) and #GT per scheduler and mode, and depcon's ratios over the
+baselines; every violation other than the bug, judged or counted as a
+false alarm; per control its dependent pairs and false alarms; the ratios'
+geometric means and medians; and per scheduler its success rate and FDT
+on the hard and the ordinary subjects and its slowdown against stress.
+See the package documentation of runtime/bench for the exact definitions.
+
+Exit status: 0 when the bench ran, 1 when it could not (invalid truth,
+packages that do not load or build), 2 on a usage error.
+
+Flags:
+`
+
+// benchOptions are the parsed arguments of depcon bench.
+type benchOptions struct {
+	bench.Options
+	json bool
+}
+
+// benchMain runs depcon bench with args (the arguments after "bench") and
+// returns the exit status.
+func benchMain(args []string, stdout, stderr io.Writer) int {
+	opt, err := parseBench(args, stderr)
+	if err != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case !errors.Is(err, errBenchUsage):
+			fmt.Fprintf(stderr, "depcon bench: %v\n", err)
+		}
+		return 2
+	}
+	subjects, err := bench.LoadTruth(opt.Dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
+		return 1
+	}
+	if subjects, err = bench.SelectSubjects(subjects, opt.Subjects); err != nil {
+		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	rep, err := bench.Measure(ctx, opt.Options, subjects, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
+		return 1
+	}
+	if opt.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "depcon bench: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	rep.WriteHeader(stdout, opt.Options, start)
+	rep.WriteText(stdout)
+	return 0
+}
+
+// errBenchUsage is returned by parseBench when the usage was already
+// printed.
+var errBenchUsage = errors.New("usage")
+
+// parseBench parses the arguments of depcon bench.
+func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
+	fs := flag.NewFlagSet("depcon bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, benchUsage)
+		fs.PrintDefaults()
+	}
+	opt := &benchOptions{}
+	var modes, scheds, subjects string
+	fs.DurationVar(&opt.Budget, "budget", 60*time.Second, "time budget of depcon test per type and run")
+	fs.IntVar(&opt.Seeds, "seeds", 5, "run each mode with the seeds 1..`N`")
+	fs.BoolVar(&opt.json, "json", false, "print the results as JSON")
+	fs.StringVar(&modes, "modes", strings.Join([]string{bench.ModeDependent, bench.ModeAll, bench.ModeRandom}, ","),
+		"comma-separated `modes` (pair selections): dependent, all, random")
+	fs.StringVar(&scheds, "sched", bench.SchedAll,
+		"comma-separated `schedulers` of depcon test, each a run dimension: stress, pct, targeted, all")
+	fs.StringVar(&subjects, "subjects", "", "comma-separated `names` of the subjects to run (default all)")
+	fs.IntVar(&opt.Parallel, "p", 1, "subjects tested at once in a run (more share the CPUs: every scheduler and mode gets the same)")
+	err := fs.Parse(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errBenchUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, errBenchUsage
+	}
+	opt.Dir = fs.Arg(0)
+	if opt.Budget <= 0 || opt.Seeds <= 0 || opt.Parallel <= 0 {
+		return nil, errors.New("-budget, -seeds and -p must be positive")
+	}
+	if opt.Modes, err = parseList("-modes", modes, bench.ModeDependent, bench.ModeAll, bench.ModeRandom); err != nil {
+		return nil, err
+	}
+	if opt.Scheds, err = parseList("-sched", scheds, bench.SchedStress, bench.SchedPCT, bench.SchedTargeted, bench.SchedAll); err != nil {
+		return nil, err
+	}
+	if subjects != "" {
+		opt.Subjects = strings.Split(subjects, ",")
+	}
+	return opt, nil
+}
+
+// parseList parses the comma-separated value of flag name, each element
+// one of valid, none twice.
+func parseList(name, value string, valid ...string) ([]string, error) {
+	var out []string
+	for _, v := range strings.Split(value, ",") {
+		if !slices.Contains(valid, v) {
+			return nil, fmt.Errorf("%s: unknown value %q: want %s", name, v, strings.Join(valid, ", "))
+		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s: %s listed twice", name, v)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
