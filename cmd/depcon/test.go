@@ -206,7 +206,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if stopped != "" {
 		fmt.Fprintf(stderr, "depcon test: %s\n", stopped)
 	}
-	if rep.Violations() > 0 {
+	if rep != nil && rep.Violations() > 0 { // nil when stopped while the packages loaded
 		return 1
 	}
 	return 0
