@@ -3,7 +3,9 @@ package driver
 import (
 	"cmp"
 	"fmt"
+	"go/token"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,10 +68,14 @@ func (d *DiagnosticResult) String() string {
 // Confirms reports whether the violation confirms the static diagnostic
 // d, a diagnostic of the violation's type whose dependent pairs (in the
 // view tested) are pairs: the violation is not one whose reproducer
-// passed, and it is a violation of a pair whose tests can confirm d
+// passed; it is a race, a deadlock, a panic or a fatal error (a
+// non-linearizable outcome is another claim than any diagnostic makes)
+// whose report or stacks pass through a line the diagnostic names (its
+// position or a related one: the racing access, the blocked Lock); and
+// it is a violation of a pair whose tests can confirm d
 // (load.Diagnostic.Concerns), or was also seen as one.
 func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
-	if v.Reproduced == ReproNo || d == nil {
+	if v.Reproduced == ReproNo || d == nil || v.Kind == KindNotLinearizable || !passesThrough(v.Details, d) {
 		return false
 	}
 	if d.Concerns(v.Pair[0], v.Pair[1], v.Evidence) {
@@ -89,6 +95,44 @@ func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
 		}
 	}
 	return false
+}
+
+// passesThrough reports whether a violation's details (the race
+// detector's report, the goroutines' stacks) name a line of d: "file.go:N"
+// with the base name of its file, since the child may run a copy of the
+// package.
+func passesThrough(details string, d *load.Diagnostic) bool {
+	lines := []token.Position{d.Pos}
+	for _, r := range d.Related {
+		lines = append(lines, r.Pos)
+	}
+	for _, p := range lines {
+		if p.Line <= 0 {
+			continue
+		}
+		at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+		for i := strings.Index(details, at); i >= 0; {
+			// Not a part of a longer name or number: file.go:12 in
+			// myfile.go:12 or in file.go:123.
+			end := i + len(at)
+			if (i == 0 || !nameByte(details[i-1])) && (end == len(details) || !isDigit(details[end])) {
+				return true
+			}
+			j := strings.Index(details[end:], at)
+			if j < 0 {
+				break
+			}
+			i = end + j
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// nameByte reports whether c may be part of a file's base name.
+func nameByte(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' || c == '.'
 }
 
 // A pairStat is how a dependent pair was tested: Tests tests; Reached

@@ -11,8 +11,9 @@ import (
 
 // TestJudgeDiagnostic checks the status each diagnostic gets from the
 // reports of its type: confirmed by a violation of a pair it concerns
-// (not one whose reproducer passed), not reproduced, not reached, not
-// tested (with the reason), and no pair.
+// whose report passes through the diagnostic's line (not one whose
+// reproducer passed, not a non-linearizable outcome), not reproduced, not
+// reached, not tested (with the reason), and no pair.
 func TestJudgeDiagnostic(t *testing.T) {
 	pair := deps.Pair{M1: "Add", M2: "Get", Deps: []string{deps.DepPC},
 		Evidence: []deps.Evidence{{Kind: deps.DepPC, Pos1: "/p/c.go:10:2", Pos2: "/p/c.go:20:2"}}}
@@ -30,7 +31,8 @@ func TestJudgeDiagnostic(t *testing.T) {
 		return []*TypeReport{tr}
 	}
 	race := func(p [2]string, repro string) *Violation {
-		return &Violation{Kind: KindRace, Pair: p, Seed: 3, Reproduced: repro}
+		return &Violation{Kind: KindRace, Pair: p, Seed: 3, Reproduced: repro,
+			Details: "Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /tmp/copy/p/c.go:10 +0x3a\n"}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -46,6 +48,16 @@ func TestJudgeDiagnostic(t *testing.T) {
 			v.AlsoSeenAs = []string{"Add ∥ Get"}
 			tr.Violations = append(tr.Violations, v)
 		}), DiagConfirmed, "race, Get ∥ Reset, seed 3"},
+		{"a race elsewhere", diag, report(func(tr *TypeReport) {
+			v := race([2]string{"Add", "Get"}, ReproYes)
+			v.Details = "Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /p/c.go:104 +0x3a\n  /p/xc.go:10\n"
+			tr.Violations = append(tr.Violations, v)
+		}), DiagNotReproduced, "not reproduced"},
+		{"not linearizable", diag, report(func(tr *TypeReport) {
+			v := race([2]string{"Add", "Get"}, ReproYes)
+			v.Kind = KindNotLinearizable
+			tr.Violations = append(tr.Violations, v)
+		}), DiagNotReproduced, "not reproduced"},
 		{"reproducer passed", diag, report(func(tr *TypeReport) { tr.Violations = append(tr.Violations, race([2]string{"Add", "Get"}, ReproNo)) }),
 			DiagNotReproduced, "tested 12 times (Add ∥ Get), not reproduced"},
 		{"another pair's violation", diag, report(func(tr *TypeReport) {
@@ -91,5 +103,28 @@ func TestMergeDiagnostics(t *testing.T) {
 	got := mergeDiagnostics(a, b)
 	if len(got) != 2 || got[0].Pos != "/p/c.go:9:2" || got[0].Status != DiagConfirmed || got[1].Status != DiagNotReached {
 		t.Errorf("merged %+v %+v", got[0], got[1])
+	}
+}
+
+// TestPassesThrough checks how a violation's report is matched with the
+// lines a diagnostic names: by base name and line, not inside a longer
+// name or number.
+func TestPassesThrough(t *testing.T) {
+	d := &load.Diagnostic{Pos: token.Position{Filename: "/m/p/file.go", Line: 12},
+		Related: []load.Related{{Pos: token.Position{Filename: "/m/p/other.go", Line: 7}}}}
+	for details, want := range map[string]bool{
+		"      /tmp/copy/p/file.go:12 +0x3a":    true,
+		"(file.go:12)":                          true,
+		"file.go:12":                            true,
+		"other.go:7\n":                          true,
+		"myfile.go:12":                          false,
+		"file.go:123":                           false,
+		"file.go:1":                             false,
+		"myfile.go:12 file.go:120 x/file.go:12": true,
+		"":                                      false,
+	} {
+		if got := passesThrough(details, d); got != want {
+			t.Errorf("passesThrough(%q) = %v, want %v", details, got, want)
+		}
 	}
 }
