@@ -3,7 +3,6 @@ package driver
 import (
 	"cmp"
 	"fmt"
-	"go/token"
 	"io"
 	"path/filepath"
 	"slices"
@@ -70,8 +69,8 @@ func (d *DiagnosticResult) String() string {
 // view tested) are pairs: the violation is not one whose reproducer
 // passed; it is a race, a deadlock, a panic or a fatal error (a
 // non-linearizable outcome is another claim than any diagnostic makes)
-// whose report or stacks pass through a line the diagnostic names (its
-// position or a related one: the racing access, the blocked Lock); and
+// whose report or stacks pass through the line of the diagnostic's
+// position (the racing access, the blocked Lock); and
 // it is a violation of a pair whose tests can confirm d
 // (load.Diagnostic.Concerns), or was also seen as one.
 func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
@@ -98,32 +97,30 @@ func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
 }
 
 // passesThrough reports whether a violation's details (the race
-// detector's report, the goroutines' stacks) name a line of d: "file.go:N"
-// with the base name of its file, since the child may run a copy of the
-// package.
+// detector's report, the goroutines' stacks) name the line of d's
+// position: the unguarded access, the lock taken again, the second lock
+// of an inversion (a related position, such as an example of a guarded
+// access elsewhere, is no evidence that this defect was the one seen).
+// The line is matched as "file.go:N", by base name, since the child may
+// run a copy of the package.
 func passesThrough(details string, d *load.Diagnostic) bool {
-	lines := []token.Position{d.Pos}
-	for _, r := range d.Related {
-		lines = append(lines, r.Pos)
+	p := d.Pos
+	if p.Line <= 0 {
+		return false
 	}
-	for _, p := range lines {
-		if p.Line <= 0 {
-			continue
+	at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	for i := strings.Index(details, at); i >= 0; {
+		// Not a part of a longer name or number: file.go:12 in
+		// myfile.go:12 or in file.go:123.
+		end := i + len(at)
+		if (i == 0 || !nameByte(details[i-1])) && (end == len(details) || !isDigit(details[end])) {
+			return true
 		}
-		at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-		for i := strings.Index(details, at); i >= 0; {
-			// Not a part of a longer name or number: file.go:12 in
-			// myfile.go:12 or in file.go:123.
-			end := i + len(at)
-			if (i == 0 || !nameByte(details[i-1])) && (end == len(details) || !isDigit(details[end])) {
-				return true
-			}
-			j := strings.Index(details[end:], at)
-			if j < 0 {
-				break
-			}
-			i = end + j
+		j := strings.Index(details[end:], at)
+		if j < 0 {
+			break
 		}
+		i = end + j
 	}
 	return false
 }
@@ -223,6 +220,9 @@ func judgeDiagnostic(d *load.Diagnostic, plan *deps.Plan, types []*TypeReport) *
 				pair = v.Pair[0] + " called alone"
 			}
 			res.By = fmt.Sprintf("%s, %s, seed %d", v.Kind, pair, v.Seed)
+			if v.Question != "" {
+				res.By += ", a contract question: " + v.Question
+			}
 			return res
 		}
 	}

@@ -225,6 +225,8 @@ func describeArgs(args []harness.Value) string {
 		switch {
 		case a.K == harness.KLit:
 			out = append(out, a.Lit)
+		case a.K == harness.KPath:
+			out = append(out, "new-dir/"+a.Lit)
 		case a.K == harness.KCall && a.Call != nil:
 			out = append(out, a.Call.Fn+"("+describeArgs(a.Call.Args)+")")
 		default:

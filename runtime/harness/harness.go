@@ -66,6 +66,10 @@ type Registry struct {
 	methods map[string]map[string]reflect.Value
 	// badTypes explains why a type was not registered.
 	badTypes map[string]string
+	// dirs are the directories made for KPath values during the current
+	// request, removed when it ends.
+	dirsMu sync.Mutex
+	dirs   []string
 }
 
 // registry is the registry the generated registration file fills.
@@ -184,6 +188,7 @@ func (r *Registry) Do(req Request, send func(Message) error) Message {
 	if _, ok := r.types[req.Test.Type]; !ok {
 		return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown type %q", req.Test.Type)}
 	}
+	defer r.removeDirs()
 	switch req.Op {
 	case OpRun:
 		if len(req.Test.Suffix) != 2 {

@@ -217,6 +217,13 @@ const (
 	// (io.WriteCloser...), a *bytes.Buffer with no-op ones. Lit is
 	// unused. Any other parameter type fails.
 	KWriter = "writer"
+	// KPath is a file name for a parameter that names a file: Lit
+	// ("depcon-file.tmp") in a new, empty directory made for this value
+	// alone, so that each object and each iteration opens a file of its
+	// own (a database's file lock, taken by one object, does not block
+	// the next). The directories are under the child's TMPDIR, in the
+	// jail's scratch directory, and are removed when the request ends.
+	KPath = "path"
 )
 
 // A Message is one line of JSON the child writes to the driver on file

@@ -3,7 +3,10 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io/ioutil"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"time"
@@ -19,6 +22,31 @@ var basicTypes = map[string]reflect.Type{
 	"string":  reflect.TypeOf(""),
 }
 
+// newDir makes a new, empty directory for a KPath value, removed when
+// the request ends.
+func (r *Registry) newDir() (string, error) {
+	dir, err := ioutil.TempDir("", "depcon-path-")
+	if err != nil {
+		return "", fmt.Errorf("a directory for a file name: %v", err)
+	}
+	r.dirsMu.Lock()
+	r.dirs = append(r.dirs, dir)
+	r.dirsMu.Unlock()
+	return dir, nil
+}
+
+// removeDirs removes the directories made for the request's KPath values
+// (files the objects still hold open go when they are closed).
+func (r *Registry) removeDirs() {
+	r.dirsMu.Lock()
+	dirs := r.dirs
+	r.dirs = nil
+	r.dirsMu.Unlock()
+	for _, d := range dirs {
+		os.RemoveAll(d)
+	}
+}
+
 // A scope is what the arguments of a call may refer to: the shared
 // objects (pointers to the type under test) and the results of the
 // prefix calls made so far, by index (nil for those not made).
@@ -31,6 +59,16 @@ type scope struct {
 // scope sc.
 func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, error) {
 	switch v.K {
+	case KPath:
+		dir, err := r.newDir()
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		x, err := literal(filepath.Join(dir, v.Lit), t)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(x, t)
 	case KLit:
 		lt := t
 		if t.Kind() == reflect.Interface {

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -293,5 +295,43 @@ func (s *Store) Range(f func(i int, w string) bool) {
 	}
 	if n != len(s.words) {
 		panic("stopped early")
+	}
+}
+
+// dbPath is a named string type for a file name.
+type dbPath string
+
+// TestBuildPath checks that each KPath value is its name in a new, empty
+// directory of its own, for a string or a named string parameter, and
+// that the directories go when the request ends.
+func TestBuildPath(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	r := NewRegistry()
+	var got []string
+	for _, typ := range []reflect.Type{typeOf((*string)(nil)), typeOf((*dbPath)(nil)), typeOf((*string)(nil))} {
+		v, err := r.build(Value{K: KPath, Lit: "depcon-file.tmp"}, typ, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Type() != typ {
+			t.Fatalf("%v built for %v", v.Type(), typ)
+		}
+		p := v.String()
+		if filepath.Base(p) != "depcon-file.tmp" || !strings.HasPrefix(p, os.Getenv("TMPDIR")) {
+			t.Errorf("path %q", p)
+		}
+		if entries, err := os.ReadDir(filepath.Dir(p)); err != nil || len(entries) != 0 {
+			t.Errorf("%s: %v, %d entries: want a new, empty directory", filepath.Dir(p), err, len(entries))
+		}
+		got = append(got, p)
+	}
+	if got[0] == got[2] {
+		t.Errorf("two values share %q", got[0])
+	}
+	r.removeDirs()
+	for _, p := range got {
+		if _, err := os.Stat(filepath.Dir(p)); !os.IsNotExist(err) {
+			t.Errorf("%s left after the request: %v", filepath.Dir(p), err)
+		}
 	}
 }

@@ -348,6 +348,14 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.funcLit(t, v.Lit == funcTrue)
 	case harness.KReader:
 		return w.reader(v.Lit, t)
+	case harness.KPath:
+		// A file of its own in every iteration, as depcon gave it.
+		w.imports["path/filepath"] = "filepath"
+		e := "filepath.Join(t.TempDir(), " + strconv.Quote(v.Lit) + ")"
+		if _, named := types.Unalias(t).(*types.Named); named {
+			e = w.typ(t) + "(" + e + ")"
+		}
+		return e
 	case harness.KWriter:
 		return w.writerValue(t)
 	case harness.KZero:

@@ -54,7 +54,7 @@ func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
 		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 && namesFile(p.Name()) {
-			out = append(out, harness.Value{K: harness.KLit, Lit: pathLits[v.rng.IntN(len(pathLits))]})
+			out = append(out, harness.Value{K: harness.KPath, Lit: pathLits[v.rng.IntN(len(pathLits))]})
 			continue
 		}
 		out = append(out, v.value(p.Type(), depth))
@@ -62,8 +62,8 @@ func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 	return out
 }
 
-// pathLits are the names a parameter naming a file gets: relative, so
-// that they resolve in the directory the test runs in.
+// pathLits are the names a parameter naming a file gets, each in a new
+// directory of its own (harness.KPath).
 var pathLits = []string{"depcon-file", "depcon-dir/file", "depcon-file.tmp", "depcon-dir"}
 
 // namesFile reports whether a parameter's name says it names a file.
