@@ -3,6 +3,7 @@ package deps
 import (
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/summary"
@@ -16,7 +17,7 @@ const maxSyncDepth = 4
 // from several goroutines, or returns "" (see TypePlan.Concurrent).
 func concurrentWhy(t *summary.Type, self string) string {
 	pkg := t.Obj.Pkg()
-	if why := syncIn(t.Obj.Type(), pkg, "recv", 0, map[types.Type]bool{}); why != "" && handleOf(t.Obj.Type(), pkg) == "" {
+	if why, _ := ownSync(t.Obj.Type(), pkg); why != "" {
 		return why
 	}
 	for _, m := range t.Methods {
@@ -69,63 +70,99 @@ func unsharedDoc(doc string) string {
 	return ""
 }
 
-// handleOf says why a type is a handle, or returns "": its only
-// synchronisation primitives are those of other types of its package that
-// synchronise themselves, which it points to through fields that are not
-// embedded (a Txn holding the *DB it was begun from, an Event holding its
-// *Bus). A handle is meant for one goroutine, or the API that made it
-// says how to share it: its methods are not tested concurrently unless
-// -type names it, or its documentation says it is safe (see
-// concurrentWhy, which checks the doc after the fields and atomics).
+// handleOf says why a type is a handle, or returns "": it has no
+// synchronisation primitive of its own (ownSync), only those of other
+// types of its package that it points to (a Tx holding the *DB it was
+// begun from, an Event holding its *Bus). A handle is meant for one
+// goroutine, or the API that made it says how to share it: its methods
+// are not tested concurrently unless -type names it, or its
+// documentation says it is safe (see concurrentWhy, which checks the doc
+// after the fields and atomics).
 func handleOf(t types.Type, pkg *types.Package) string {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return ""
-	}
-	var owners []string
-	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if syncIn(f.Type(), pkg, "recv."+f.Name(), 1, map[types.Type]bool{}) == "" {
-			continue
-		}
-		owner := selfSynchronised(f, t, pkg)
-		if owner == "" {
-			return "" // a primitive of its own
-		}
-		owners = append(owners, "*"+owner)
-	}
-	if len(owners) == 0 {
+	why, owners := ownSync(t, pkg)
+	if why != "" || len(owners) == 0 {
 		return ""
 	}
 	if len(owners) == 1 {
-		return "it only holds " + owners[0] + ", which synchronises itself"
+		return "it only reaches the synchronisation of " + owners[0] + ", another type of the package"
 	}
-	return "it only holds " + strings.Join(owners, ", ") + ", which synchronise themselves"
+	return "it only reaches the synchronisation of " + strings.Join(owners, ", ") + ", other types of the package"
 }
 
-// selfSynchronised returns the name of the type N when the field f (of a
-// value of type t) is a *N, not embedded, where N is another exported
-// type of pkg that has methods and holds a synchronisation primitive
-// itself; "" otherwise.
-func selfSynchronised(f *types.Var, t types.Type, pkg *types.Package) string {
-	if f.Embedded() {
-		return "" // its methods are the type's own
-	}
-	ptr, ok := types.Unalias(f.Type()).(*types.Pointer)
-	if !ok {
+// ownSync looks for a synchronisation primitive of the type t's own: in
+// t, in its fields, behind pointers to its package's other types and in
+// containers of them (the shards of a sharded map, the pools of a
+// multi-pool: its parts), but not behind a field that points to another
+// exported type of the package with methods, which stands on its own
+// (the *DB a Tx holds, the *Tx its Bucket holds: theirs), unless the
+// field is embedded (its methods are then t's). It returns the
+// primitive's path ("recv.mu is a sync.Mutex") or "", and the types, such
+// as *DB, it did not look into that hold one.
+func ownSync(t types.Type, pkg *types.Package) (why string, owners []string) {
+	s := &ownSearch{pkg: pkg, root: t, seen: map[types.Type]bool{}}
+	return s.find(t, "recv", 0, false, false), s.owners
+}
+
+type ownSearch struct {
+	pkg    *types.Package
+	root   types.Type
+	seen   map[types.Type]bool
+	owners []string
+}
+
+// find looks in t, at path; field is set when t is the type of a struct
+// field, and embedded when that field is embedded.
+func (s *ownSearch) find(t types.Type, path string, depth int, field, embedded bool) string {
+	if depth > maxSyncDepth || s.seen[t] {
 		return ""
 	}
-	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || n.Obj().Pkg() != pkg || !n.Obj().Exported() || types.Identical(n, t) {
-		return ""
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch p := n.Obj().Pkg().Path(); p {
+		case "sync", "sync/atomic":
+			return path + " is a " + p[strings.LastIndexByte(p, '/')+1:] + "." + n.Obj().Name()
+		}
+		if depth > 0 && n.Obj().Pkg() != s.pkg {
+			return "" // another package's type: its synchronisation is its own
+		}
 	}
-	if types.NewMethodSet(types.NewPointer(n)).Len() == 0 {
-		return ""
+	s.seen[t] = true
+	defer delete(s.seen, t)
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return path + " is a channel"
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if why := s.find(f.Type(), path+"."+f.Name(), depth+1, true, f.Embedded()); why != "" {
+				return why
+			}
+		}
+	case *types.Pointer:
+		if depth == 0 {
+			break
+		}
+		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && field && !embedded && s.standalone(n) {
+			if syncIn(n, s.pkg, "", 0, map[types.Type]bool{}) != "" && !slices.Contains(s.owners, "*"+n.Obj().Name()) {
+				s.owners = append(s.owners, "*"+n.Obj().Name())
+			}
+			return ""
+		}
+		return s.find(u.Elem(), path, depth, false, false) // as deep as the value (see syncIn)
+	case *types.Slice:
+		return s.find(u.Elem(), path+"[*]", depth+1, false, false)
+	case *types.Array:
+		return s.find(u.Elem(), path+"[*]", depth+1, false, false)
+	case *types.Map:
+		return s.find(u.Elem(), path+"[*]", depth+1, false, false)
 	}
-	if syncIn(n, pkg, "", 0, map[types.Type]bool{}) == "" {
-		return ""
-	}
-	return n.Obj().Name()
+	return ""
+}
+
+// standalone reports whether n is another exported type of the package
+// with methods: values of it are used on their own.
+func (s *ownSearch) standalone(n *types.Named) bool {
+	return n.Obj().Pkg() == s.pkg && n.Obj().Exported() && !types.Identical(n, s.root) &&
+		types.NewMethodSet(types.NewPointer(n)).Len() > 0
 }
 
 // syncIn looks for a synchronisation primitive in values of type t, named

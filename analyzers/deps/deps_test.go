@@ -277,9 +277,11 @@ func TestForeignGlobals(t *testing.T) {
 // synchronisation (NotShared).
 func TestSelection(t *testing.T) {
 	notShared := map[string]string{
-		"Txn":    "a handle: it only holds *DB, which synchronises itself",
+		"Txn":    "a handle: it only reaches the synchronisation of *DB, another type of the package",
 		"Buffer": "doc: is not safe for concurrent use",
 		"Queue":  "doc: single producer",
+		"Tx":     "a handle: it only reaches the synchronisation of *Store, another type of the package",
+		"Cursor": "a handle: it only reaches the synchronisation of *Tx, another type of the package",
 	}
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "selection")
 	p := results[0].Result.(*deps.Plan)
@@ -301,6 +303,11 @@ func TestSelection(t *testing.T) {
 		"Queue":    "",
 		"SafeTxn":  "doc: safe for concurrent use by multiple goroutines",
 		"Session":  "recv.mu is a sync.Mutex",
+		"Tx":       "",
+		"Cursor":   "",
+		"TxStats":  "atomic operations on recv.reads",
+		"Store":    "recv.mu is a sync.Mutex",
+		"Pool":     "recv.shards[*].mu is a sync.Mutex",
 	} {
 		tp := p.Type(name)
 		if tp == nil {

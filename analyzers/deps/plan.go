@@ -82,10 +82,10 @@ type TypePlan struct {
 	ConcurrentWhy string
 	// NotShared, for a type that is not Concurrent, says why it is meant
 	// for one goroutine at a time although it reaches synchronisation: a
-	// handle ("a handle: it only holds *DB, which synchronises itself":
-	// pointers to other types of its package that synchronise themselves,
-	// no primitive of its own), or its documentation says so ("doc: not
-	// safe for concurrent use", "doc: single consumer").
+	// handle ("a handle: it only reaches the synchronisation of *DB,
+	// another type of the package": fields pointing to other types of its
+	// package, no primitive of its own), or its documentation says so
+	// ("doc: not safe for concurrent use", "doc: single consumer").
 	NotShared  string
 	Methods    []Method // methods of *T (incl. promoted), sorted
 	PairsTotal int      // |M| = n(n+1)/2, n = len(Methods)

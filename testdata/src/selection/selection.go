@@ -171,3 +171,75 @@ func (q *Queue) Pop() (int, bool) {
 	q.head.Store(h + 1)
 	return v, true
 }
+
+// Tx is a transaction of a Store, as a bolt Tx is: it holds the *Store it
+// was begun from, its root Cursor by value (which points back to the Tx),
+// and statistics that count atomically in their own methods. None of it
+// is a synchronisation of its own: it is a handle.
+type Tx struct {
+	store *Store
+	root  Cursor
+	stats TxStats
+	pages map[int][]byte
+}
+
+// Cursor walks a Tx.
+type Cursor struct {
+	tx    *Tx
+	stack []int
+}
+
+// Next moves the cursor.
+func (c *Cursor) Next() int { c.stack = append(c.stack, len(c.tx.pages)); return len(c.stack) }
+
+// TxStats are counters that other goroutines may read while the Tx runs.
+type TxStats struct{ reads int64 }
+
+// IncReads counts a read.
+func (s *TxStats) IncReads() { atomic.AddInt64(&s.reads, 1) }
+
+// Reads returns the reads counted.
+func (s *TxStats) Reads() int64 { return atomic.LoadInt64(&s.reads) }
+
+// Get reads a page.
+func (tx *Tx) Get(id int) []byte {
+	tx.stats.IncReads()
+	return tx.pages[id]
+}
+
+// Put writes a page.
+func (tx *Tx) Put(id int, b []byte) { tx.pages[id] = b }
+
+// Commit writes the pages to the store.
+func (tx *Tx) Commit() {
+	tx.store.mu.Lock()
+	defer tx.store.mu.Unlock()
+	for id, b := range tx.pages {
+		tx.store.pages[id] = b
+	}
+}
+
+// Store synchronises itself.
+type Store struct {
+	mu    sync.Mutex
+	pages map[int][]byte
+}
+
+// Begin starts a transaction.
+func (s *Store) Begin() *Tx { tx := &Tx{store: s, pages: map[int][]byte{}}; tx.root.tx = tx; return tx }
+
+// Shard is one shard of a Pool, exported and with methods of its own.
+type Shard struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Add adds to the shard.
+func (s *Shard) Add(d int) { s.mu.Lock(); s.n += d; s.mu.Unlock() }
+
+// Pool spreads its work over shards it owns: their mutexes are its own
+// synchronisation (a container of them, not a pointer to another object).
+type Pool struct{ shards []*Shard }
+
+// Add adds to a shard.
+func (p *Pool) Add(i, d int) { p.shards[i%len(p.shards)].Add(d) }
