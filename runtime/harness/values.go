@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"io/ioutil"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,9 +24,9 @@ var basicTypes = map[string]reflect.Type{
 // newDir makes a new, empty directory for a KPath value, removed when
 // the request ends.
 func (r *Registry) newDir() (string, error) {
-	dir, err := ioutil.TempDir("", "depcon-path-")
+	dir, err := os.MkdirTemp("", "depcon-path-")
 	if err != nil {
-		return "", fmt.Errorf("a directory for a file name: %v", err)
+		return "", fmt.Errorf("a directory for a file name: %w", err)
 	}
 	r.dirsMu.Lock()
 	r.dirs = append(r.dirs, dir)
