@@ -52,10 +52,14 @@ var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]ef
 // did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent
 // misses of one key may both count, by design, so they are not observers
 // and their results are not compared; nor are counts of what is in
-// progress (Running, RunningWorkers, Waiting, WaitingTasks, Free), which a
-// worker finishing changes. A snapshot of the state (Stats, Len) is.
+// progress (Running, RunningWorkers, Waiting, WaitingTasks, Free) or of
+// what workers have finished (CompletedTasks, SuccessfulTasks,
+// FailedTasks, CanceledTasks), which a worker finishing changes after the
+// call that submitted the work returned. A snapshot of the state (Stats,
+// Len) is.
 var eventStatRE = regexp.MustCompile(`^(?:Hit|Miss|Lookup|Request|Eviction|Load|Access|Get|Set)\w*(?:Count|Rate|Ratio)$|` +
-	`^(?:Hits|Misses|Lookups|Evictions)$|(?:Rate|Ratio)$|^(?:Running|Active|Waiting|Busy|Idle|Free)(?:[A-Z]\w*)?$`)
+	`^(?:Hits|Misses|Lookups|Evictions)$|(?:Rate|Ratio)$|^(?:Running|Active|Waiting|Busy|Idle|Free)(?:[A-Z]\w*)?$|` +
+	`^(?:Completed|Successful|Failed|Canceled|Cancelled)[A-Z]\w*$`)
 
 // inexact reports whether the documentation of method m says its result
 // or effect is not exact (see inexactRE): the oracle has no measure for

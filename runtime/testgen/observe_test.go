@@ -82,7 +82,7 @@ func TestLinEventStats(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		stat bool
-	}{{"HitCount", true}, {"MissCount", true}, {"LookupCount", true}, {"HitRate", true}, {"Misses", true}, {"RunningWorkers", true}, {"WaitingTasks", true}, {"Running", true}, {"Waiting", true}, {"Free", true},
+	}{{"HitCount", true}, {"MissCount", true}, {"LookupCount", true}, {"HitRate", true}, {"Misses", true}, {"RunningWorkers", true}, {"WaitingTasks", true}, {"Running", true}, {"Waiting", true}, {"Free", true}, {"CompletedTasks", true}, {"FailedTasks", true}, {"CanceledTasks", true}, {"Completed", false}, {"Failed", false},
 		{"Stats", false}, {"Len", false}, {"Count", false}, {"Value", false}, {"Generate", false}} {
 		if got := eventStatRE.MatchString(tc.name); got != tc.stat {
 			t.Errorf("%s: event statistic %v, want %v", tc.name, got, tc.stat)
