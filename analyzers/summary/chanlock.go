@@ -26,11 +26,13 @@ import (
 //
 // A field of a struct type of the package is such a lock when every
 // channel the package's code stores in it is made with a buffer of
-// exactly one element, the package both sends on it and receives from
-// it, never closes it, never receives from it with the comma-ok form (a
-// closed channel, a stream) and never sends on a channel it has just
-// made (a token channel, filled first, is taken by a receive: its
-// direction is the other one). Sends on it then acquire it and receives
+// exactly one element, the package sends on it in a statement that blocks
+// (a send, or a select without a default case) and receives from it, never
+// closes it, never receives from it with the comma-ok form (a closed
+// channel, a stream) nor in a select (a wake-up channel, sent on without
+// blocking and received among other cases in a loop, is no lock), and
+// never sends on a channel it has just made (a token channel, filled
+// first, is taken by a receive: its direction is the other one). Sends on it then acquire it and receives
 // release it, as Lock and Unlock would, in summaries: accesses under it
 // are guarded, and a function that receives from it without sending is
 // entered holding it (a helper that unlocks for its caller). In a select,
@@ -109,10 +111,13 @@ func findChanLocks(funcs []*ssa.Function) map[string]bool {
 						if class == "" {
 							continue
 						}
-						if s.Dir == types.SendOnly {
+						if s.Dir != types.SendOnly {
+							// A wake-up or a stream, received among other
+							// cases: a mutex is given back by a receive of
+							// its own.
+							get(class).bad = true
+						} else if in.Blocking {
 							get(class).send = true
-						} else {
-							get(class).recv = true
 						}
 					}
 				case *ssa.Call:

@@ -159,3 +159,46 @@ func (s *Stream) Reset() {
 	s.got = 0
 	s.mu.Unlock()
 }
+
+// Loop is woken by a channel of one slot that callers fill without
+// blocking and its goroutine drains among other cases: a wake-up, not a
+// lock. Kick's write of dirty is guarded by nothing the loop takes.
+type Loop struct {
+	mu    sync.Mutex
+	wake  chan struct{}
+	done  chan struct{}
+	dirty int
+}
+
+func NewLoop() *Loop {
+	l := &Loop{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go l.run()
+	return l
+}
+
+func (l *Loop) Kick() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	l.dirty++ // want `recv.dirty is written in Kick without recv.mu`
+}
+
+func (l *Loop) run() {
+	for {
+		select {
+		case <-l.wake:
+			l.mu.Lock()
+			l.dirty = 0
+			l.mu.Unlock()
+		case <-l.done:
+			return
+		}
+	}
+}
+
+func (l *Loop) Dirty() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dirty
+}
