@@ -108,6 +108,7 @@ func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypeP
 	}
 	for i, mm := range ms {
 		tp.Methods[i].SetUp = setUp(mm, ms)
+		tp.Methods[i].Unsynchronised = mm.unsynchronised()
 	}
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2

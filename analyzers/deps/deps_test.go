@@ -378,7 +378,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 8}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 9}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}

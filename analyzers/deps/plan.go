@@ -137,6 +137,10 @@ type Method struct {
 	// its calls concurrent with the others are contract questions, not
 	// bugs. depcon test calls it in prefixes only.
 	SetUp string
+	// Unsynchronised is set when the method takes no lock and makes no
+	// synchronised operation (atomic, channel, sync.Map) at all: an
+	// accessor that does not try to cope with concurrent calls.
+	Unsynchronised bool
 }
 
 // Dependency kinds.

@@ -118,6 +118,7 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 		e.Int(int64(m.Writes))
 		e.Str(m.SetUp)
 		e.Bool(m.Truncated)
+		e.Bool(m.Unsynchronised)
 	}
 	e.Int(int64(t.PairsTotal))
 	e.Int(int64(t.PairsPC))
@@ -165,6 +166,7 @@ func decodeType(d *codec.Decoder) *TypePlan {
 			m.Writes = int(d.Int())
 			m.SetUp = d.Str()
 			m.Truncated = d.Bool()
+			m.Unsynchronised = d.Bool()
 		}
 	}
 	t.PairsTotal = int(d.Int())

@@ -31,6 +31,11 @@ var (
 	// change it.
 	lastRE = regexp.MustCompile(`(?i)\b(?:once|after|when) all\b[^.;]*?\b(?:must|should) (?:call|invoke) ([A-Z]\w*)|` +
 		`\b(?:must|should) (?:call|invoke) ([A-Z]\w*)(?:\(\))? (?:once|after|when) all\b`)
+	// afterRE matches a method's documentation saying no other call may
+	// follow it: "Other methods should not be called after the snapshot
+	// has been released" (on Release).
+	afterRE = regexp.MustCompile(`(?i)\b(?:other |no other )?methods? (?:should|must|may) not be (?:called|used) after\b|` +
+		`\bno (?:other )?methods? (?:should|must|may) be called after\b`)
 	// raceRE matches a sentence warning that calls overlapping the
 	// method documented race: "use ReleaseTimeout() … before rebooting,
 	// otherwise you may run into data race". The methods the sentence
@@ -48,13 +53,21 @@ type contract struct {
 	// last holds the methods that end the object's use (lastRE), with
 	// the phrase: not run concurrently with the methods that change it.
 	last map[string]string
+	// final holds the methods whose documentation says no other call may
+	// follow them (afterRE), with the phrase: not run concurrently with
+	// the methods that do not synchronise at all, which cannot tell
+	// whether the object is still in use (a String racing with Release);
+	// those that check under a lock whether it is (a Has returning
+	// ErrSnapshotReleased) are still tested.
+	final map[string]string
 }
 
 // readContract reads the contract from the methods' documentation, by
 // method name, and the type's (typeDoc); methods are the names of all
 // the methods.
 func readContract(docs map[string]string, typeDoc string, methods []string) *contract {
-	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}, last: map[string]string{}}
+	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}, last: map[string]string{},
+		final: map[string]string{}}
 	for m, doc := range docs {
 		doc = strings.Join(strings.Fields(doc), " ")
 		if sequentialRE.MatchString(doc) {
@@ -76,6 +89,9 @@ func readContract(docs map[string]string, typeDoc string, methods []string) *con
 			}
 		}
 		c.readLast(doc, methods)
+		if phrase := afterRE.FindString(doc); phrase != "" {
+			c.final[m] = phrase
+		}
 	}
 	c.readLast(strings.Join(strings.Fields(typeDoc), " "), methods)
 	return c
@@ -128,7 +144,8 @@ func named(sentence string, methods []string) []string {
 // only m's documentation may say so ("The first call to Go must happen
 // before a Wait" binds TryGo too). A method that ends the object's use
 // is ordered after every method it conflicts with (a Wait that closes
-// the channel Go sends on).
+// the channel Go sends on); one after which no call may follow, after
+// the methods that do not synchronise at all.
 func (c *contract) extend(plan *deps.TypePlan) {
 	writes := map[string]bool{}
 	for _, m := range plan.Methods {
@@ -152,6 +169,13 @@ func (c *contract) extend(plan *deps.TypePlan) {
 	for m, phrase := range c.last {
 		for _, other := range plan.Methods {
 			if p := plan.Pair(m, other.Name); other.Name != m && p != nil && p.Has(deps.DepPC) {
+				c.ordered[pairKey(m, other.Name)] = phrase
+			}
+		}
+	}
+	for m, phrase := range c.final {
+		for _, other := range plan.Methods {
+			if other.Name != m && other.Unsynchronised {
 				c.ordered[pairKey(m, other.Name)] = phrase
 			}
 		}

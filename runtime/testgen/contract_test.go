@@ -167,3 +167,37 @@ func TestContractWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestContractFinal checks a method documented as the last call ("Other
+// methods should not be called after the snapshot has been released"):
+// it is not run with the methods that do not synchronise at all, and is
+// run with those that do (they check, under a lock, whether the object
+// is still in use).
+func TestContractFinal(t *testing.T) {
+	docs := map[string]string{
+		"Release": "Release releases the snapshot.\n\nOther methods should not be called after the snapshot has been released.",
+	}
+	methods := []string{"Release", "String", "Has", "Get"}
+	plan := &deps.TypePlan{Methods: []deps.Method{{Name: "Release", Writes: 3}, {Name: "String", Unsynchronised: true},
+		{Name: "Has"}, {Name: "Get"}}}
+	c := readContract(docs, "", methods)
+	c.extend(plan)
+	for _, tc := range []struct {
+		m1, m2 string
+		ok     bool
+	}{
+		{"Release", "String", false},
+		{"String", "Release", false},
+		{"Has", "Release", true},
+		{"Get", "Release", true},
+		{"Has", "String", true},
+		{"Release", "Release", true},
+	} {
+		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
+		}
+	}
+	if readContract(map[string]string{"Close": "Close closes the file."}, "", methods).final["Close"] != "" {
+		t.Error("a plain Close doc read as final")
+	}
+}
