@@ -135,15 +135,22 @@ func nameByte(c byte) bool {
 // A pairStat is how a dependent pair was tested: Tests tests; Reached
 // is set when a test got to the hooks of one of its targeted orders,
 // Known when it has such orders (without, whether its tests got to its
-// evidence is not known).
+// evidence is not known). Forbidden, for a pair not tested, is what in
+// the type's documentation keeps its methods from running concurrently.
 type pairStat struct {
 	Tests          int
 	Reached, Known bool
+	Forbidden      string
 }
 
 // pairStats returns how each dependent pair of the type was tested.
 func (r *typeRun) pairStats() map[[2]string]*pairStat {
 	out := map[[2]string]*pairStat{}
+	for _, p := range r.s.Plan.Pairs {
+		if phrase := r.g.Forbidden(p.M1, p.M2); phrase != "" {
+			out[[2]string{p.M1, p.M2}] = &pairStat{Forbidden: phrase}
+		}
+	}
 	for _, t := range r.g.Targets() {
 		if t.Pair == nil {
 			continue
@@ -234,14 +241,20 @@ func judgeDiagnostic(d *load.Diagnostic, plan *deps.Plan, types []*TypeReport) *
 	}
 	res.Pairs = strings.Split(pairNames(pairs), ", ")
 	reached, known := false, true
+	forbidden := ""
 	for _, p := range pairs {
 		if st := t.stats[[2]string{p.M1, p.M2}]; st != nil {
 			res.Tests += st.Tests
 			reached = reached || st.Reached
 			known = known && st.Known
+			if forbidden == "" {
+				forbidden = st.Forbidden
+			}
 		}
 	}
 	switch {
+	case res.Tests == 0 && forbidden != "":
+		res.Status, res.Why = DiagNotTested, fmt.Sprintf("the documentation rules its pairs out (%q)", forbidden)
 	case res.Tests == 0:
 		res.Status, res.Why = DiagNotTested, "its pairs were not tested"
 		if t.Ended == EndedBudget || t.Ended == EndedInterrupted {

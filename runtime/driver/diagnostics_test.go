@@ -69,6 +69,9 @@ func TestJudgeDiagnostic(t *testing.T) {
 			DiagNotReproduced, "tested 4 times"},
 		{"pairs not tested", diag, report(func(tr *TypeReport) { tr.stats = nil; tr.Ended = EndedBudget }),
 			DiagNotTested, "not tested: its pairs were not tested before the type's testing ended (budget)"},
+		{"ruled out by the documentation", diag, report(func(tr *TypeReport) {
+			tr.stats = map[[2]string]*pairStat{{"Add", "Get"}: {Forbidden: "Other methods should not be called after"}}
+		}), DiagNotTested, `the documentation rules its pairs out ("Other methods should not be called after")`},
 		{"unexported pair", diag, report(func(tr *TypeReport) { tr.pairs = []deps.Pair{other} }),
 			DiagNotTested, "involve unexported methods"},
 		{"type skipped", diag, report(func(tr *TypeReport) { tr.Skipped = "no constructor" }),

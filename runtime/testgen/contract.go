@@ -188,6 +188,23 @@ func beforeNames(phrase, m string) bool {
 	return sub != nil && sub[1] == m
 }
 
+// forbids returns what in the documentation keeps m1 and m2 from running
+// concurrently ("" when nothing does).
+func (c *contract) forbids(m1, m2 string) string {
+	if c == nil {
+		return ""
+	}
+	if phrase, ok := c.ordered[pairKey(m1, m2)]; ok {
+		return phrase
+	}
+	for _, m := range []string{m1, m2} {
+		if c.sequential[m] {
+			return m + " is documented not to run concurrently with other calls"
+		}
+	}
+	return ""
+}
+
 // allows reports whether m1 and m2 may run concurrently.
 func (c *contract) allows(m1, m2 string) bool {
 	if c == nil {

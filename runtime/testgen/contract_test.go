@@ -197,6 +197,12 @@ func TestContractFinal(t *testing.T) {
 			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
 		}
 	}
+	if got := c.forbids("String", "Release"); got != "Other methods should not be called after" {
+		t.Errorf("forbids(String, Release) = %q", got)
+	}
+	if got := c.forbids("Has", "Release"); got != "" {
+		t.Errorf("forbids(Has, Release) = %q", got)
+	}
 	if readContract(map[string]string{"Close": "Close closes the file."}, "", methods).final["Close"] != "" {
 		t.Error("a plain Close doc read as final")
 	}

@@ -163,6 +163,10 @@ func (g *Generator) makeTargets() []*Target {
 	return ts
 }
 
+// Forbidden returns what in the type's documentation keeps m1 and m2
+// from being called concurrently, or "" (their pair is then tested).
+func (g *Generator) Forbidden(m1, m2 string) string { return g.contract.forbids(m1, m2) }
+
 // Targets returns the coverage targets.
 func (g *Generator) Targets() []*Target { return g.targets }
 
