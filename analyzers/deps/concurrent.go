@@ -99,20 +99,34 @@ func handleOf(t types.Type, pkg *types.Package) string {
 // primitive's path ("recv.mu is a sync.Mutex") or "", and the types, such
 // as *DB, it did not look into that hold one.
 func ownSync(t types.Type, pkg *types.Package) (why string, owners []string) {
-	s := &ownSearch{pkg: pkg, root: t, seen: map[types.Type]bool{}}
+	s := &syncSearch{pkg: pkg, root: t, own: true, seen: map[types.Type]bool{}}
 	return s.find(t, "recv", 0, false, false), s.owners
 }
 
-type ownSearch struct {
+// syncIn looks for a synchronisation primitive in values of type t,
+// whoever's it is: in t itself, in the fields of a struct, behind a
+// pointer to a struct type of pkg, in the elements of a slice, array or
+// map of such types. It returns "is a sync.Mutex"-style text or "".
+func syncIn(t types.Type, pkg *types.Package) string {
+	s := &syncSearch{pkg: pkg, seen: map[types.Type]bool{}}
+	return s.find(t, "", 0, false, false)
+}
+
+// A syncSearch looks for a synchronisation primitive through fields,
+// pointers and containers of a package's types. With own set, it does
+// not look behind a field pointing to a standalone type other than root
+// and lists such types that hold one in owners (see ownSync).
+type syncSearch struct {
 	pkg    *types.Package
 	root   types.Type
+	own    bool
 	seen   map[types.Type]bool
 	owners []string
 }
 
 // find looks in t, at path; field is set when t is the type of a struct
 // field, and embedded when that field is embedded.
-func (s *ownSearch) find(t types.Type, path string, depth int, field, embedded bool) string {
+func (s *syncSearch) find(t types.Type, path string, depth int, field, embedded bool) string {
 	if depth > maxSyncDepth || s.seen[t] {
 		return ""
 	}
@@ -141,13 +155,16 @@ func (s *ownSearch) find(t types.Type, path string, depth int, field, embedded b
 		if depth == 0 {
 			break
 		}
-		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && field && !embedded && s.standalone(n) {
-			if syncIn(n, s.pkg, "", 0, map[types.Type]bool{}) != "" && !slices.Contains(s.owners, "*"+n.Obj().Name()) {
+		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && s.own && field && !embedded && s.standalone(n) {
+			if syncIn(n, s.pkg) != "" && !slices.Contains(s.owners, "*"+n.Obj().Name()) {
 				s.owners = append(s.owners, "*"+n.Obj().Name())
 			}
 			return ""
 		}
-		return s.find(u.Elem(), path, depth, false, false) // as deep as the value (see syncIn)
+		// Going through a pointer is no step deeper: struct{ *shards }
+		// with shards{ cs []*shard } is as deep as struct{ shards } with
+		// shards{ cs []shard }.
+		return s.find(u.Elem(), path, depth, false, false)
 	case *types.Slice:
 		return s.find(u.Elem(), path+"[*]", depth+1, false, false)
 	case *types.Array:
@@ -160,56 +177,9 @@ func (s *ownSearch) find(t types.Type, path string, depth int, field, embedded b
 
 // standalone reports whether n is another exported type of the package
 // with methods: values of it are used on their own.
-func (s *ownSearch) standalone(n *types.Named) bool {
+func (s *syncSearch) standalone(n *types.Named) bool {
 	return n.Obj().Pkg() == s.pkg && n.Obj().Exported() && !types.Identical(n, s.root) &&
 		types.NewMethodSet(types.NewPointer(n)).Len() > 0
-}
-
-// syncIn looks for a synchronisation primitive in values of type t, named
-// path: in t itself, in the fields of a struct, behind a pointer to a
-// struct type of pkg, in the elements of a slice, array or map of such
-// types. It returns "path is a sync.Mutex" or "".
-func syncIn(t types.Type, pkg *types.Package, path string, depth int, seen map[types.Type]bool) string {
-	if depth > maxSyncDepth || seen[t] {
-		return ""
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch p := n.Obj().Pkg().Path(); p {
-		case "sync", "sync/atomic":
-			return path + " is a " + p[strings.LastIndexByte(p, '/')+1:] + "." + n.Obj().Name()
-		}
-		if depth > 0 && n.Obj().Pkg() != pkg {
-			// Another package's type: its synchronisation is its own.
-			return ""
-		}
-	}
-	seen[t] = true
-	defer delete(seen, t)
-	switch u := t.Underlying().(type) {
-	case *types.Chan:
-		return path + " is a channel"
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			f := u.Field(i)
-			if why := syncIn(f.Type(), pkg, path+"."+f.Name(), depth+1, seen); why != "" {
-				return why
-			}
-		}
-	case *types.Pointer:
-		if depth > 0 {
-			// Going through a pointer is no step deeper:
-			// struct{ *shards } with shards{ cs []*shard } is
-			// as deep as struct{ shards } with shards{ cs []shard }.
-			return syncIn(u.Elem(), pkg, path, depth, seen)
-		}
-	case *types.Slice:
-		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
-	case *types.Array:
-		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
-	case *types.Map:
-		return syncIn(u.Elem(), pkg, path+"[*]", depth+1, seen)
-	}
-	return ""
 }
 
 // safePhrases match the doc comments that say a type is meant to be used

@@ -52,37 +52,26 @@ func findChanLocks(funcs []*ssa.Function) map[string]bool {
 		}
 		return u
 	}
-	// field returns the class of the channel field v is loaded from.
-	field := func(v ssa.Value) string {
-		load, ok := v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			return ""
-		}
-		fa, ok := load.X.(*ssa.FieldAddr)
-		if !ok {
-			return ""
-		}
-		_, class := fieldOf(fa.X.Type(), fa.Field)
-		return class
-	}
 	var visit func(fn *ssa.Function)
 	visit = func(fn *ssa.Function) {
 		for _, anon := range fn.AnonFuncs {
 			visit(anon)
 		}
+		// A token channel is sent on by the function that makes it,
+		// before it is stored or through its field.
+		made := map[string]bool{}           // fields fn stores a new channel in
+		sent := map[string]bool{}           // fields fn sends on
+		sentNew := map[*ssa.MakeChan]bool{} // channels fn made and sent on
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch in := instr.(type) {
 				case *ssa.Store:
 					mk, ok := in.Val.(*ssa.MakeChan)
-					if !ok {
+					class := fieldClass(in.Addr)
+					if !ok || class == "" {
 						continue
 					}
-					fa, ok := in.Addr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					_, class := fieldOf(fa.X.Type(), fa.Field)
+					made[class] = true
 					if c, ok := mk.Size.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int &&
 						constant.Compare(c.Value, token.EQL, constant.MakeInt64(1)) {
 						get(class).one = true
@@ -90,24 +79,24 @@ func findChanLocks(funcs []*ssa.Function) map[string]bool {
 						get(class).other = true
 					}
 				case *ssa.Send:
-					if _, ok := in.Chan.(*ssa.MakeChan); ok {
-						continue // a channel just made: not a field's (yet)
-					}
-					if class := field(in.Chan); class != "" {
+					if mk, ok := in.Chan.(*ssa.MakeChan); ok {
+						sentNew[mk] = true // a channel just made: not a field's (yet)
+					} else if class := loadedField(in.Chan); class != "" {
 						get(class).send = true
+						sent[class] = true
 					}
 				case *ssa.UnOp:
 					if in.Op != token.ARROW {
 						continue
 					}
-					if class := field(in.X); class != "" {
+					if class := loadedField(in.X); class != "" {
 						u := get(class)
 						u.recv = true
 						u.bad = u.bad || in.CommaOk
 					}
 				case *ssa.Select:
 					for _, s := range in.States {
-						class := field(s.Chan)
+						class := loadedField(s.Chan)
 						if class == "" {
 							continue
 						}
@@ -122,20 +111,30 @@ func findChanLocks(funcs []*ssa.Function) map[string]bool {
 					}
 				case *ssa.Call:
 					if bi, ok := in.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(in.Call.Args) == 1 {
-						if class := field(in.Call.Args[0]); class != "" {
+						if class := loadedField(in.Call.Args[0]); class != "" {
 							get(class).bad = true
 						}
 					}
 				}
 			}
 		}
+		for mk := range sentNew {
+			for _, ref := range *mk.Referrers() {
+				if st, ok := ref.(*ssa.Store); ok && st.Val == ssa.Value(mk) {
+					if class := fieldClass(st.Addr); class != "" {
+						get(class).bad = true
+					}
+				}
+			}
+		}
+		for class := range made {
+			if sent[class] {
+				get(class).bad = true
+			}
+		}
 	}
 	for _, fn := range funcs {
 		visit(fn)
-	}
-	// A token channel: filled where it is made, before it is stored.
-	for _, fn := range funcs {
-		tokenFields(fn, func(class string) { get(class).bad = true })
 	}
 	var out map[string]bool
 	for class, u := range uses {
@@ -149,52 +148,22 @@ func findChanLocks(funcs []*ssa.Function) map[string]bool {
 	return out
 }
 
-// tokenFields calls bad with the class of each field fn stores a new
-// channel in and sends on, directly or through the field: a channel
-// filled with its tokens where it is made, which a receive takes.
-func tokenFields(fn *ssa.Function, bad func(class string)) {
-	for _, anon := range fn.AnonFuncs {
-		tokenFields(anon, bad)
+// fieldClass returns the class of the struct field addr is the address
+// of, or "".
+func fieldClass(addr ssa.Value) string {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return ""
 	}
-	made := map[string]bool{}       // classes of the fields fn stores a new channel in
-	sent := map[string]bool{}       // classes of the fields fn sends on
-	sentNew := map[ssa.Value]bool{} // channels fn made and sent on
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch in := instr.(type) {
-			case *ssa.Send:
-				if mk, ok := in.Chan.(*ssa.MakeChan); ok {
-					sentNew[mk] = true
-				} else if load, ok := in.Chan.(*ssa.UnOp); ok && load.Op == token.MUL {
-					if fa, ok := load.X.(*ssa.FieldAddr); ok {
-						_, class := fieldOf(fa.X.Type(), fa.Field)
-						sent[class] = true
-					}
-				}
-			case *ssa.Store:
-				if _, ok := in.Val.(*ssa.MakeChan); !ok {
-					continue
-				}
-				if fa, ok := in.Addr.(*ssa.FieldAddr); ok {
-					_, class := fieldOf(fa.X.Type(), fa.Field)
-					made[class] = true
-				}
-			}
-		}
+	_, class := fieldOf(fa.X.Type(), fa.Field)
+	return class
+}
+
+// loadedField returns the class of the struct field v is loaded from, or
+// "".
+func loadedField(v ssa.Value) string {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return fieldClass(load.X)
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && sentNew[st.Val] {
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-					_, class := fieldOf(fa.X.Type(), fa.Field)
-					bad(class)
-				}
-			}
-		}
-	}
-	for class := range made {
-		if sent[class] {
-			bad(class)
-		}
-	}
+	return ""
 }

@@ -470,11 +470,11 @@ func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []pat
 }
 
 // selectCase returns the state on the true branch of ifi when it tests
-// that a select ran its case k (index == k) and that case sends on, or
-// receives from, a channel used as a mutex: the lock is then acquired
-// (its event was recorded at the select, see chanLockEvent; a select with
-// a default case, like a TryLock, makes none) or released; nil
-// otherwise.
+// that a select ran its case k (index == k) and that case sends on a
+// channel used as a mutex: the lock is then held (its acquisition event
+// was recorded at the select, see chanLockEvent; a select with a default
+// case, like a TryLock, makes none); nil otherwise. (A channel received
+// from in a select is no mutex, see findChanLocks.)
 func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
 	if w.b.chanLocks == nil {
 		return nil
@@ -493,18 +493,18 @@ func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
 		return nil
 	}
 	n, exact := constant.Int64Val(k.Value)
-	if !exact || n < 0 || int(n) >= len(sel.States) {
+	if !exact || n < 0 || int(n) >= len(sel.States) || sel.States[n].Dir != types.SendOnly {
 		return nil
 	}
 	s := sel.States[n]
-	ps := w.r.paths(s.Chan)
-	if !slices.ContainsFunc(ps, func(p path) bool { return w.b.chanLocks[p.class] }) {
+	locks := chanLockPaths(w.b.chanLocks, w.r.paths(s.Chan))
+	if len(locks) == 0 {
 		return nil
 	}
 	st := out.clone()
 	saved := w.record
 	w.record = false
-	w.chanLock(st, sel, s.Chan, ps, s.Dir == types.SendOnly)
+	w.lockPaths(st, sel, s.Chan, locks, true, W)
 	w.record = saved
 	return st
 }

@@ -72,11 +72,7 @@ func Analyze(pkgs []*packages.Package) (*Analysis, error) {
 			continue
 		}
 		if act.Analyzer == deps.Analyzer {
-			var plan deps.Plan
-			if !act.PackageFact(pkg.Types, &plan) {
-				plan = deps.Plan{Package: pkg.PkgPath}
-			}
-			a.Plans[pkg.PkgPath] = &plan
+			a.Plans[pkg.PkgPath] = planOf(act)
 		}
 		if len(act.Diagnostics) == 0 {
 			continue

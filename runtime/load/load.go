@@ -170,12 +170,17 @@ func Plans(pkgs []*packages.Package) (map[string]*deps.Plan, *checker.Graph, err
 		if act.Err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", act.Package.PkgPath, act.Err)
 		}
-		var plan deps.Plan
-		if act.PackageFact(act.Package.Types, &plan) {
-			plans[act.Package.PkgPath] = &plan
-		} else {
-			plans[act.Package.PkgPath] = &deps.Plan{Package: act.Package.PkgPath}
-		}
+		plans[act.Package.PkgPath] = planOf(act)
 	}
 	return plans, graph, nil
+}
+
+// planOf returns the plan the deps action act exported (an empty plan of
+// its package when it exported none).
+func planOf(act *checker.Action) *deps.Plan {
+	var plan deps.Plan
+	if !act.PackageFact(act.Package.Types, &plan) {
+		return &deps.Plan{Package: act.Package.PkgPath}
+	}
+	return &plan
 }

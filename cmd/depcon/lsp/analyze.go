@@ -39,11 +39,11 @@ type staticDiag struct {
 
 // A typeInfo is a type of the package that has dependent method pairs.
 type typeInfo struct {
-	name  string
-	loc   protocol.Location // the type's name in its declaration
-	pairs int               // dependent pairs of the plan's full view
-	// depPairs are those pairs (a test of one may confirm a diagnostic).
-	depPairs []deps.Pair
+	name string
+	loc  protocol.Location // the type's name in its declaration
+	// pairs are the dependent pairs of the plan's full view (a test of
+	// one may confirm a diagnostic).
+	pairs []deps.Pair
 	// concurrent is set when the type looks meant for concurrent use
 	// (deps.TypePlan.Concurrent): depcon test tests it by default.
 	concurrent bool
@@ -148,7 +148,7 @@ func typeInfos(pkg *packages.Package, plan *deps.Plan, m *mapper) []*typeInfo {
 		if !ok {
 			continue
 		}
-		t := &typeInfo{name: tp.Name, loc: m.location(pkg.Fset.Position(obj.Pos())), pairs: len(tp.Pairs), depPairs: tp.Pairs,
+		t := &typeInfo{name: tp.Name, loc: m.location(pkg.Fset.Position(obj.Pos())), pairs: tp.Pairs,
 			concurrent: tp.Concurrent, methods: map[string]protocol.Location{}}
 		mset := types.NewMethodSet(types.NewPointer(obj.Type()))
 		for _, meth := range tp.Methods {

@@ -42,14 +42,14 @@ func (s *Server) codeLens(ctx context.Context, u protocol.DocumentURI) []protoco
 		if t.loc.URI != u {
 			continue
 		}
-		title := fmt.Sprintf("depcon: %d dependent pairs · test", t.pairs)
+		title := fmt.Sprintf("depcon: %d dependent pairs · test", len(t.pairs))
 		switch {
-		case t.pairs == 1 && t.concurrent:
+		case len(t.pairs) == 1 && t.concurrent:
 			title = "depcon: 1 dependent pair · test"
-		case t.pairs == 1:
+		case len(t.pairs) == 1:
 			title = "depcon: 1 dependent pair (no synchronisation) · test"
 		case !t.concurrent:
-			title = fmt.Sprintf("depcon: %d dependent pairs (no synchronisation) · test", t.pairs)
+			title = fmt.Sprintf("depcon: %d dependent pairs (no synchronisation) · test", len(t.pairs))
 		}
 		lenses = append(lenses, protocol.CodeLens{
 			Range: t.loc.Range,

@@ -186,7 +186,7 @@ func confirming(sd *staticDiag, t *typeTest, info *typeInfo) *violationRec {
 	}
 	var pairs []deps.Pair
 	if info != nil {
-		pairs = info.depPairs
+		pairs = info.pairs
 	}
 	for _, rec := range t.violations {
 		if rec.v.Confirms(sd.src, pairs) {
