@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 )
 
 // A Baseline lists the violations a project knows of and has accepted
@@ -80,8 +79,7 @@ func (b *Baseline) Apply(r *Report) int {
 		for _, v := range t.Violations {
 			pairs := [][2]string{sortedPair(v.Pair)}
 			for _, p := range v.AlsoSeenAs {
-				m1, m2, _ := strings.Cut(p, " ∥ ")
-				pairs = append(pairs, sortedPair([2]string{m1, m2}))
+				pairs = append(pairs, sortedPair(p))
 			}
 			v.Known = slices.ContainsFunc(b.Violations, func(e BaselineEntry) bool {
 				return e.Package == t.Package && e.Type == t.Type && e.Kind == v.Kind && slices.Contains(pairs, sortedPair(e.Pair))

@@ -1,11 +1,13 @@
 package driver
 
 import (
+	"go/build"
 	"go/types"
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -14,13 +16,14 @@ import (
 // the reader, a race of two writes by both sites in either order, and a
 // panic by its first frame outside the standard library.
 func TestDefectKey(t *testing.T) {
+	goroot := build.Default.GOROOT
 	race := func(first, a, second, b string) *Violation {
-		return &Violation{Kind: KindRace, Details: "WARNING: DATA RACE\n" +
+		return &Violation{Kind: KindRace, Stacks: stacks.ParseRace("WARNING: DATA RACE\n" +
 			first + " at 0x00c000012345 by goroutine 7:\n" +
 			"  runtime.mapassign_faststr()\n      " + goroot + "/src/internal/runtime/maps/runtime_faststr.go:263 +0x0\n" +
 			"  example.com/p.(*T).Set()\n      " + a + " +0x44\n\n" +
 			second + " at 0x00c000012345 by goroutine 8:\n" +
-			"  example.com/p.(*T).Get()\n      " + b + " +0x3c\n"}
+			"  example.com/p.(*T).Get()\n      " + b + " +0x3c\n")}
 	}
 	k1 := defectKey(race("Write", "/m/p/p.go:12", "Previous read", "/m/p/p.go:20"))
 	k2 := defectKey(race("Read", "/m/p/p.go:20", "Previous write", "/m/p/p.go:12"))
@@ -38,13 +41,13 @@ func TestDefectKey(t *testing.T) {
 	if w1 == "" || w1 != w2 || w1 == k1 {
 		t.Errorf("two writes: keys %q and %q (a write and a read: %q)", w1, w2, k1)
 	}
-	p := &Violation{Kind: KindPanic, Details: "goroutine calling Get:\n" +
-		"panic(...)\n      " + goroot + "/src/runtime/panic.go:100\n" +
-		"example.com/p.(*T).Get(...)\n      /m/p/p.go:40 +0x1\n"}
+	p := &Violation{Kind: KindPanic, Stacks: stacks.ParseDump("goroutine 7 [running]:\n" +
+		"panic(...)\n\t" + goroot + "/src/runtime/panic.go:100\n" +
+		"example.com/p.(*T).Get(...)\n\t/m/p/p.go:40 +0x1\n")}
 	if got, want := defectKey(p), "panic|/m/p/p.go:40"; got != want {
 		t.Errorf("panic key %q, want %q", got, want)
 	}
-	if got := defectKey(&Violation{Kind: KindDeadlock, Details: p.Details}); got != "" {
+	if got := defectKey(&Violation{Kind: KindDeadlock, Stacks: p.Stacks}); got != "" {
 		t.Errorf("a deadlock has a cross-pair key %q", got)
 	}
 }
@@ -54,14 +57,14 @@ func TestDefectKey(t *testing.T) {
 func TestOneReportPerDefect(t *testing.T) {
 	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
 	d := "Write at 0x1 by goroutine 7:\n  p.f()\n      /m/p.go:1 +0x1\n\nPrevious read at 0x1 by goroutine 8:\n  p.g()\n      /m/p.go:2 +0x1\n"
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Do", "Do"}, Details: d})
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Details: d})
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Details: d})
+	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Do", "Do"}, Stacks: stacks.ParseRace(d)})
+	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)})
+	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)})
 	if n := len(r.rep.Violations); n != 1 {
 		t.Fatalf("%d reports, want 1", n)
 	}
 	v := r.rep.Violations[0]
-	if v.Count != 3 || len(v.AlsoSeenAs) != 1 || v.AlsoSeenAs[0] != "Get ∥ Post" {
+	if v.Count != 3 || len(v.AlsoSeenAs) != 1 || v.AlsoSeenAs[0] != [2]string{"Get", "Post"} {
 		t.Errorf("count %d, also seen as %q; want 3 and [Get ∥ Post]", v.Count, v.AlsoSeenAs)
 	}
 }

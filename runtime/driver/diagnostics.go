@@ -10,6 +10,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // What the tests did about a static diagnostic (DiagnosticResult.Status).
@@ -74,18 +75,13 @@ func (d *DiagnosticResult) String() string {
 // it is a violation of a pair whose tests can confirm d
 // (load.Diagnostic.Concerns), or was also seen as one.
 func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
-	if v.Reproduced == ReproNo || d == nil || v.Kind == KindNotLinearizable || !passesThrough(v.Details, d) {
+	if v.Reproduced == ReproNo || d == nil || v.Kind == KindNotLinearizable || !passesThrough(v.Stacks, d) {
 		return false
 	}
 	if d.Concerns(v.Pair[0], v.Pair[1], v.Evidence) {
 		return true
 	}
-	seen := [][2]string{v.Pair}
-	for _, p := range v.AlsoSeenAs {
-		if a, b, ok := strings.Cut(p, " ∥ "); ok {
-			seen = append(seen, [2]string{a, b})
-		}
-	}
+	seen := append([][2]string{v.Pair}, v.AlsoSeenAs...)
 	for _, p := range pairs {
 		for _, s := range seen {
 			if (s == [2]string{p.M1, p.M2} || s == [2]string{p.M2, p.M1}) && d.Concerns(p.M1, p.M2, p.Evidence) {
@@ -96,40 +92,27 @@ func (v *Violation) Confirms(d *load.Diagnostic, pairs []deps.Pair) bool {
 	return false
 }
 
-// passesThrough reports whether a violation's details (the race
-// detector's report, the goroutines' stacks) name the line of d's
+// passesThrough reports whether a violation's stacks (the race's
+// accesses, the goroutines' stacks) pass through the line of d's
 // position: the unguarded access, the lock taken again, the second lock
 // of an inversion (a related position, such as an example of a guarded
 // access elsewhere, is no evidence that this defect was the one seen).
-// The line is matched as "file.go:N", by base name, since the child may
-// run a copy of the package.
-func passesThrough(details string, d *load.Diagnostic) bool {
+// Files are compared by base name, since the child may run a copy of
+// the package.
+func passesThrough(ss []stacks.Stack, d *load.Diagnostic) bool {
 	p := d.Pos
 	if p.Line <= 0 {
 		return false
 	}
-	at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-	for i := strings.Index(details, at); i >= 0; {
-		// Not a part of a longer name or number: file.go:12 in
-		// myfile.go:12 or in file.go:123.
-		end := i + len(at)
-		if (i == 0 || !nameByte(details[i-1])) && (end == len(details) || !isDigit(details[end])) {
-			return true
+	base := filepath.Base(p.Filename)
+	for _, s := range ss {
+		for _, f := range s.Frames {
+			if f.Line == p.Line && filepath.Base(f.File) == base {
+				return true
+			}
 		}
-		j := strings.Index(details[end:], at)
-		if j < 0 {
-			break
-		}
-		i = end + j
 	}
 	return false
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// nameByte reports whether c may be part of a file's base name.
-func nameByte(c byte) bool {
-	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' || c == '.'
 }
 
 // A pairStat is how a dependent pair was tested: Tests tests; Reached

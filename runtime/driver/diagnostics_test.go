@@ -2,11 +2,13 @@ package driver
 
 import (
 	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // TestJudgeDiagnostic checks the status each diagnostic gets from the
@@ -32,7 +34,7 @@ func TestJudgeDiagnostic(t *testing.T) {
 	}
 	race := func(p [2]string, repro string) *Violation {
 		return &Violation{Kind: KindRace, Pair: p, Seed: 3, Reproduced: repro,
-			Details: "Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /tmp/copy/p/c.go:10 +0x3a\n"}
+			Stacks: stacks.ParseRace("Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /tmp/copy/p/c.go:10 +0x3a\n")}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -45,12 +47,13 @@ func TestJudgeDiagnostic(t *testing.T) {
 			DiagConfirmed, "confirmed by a generated test: race, Add ∥ Get, seed 3"},
 		{"also seen as", diag, report(func(tr *TypeReport) {
 			v := race([2]string{"Get", "Reset"}, ReproNotRun)
-			v.AlsoSeenAs = []string{"Add ∥ Get"}
+			v.AlsoSeenAs = [][2]string{{"Add", "Get"}}
 			tr.Violations = append(tr.Violations, v)
 		}), DiagConfirmed, "race, Get ∥ Reset, seed 3"},
 		{"a race elsewhere", diag, report(func(tr *TypeReport) {
 			v := race([2]string{"Add", "Get"}, ReproYes)
-			v.Details = "Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /p/c.go:104 +0x3a\n  /p/xc.go:10\n"
+			v.Stacks = stacks.ParseRace("Write at 0x00c000 by goroutine 7:\n  p.(*C).Add()\n      /p/c.go:104 +0x3a\n" +
+				"  p.(*C).add()\n      /p/xc.go:10\n")
 			tr.Violations = append(tr.Violations, v)
 		}), DiagNotReproduced, "not reproduced"},
 		{"not linearizable", diag, report(func(tr *TypeReport) {
@@ -109,25 +112,36 @@ func TestMergeDiagnostics(t *testing.T) {
 	}
 }
 
-// TestPassesThrough checks how a violation's report is matched with the
-// line of a diagnostic's position: by base name and line, not inside a
-// longer name or number, not by a related position.
+// TestPassesThrough checks how a violation's stacks are matched with
+// the line of a diagnostic's position: by base name and line, not by
+// another file of the same line, not by a related position.
 func TestPassesThrough(t *testing.T) {
 	d := &load.Diagnostic{Pos: token.Position{Filename: "/m/p/file.go", Line: 12},
 		Related: []load.Related{{Pos: token.Position{Filename: "/m/p/other.go", Line: 7}}}}
-	for details, want := range map[string]bool{
-		"      /tmp/copy/p/file.go:12 +0x3a":    true,
-		"(file.go:12)":                          true,
-		"file.go:12":                            true,
-		"other.go:7\n":                          false, // a related position only
-		"myfile.go:12":                          false,
-		"file.go:123":                           false,
-		"file.go:1":                             false,
-		"myfile.go:12 file.go:120 x/file.go:12": true,
-		"":                                      false,
+	frames := func(pos ...string) []stacks.Stack {
+		var s stacks.Stack
+		for _, p := range pos {
+			file, line, _ := strings.Cut(p, ":")
+			n, _ := strconv.Atoi(line)
+			s.Frames = append(s.Frames, stacks.Frame{Func: "p.f", File: file, Line: n})
+		}
+		return []stacks.Stack{{}, s}
+	}
+	for _, tc := range []struct {
+		stacks []stacks.Stack
+		want   bool
+	}{
+		{frames("/tmp/copy/p/file.go:12"), true},
+		{frames("/m/p/file.go:12"), true},
+		{frames("/m/p/other.go:7"), false}, // a related position only
+		{frames("/m/p/myfile.go:12"), false},
+		{frames("/m/p/file.go:123"), false},
+		{frames("/m/p/file.go:1"), false},
+		{frames("/m/p/myfile.go:12", "/m/p/file.go:120", "/x/file.go:12"), true},
+		{nil, false},
 	} {
-		if got := passesThrough(details, d); got != want {
-			t.Errorf("passesThrough(%q) = %v, want %v", details, got, want)
+		if got := passesThrough(tc.stacks, d); got != tc.want {
+			t.Errorf("passesThrough(%+v) = %v, want %v", tc.stacks, got, tc.want)
 		}
 	}
 }

@@ -37,20 +37,29 @@ created by example.com/q.(*depconHexecution).concurrent in goroutine 7
 	/tmp/w/zz_depcon_exec_test.go:66 +0x1d4
 `
 
-func TestTrimStack(t *testing.T) {
-	want := `goroutine 1267 [running]:
-panic({0x758e80?, 0x7ae4f0?})
-	/usr/local/go/src/runtime/panic.go:860 +0x13a
-example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
-	/src/q/queue.go:38 +0x14f`
-	if got := trimStack(panicStack, "depconH"); got != want {
-		t.Errorf("trimStack:\n%s\nwant:\n%s", got, want)
+// TestDumpStack checks that a goroutine's stack is cut to the user's
+// frames: from the call of panic of a recovered panic, to the harness's
+// frames, and that the harness's frame that created it is dropped.
+func TestDumpStack(t *testing.T) {
+	want := `goroutine 2 (a.Put):
+goroutine 1267 [running]:
+panic(...)
+	/usr/local/go/src/runtime/panic.go:860
+example.com/q.(*Queue).Put(...)
+	/src/q/queue.go:38`
+	s := dumpStack(panicStack, "goroutine 2 (a.Put)", "depconH")
+	if got := s.String(); got != want {
+		t.Errorf("dumpStack:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Created) != 0 || s.Parent != 0 || s.Goroutine != 1267 || s.State != "running" {
+		t.Errorf("dumpStack: %+v", s)
 	}
 	dump := "goroutine 9 [sync.Mutex.Lock]:\nsync.(*Mutex).Lock(0x1)\n\t/go/sync/mutex.go:46 +0x15\n" +
 		"example.com/q.(*Map).Equal(0x1, 0x2)\n\t/src/q/map.go:48 +0xc5\n" +
 		"reflect.Value.call({0x1})\n\t/go/reflect/value.go:581 +0xcc6\n"
-	if got := trimStack(dump, "depconH"); strings.Contains(got, "reflect") || !strings.Contains(got, "(*Map).Equal") {
-		t.Errorf("trimStack of a dump:\n%s", got)
+	got := dumpStack(dump, "", "depconH").Frames
+	if len(got) != 2 || got[1].Func != "example.com/q.(*Map).Equal" || got[1].Line != 48 {
+		t.Errorf("dumpStack of a dump: %+v", got)
 	}
 }
 
@@ -78,11 +87,14 @@ Goroutine 9 (running) created at:
       /tmp/w/zz_depcon_exec_test.go:66 +0x1d4`
 
 func TestRaceReport(t *testing.T) {
-	if got, want := raceSummary(raceReport),
+	accesses, got := raceStacks(raceReport, "depconH")
+	if got, want := raceSummary(accesses),
 		"data race: read in c.(*Cache).Get() (cache.go:32), previous write in c.(*Cache).Get() (cache.go:38)"; got != want {
 		t.Errorf("raceSummary:\n%s\nwant\n%s", got, want)
 	}
-	got := trimRace(raceReport, "depconH")
+	if len(accesses) != 2 || len(accesses[0].Frames) != 2 || len(accesses[1].Frames) != 1 || len(accesses[0].Created) != 0 {
+		t.Errorf("accesses cut to the user's frames: %+v", accesses)
+	}
 	for _, bad := range []string{"reflect", "depconH", "Goroutine 9", "runtime.call16"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("trimmed race report keeps %q:\n%s", bad, got)
@@ -98,10 +110,13 @@ func TestRaceReport(t *testing.T) {
 func TestFatalGoroutines(t *testing.T) {
 	report := "fatal error: concurrent map writes\n\ngoroutine 8 [running]:\nexample.com/c.(*Cache).Get()\n\t/src/c/cache.go:38\n" +
 		"example.com/c.depconHinvoke()\n\t/tmp/h.go:1\n\ngoroutine 1 [chan receive]:\ntesting.(*T).Run()\n\t/go/testing.go:1\n"
-	got := fatalGoroutines(report, "depconH")
+	ss, got := fatalStacks(report, "depconH")
 	if !strings.HasPrefix(got, "fatal error: concurrent map writes") || !strings.Contains(got, "(*Cache).Get") ||
 		strings.Contains(got, "testing.(*T).Run") {
-		t.Errorf("fatalGoroutines:\n%s", got)
+		t.Errorf("fatalStacks:\n%s", got)
+	}
+	if len(ss) != 1 || len(ss[0].Frames) != 1 || ss[0].Frames[0].Pos() != "/src/c/cache.go:38" {
+		t.Errorf("fatalStacks: %+v", ss)
 	}
 }
 
@@ -341,7 +356,7 @@ func f(s string) bool {
 	}
 }
 
-func TestTrimStackHookFrames(t *testing.T) {
+func TestDumpStackHookFrames(t *testing.T) {
 	stack := `goroutine 25 [sync.Mutex.Lock]:
 sync.(*Mutex).Lock(0x0?)
 	/usr/local/go/src/sync/mutex.go:46 +0x15
@@ -356,12 +371,12 @@ reflect.Value.call({0x810cc0?, 0xc0000064a0?, 0x4213?}, {0x816aa4, 0x4}, {0xc000
 example.com/q.depconHinvoke({0x810cc0?, 0xc0000064a0?, 0x453b37?}, {0xc0003954d0, 0x1, 0x1})
 	/tmp/w/zz_depcon_harness_test.go:233 +0x228`
 	want := `goroutine 25 [sync.Mutex.Lock]:
-sync.(*Mutex).Lock(0x0?)
-	/usr/local/go/src/sync/mutex.go:46 +0x15
-example.com/q.(*Queue).Put(0xc00023dc60, 0x10)
-	/src/q/queue.go:38 +0x14f`
-	if got := trimStack(stack, "depconH"); got != want {
-		t.Errorf("trimStack kept:\n%s\nwant:\n%s", got, want)
+sync.(*Mutex).Lock(...)
+	/usr/local/go/src/sync/mutex.go:46
+example.com/q.(*Queue).Put(...)
+	/src/q/queue.go:38`
+	if got := dumpStack(stack, "", "depconH").String(); got != want {
+		t.Errorf("dumpStack kept:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -70,8 +71,9 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		}
 		switch {
 		case d.Kind == child.DeathRace:
-			v := r.newViolation(c, test, KindRace, raceSummary(d.Report), trimRace(d.Report, r.bin.Names.Prefix))
-			if v.Within, v.Sequential = raceCalls(d.Report, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
+			accesses, details := raceStacks(d.Report, r.bin.Names.Prefix)
+			v := r.newViolation(c, test, KindRace, raceSummary(accesses), details, accesses)
+			if v.Within, v.Sequential = raceCalls(stacks.ParseRace(d.Report), r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}
 			return v
@@ -82,8 +84,8 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 			r.logf("test %d: the child stopped answering during %s; not reported", r.tests, t)
 			return nil
 		}
-		cand := &candidate{kind: KindFatal, goroutine: -1, death: d.Kind,
-			msg: d.Msg, details: fatalGoroutines(d.Report, r.bin.Names.Prefix)}
+		cand := &candidate{kind: KindFatal, goroutine: -1, death: d.Kind, msg: d.Msg}
+		cand.stacks, cand.details = fatalStacks(d.Report, r.bin.Names.Prefix)
 		if d.Kind == child.DeathPanic {
 			cand.kind, cand.msg = KindPanic, "panic in a goroutine of the type: "+d.Msg
 		}
@@ -111,9 +113,10 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	case harness.StatusBlocked, harness.StatusRunning:
 		if t.Seq && res.Step == "suffix 0" && harness.LockWait(res.Waits[0]) {
 			r.tested[[2]string{t.M1, t.M2}] = true
+			s := dumpStack(res.Stacks[0], "goroutine calling "+t.M1, r.bin.Names.Prefix)
 			return r.newViolation(c, test, KindSelfDeadlock,
 				fmt.Sprintf("%s never returns when called alone after the prefix: blocked in %s", t.M1, res.Waits[0]),
-				"goroutine calling "+t.M1+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix))
+				s.String(), []stacks.Stack{s})
 		}
 		if i := stepIndex(res.Step, "prefix"); i >= 0 {
 			r.g.NoPrefix(c.Test.Prefix[i].Fn)
@@ -124,11 +127,12 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		if t.Seq {
 			return nil
 		}
-		cand := &candidate{kind: KindPanic, goroutine: res.Goroutine, msg: res.Msg, details: r.stacks(test, res)}
+		cand := &candidate{kind: KindPanic, goroutine: res.Goroutine, msg: res.Msg}
+		cand.stacks, cand.details = r.suffixStacks(test, res)
 		return r.confirm(c, test, cand)
 	case harness.StatusNotLinearizable:
 		r.tested[[2]string{t.M1, t.M2}] = true
-		return r.newViolation(c, test, KindNotLinearizable, res.Msg, linDetails(test, res.Lin))
+		return r.newViolation(c, test, KindNotLinearizable, res.Msg, linDetails(test, res.Lin), nil)
 	case harness.StatusHang:
 		r.tested[[2]string{t.M1, t.M2}] = true
 		for _, w := range res.Waits {
@@ -137,7 +141,8 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 				return nil
 			}
 		}
-		cand := &candidate{kind: KindDeadlock, goroutine: -1, msg: r.hangMessage(test, res), details: r.stacks(test, res)}
+		cand := &candidate{kind: KindDeadlock, goroutine: -1, msg: r.hangMessage(test, res)}
+		cand.stacks, cand.details = r.suffixStacks(test, res)
 		return r.confirm(c, test, cand)
 	default:
 		r.logf("test %d skipped: %s", r.tests, outcome(rep))
@@ -226,10 +231,11 @@ func renumber(calls []harness.Call, index map[int]int) []harness.Call {
 	return out
 }
 
-// newViolation returns the violation exposed by test of case c.
-func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string) *Violation {
+// newViolation returns the violation exposed by test of case c, with
+// the stacks of its goroutines, rendered in details.
+func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string, ss []stacks.Stack) *Violation {
 	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
-		Message: msg, Details: details, test: test, seq: c.Target.Seq}
+		Message: msg, Details: details, Stacks: ss, test: test, seq: c.Target.Seq}
 	if kind == KindNotLinearizable {
 		v.lin = r.cur.lin
 	}

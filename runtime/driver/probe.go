@@ -7,6 +7,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // beforeCall reports whether a probe's sequential run ended without an
@@ -135,8 +136,9 @@ func (r *typeRun) probe() bool {
 		if d := rep.Death; d != nil {
 			if d.Kind == child.DeathRace {
 				r.g.Exclude(m)
+				accesses, details := raceStacks(d.Report, r.bin.Names.Prefix)
 				r.violation(r.alone(m, test, KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
-					raceSummary(d.Report)), trimRace(d.Report, r.bin.Names.Prefix)))
+					raceSummary(accesses)), details, accesses))
 				continue
 			}
 			r.g.Exclude(m)
@@ -157,21 +159,22 @@ func (r *typeRun) probe() bool {
 		case harness.StatusBlocked:
 			if harness.LockWait(res.Waits[0]) {
 				r.g.Exclude(m)
+				s := dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)
 				r.violation(r.alone(m, test, KindSelfDeadlock,
 					fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
-					"goroutine calling "+m+":\n"+trimStack(res.Stacks[0], r.bin.Names.Prefix)))
+					s.String(), []stacks.Stack{s}))
 				continue
 			}
 			if len(res.Offspring) > 0 {
 				// It waits for goroutines it started, which wait for a lock.
 				r.g.Exclude(m)
-				details := "goroutine calling " + m + ":\n" + trimStack(res.Stacks[0], r.bin.Names.Prefix)
+				ss := []stacks.Stack{dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)}
 				for i, st := range res.Offspring {
-					details += fmt.Sprintf("\n\ngoroutine %d it started:\n%s", i+1, trimStack(st, r.bin.Names.Prefix))
+					ss = append(ss, dumpStack(st, fmt.Sprintf("goroutine %d it started", i+1), r.bin.Names.Prefix))
 				}
 				r.violation(r.alone(m, test, KindSelfDeadlock,
 					fmt.Sprintf("%s never returns when called alone on a fresh object: it waits (%s) for goroutines it started, "+
-						"which wait for a lock", m, res.Waits[0]), details))
+						"which wait for a lock", m, res.Waits[0]), render("", ss, "\n\n"), ss))
 				continue
 			}
 			r.g.NoPrefix(m)
@@ -215,9 +218,11 @@ func (r *typeRun) probe() bool {
 	return true
 }
 
-// alone returns a violation found by calling m alone, in test.
-func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string) *Violation {
-	v := &Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg, Details: details, test: test, seq: true}
+// alone returns a violation found by calling m alone, in test, with the
+// stacks of its goroutines, rendered in details.
+func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string, ss []stacks.Stack) *Violation {
+	v := &Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg, Details: details, Stacks: ss,
+		test: test, seq: true}
 	if p := r.s.Plan.Pair(m, m); p != nil {
 		v.Evidence = p.Evidence
 	}

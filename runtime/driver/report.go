@@ -11,6 +11,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // Kinds of violations.
@@ -253,8 +254,13 @@ type Violation struct {
 	SelfArg  bool            `json:"self_arg,omitempty"`
 	Message  string          `json:"message"`
 	Evidence []deps.Evidence `json:"evidence,omitempty"`
-	Details  string          `json:"details,omitempty"` // stacks or race report
-	Rerun    string          `json:"rerun,omitempty"`
+	// Stacks are the violation's goroutines (a race's two accesses, the
+	// goroutines of a panic, a deadlock or a fatal error), cut to the
+	// user's frames; Details shows them, or a non-linearizable outcome's
+	// table, for a person.
+	Stacks  []stacks.Stack `json:"stacks,omitempty"`
+	Details string         `json:"details,omitempty"`
+	Rerun   string         `json:"rerun,omitempty"`
 	// Schedule says how the failing test was scheduled ("stress", "pct
 	// (seed S, depth d)", "targeted a·b (…)"); Replayed how many replays
 	// of the test under the same schedule failed the same way ("7/10").
@@ -262,9 +268,9 @@ type Violation struct {
 	Replayed string            `json:"replayed,omitempty"`
 	sched    *harness.Schedule // the failing test's schedule
 	lin      *harness.Lin      // how a non-linearizable outcome was taken
-	// AlsoSeenAs lists the other pairs ("A ∥ B") that showed the same
+	// AlsoSeenAs lists the other pairs that showed the same
 	// defect (the same two racing lines, the same panicking line).
-	AlsoSeenAs []string     `json:"also_seen_as,omitempty"`
+	AlsoSeenAs [][2]string  `json:"also_seen_as,omitempty"`
 	test       harness.Test // the failing test
 	seq        bool         // a single sequential call
 	key        string       // what makes it distinct
@@ -465,7 +471,11 @@ func (v *Violation) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "    %s\n", v.Message)
 	if len(v.AlsoSeenAs) > 0 {
-		fmt.Fprintf(w, "    also seen as: %s (the same defect)\n", strings.Join(v.AlsoSeenAs, ", "))
+		var pairs []string
+		for _, p := range v.AlsoSeenAs {
+			pairs = append(pairs, pairString(p))
+		}
+		fmt.Fprintf(w, "    also seen as: %s (the same defect)\n", strings.Join(pairs, ", "))
 	}
 	if len(v.Evidence) > 0 {
 		fmt.Fprintln(w, "    static evidence:")

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"fmt"
-	"go/build"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/repro"
+	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -24,8 +24,8 @@ func (r *typeRun) violation(v *Violation) {
 	for _, u := range r.rep.Violations {
 		if u.key == v.key || v.defect != "" && u.defect == v.defect {
 			u.Count++
-			if p := pairString(v.Pair); p != pairString(u.Pair) && !slices.Contains(u.AlsoSeenAs, p) {
-				u.AlsoSeenAs = append(u.AlsoSeenAs, p)
+			if v.Pair != u.Pair && !slices.Contains(u.AlsoSeenAs, v.Pair) {
+				u.AlsoSeenAs = append(u.AlsoSeenAs, v.Pair)
 			}
 			r.logf("%s again: %s", v.Kind, v.Message)
 			return
@@ -185,7 +185,7 @@ func tail(s string, n int) string {
 // violationKey identifies a violation: its kind, its pair, and where it
 // happened (the first frame of the user's code in its details).
 func violationKey(v *Violation) string {
-	return fmt.Sprintf("%s|%s|%s|%d|%s", v.Kind, v.Pair[0], v.Pair[1], v.Objects, firstFrame(v.Details))
+	return fmt.Sprintf("%s|%s|%s|%d|%s", v.Kind, v.Pair[0], v.Pair[1], v.Objects, firstFrame(v.Stacks))
 }
 
 // pairString writes a pair as "A ∥ B", "A" for a single call.
@@ -208,18 +208,10 @@ func defectKey(v *Violation) string {
 	case KindRace:
 		var sites []string
 		var writes []bool
-		section, write := false, false
-		for _, l := range strings.Split(v.Details, "\n") {
-			if l != "" && !strings.HasPrefix(l, " ") {
-				section = strings.Contains(l, " by goroutine ") || strings.Contains(l, " by main goroutine")
-				write = strings.HasPrefix(strings.TrimPrefix(l, "Previous "), "Write at") ||
-					strings.HasPrefix(l, "Previous write at")
-				continue
-			}
-			if pos := framePos(l); section && pos != "" {
-				sites = append(sites, pos)
-				writes = append(writes, write)
-				section = false
+		for _, a := range v.Stacks {
+			if f, ok := a.FirstUser(); ok && a.Access != "" {
+				sites = append(sites, f.Pos())
+				writes = append(writes, a.Write())
 			}
 		}
 		if len(sites) < 2 {
@@ -244,40 +236,21 @@ func defectKey(v *Violation) string {
 			return v.Kind + "|" + e.Pos1 + "|" + e.Pos2
 		}
 	case KindPanic, KindFatal:
-		for _, l := range strings.Split(v.Details, "\n") {
-			if pos := framePos(l); pos != "" {
-				return v.Kind + "|" + pos
+		for _, s := range v.Stacks {
+			if f, ok := s.FirstUser(); ok {
+				return v.Kind + "|" + f.Pos()
 			}
 		}
 	}
 	return ""
 }
 
-// framePos returns the "file:line" of a stack line outside the standard
-// library, "" for other lines.
-func framePos(l string) string {
-	l = strings.TrimSpace(l)
-	if !strings.HasPrefix(l, "/") || !strings.Contains(l, ".go:") {
-		return ""
-	}
-	pos, _, _ := strings.Cut(l, " ")
-	if goroot != "" && strings.HasPrefix(pos, goroot+"/") {
-		return ""
-	}
-	return pos
-}
-
-// goroot is the standard library's root, whose frames are no defect's
-// site.
-var goroot = filepath.Clean(build.Default.GOROOT)
-
-// firstFrame returns the first "file:line" of a stack or race report.
-func firstFrame(details string) string {
-	for _, l := range strings.Split(details, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "/") && strings.Contains(l, ".go:") {
-			pos, _, _ := strings.Cut(l, " ")
-			return pos
+// firstFrame returns the position of the innermost frame of the first
+// of stacks that has one, "" when none has.
+func firstFrame(ss []stacks.Stack) string {
+	for _, s := range ss {
+		if len(s.Frames) > 0 {
+			return s.Frames[0].Pos()
 		}
 	}
 	return ""

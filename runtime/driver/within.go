@@ -1,17 +1,10 @@
 package driver
 
 import (
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-)
 
-// The lines of a race report that begin an access's stack and a
-// goroutine's creation stack.
-var (
-	raceByRE     = regexp.MustCompile(`^(?:Previous )?\w[\w ]* at 0x[0-9a-f]+ by goroutine (\d+):$`)
-	raceCreateRE = regexp.MustCompile(`^Goroutine (\d+) \((?:running|finished)\) created at:$`)
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // raceCalls attributes the two accesses of a race report to the calls
@@ -32,33 +25,15 @@ var (
 // or nothing when an access's call cannot be told (a goroutine started
 // by a goroutine the call started) or the accesses are in the two
 // concurrent calls.
-func raceCalls(report, prefix string) (within, sequential string) {
-	stacks := map[string][]string{} // "access N" or "created G" → function lines
-	var accesses []string           // the goroutines of the accesses, in order
-	cur := ""
-	for _, l := range strings.Split(report, "\n") {
-		switch {
-		case raceByRE.MatchString(l):
-			cur = "access " + strconv.Itoa(len(accesses))
-			accesses = append(accesses, raceByRE.FindStringSubmatch(l)[1])
-		case raceCreateRE.MatchString(l):
-			cur = "created " + raceCreateRE.FindStringSubmatch(l)[1]
-		case strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "    "):
-			if cur != "" {
-				stacks[cur] = append(stacks[cur], strings.TrimSpace(l))
-			}
-		case l == "" || !strings.HasPrefix(l, " "):
-			cur = ""
-		}
-	}
+func raceCalls(accesses []stacks.Stack, prefix string) (within, sequential string) {
 	if len(accesses) < 2 {
 		return "", ""
 	}
 	var calls [2]testCall
 	for i := range calls {
-		c, ok := callOf(stacks["access "+strconv.Itoa(i)], prefix)
+		c, ok := callOf(accesses[i].Frames, prefix)
 		if !ok {
-			c, ok = callOf(stacks["created "+accesses[i]], prefix)
+			c, ok = callOf(accesses[i].Created, prefix)
 		}
 		if !ok {
 			return "", ""
@@ -75,7 +50,7 @@ func raceCalls(report, prefix string) (within, sequential string) {
 	// Sequential calls run in order: the goroutine left running is the
 	// one created earlier, by the first call.
 	first, second := a.method, b.method
-	if callOfDirect(stacks["access 0"], prefix) {
+	if runsCall(accesses[0], prefix) {
 		first, second = second, first
 	}
 	return "", first + ", then " + second
@@ -94,25 +69,26 @@ type testCall struct {
 	method string // the method called
 }
 
-// callOf returns the call of a test that a stack's function lines run
-// in: the harness frames below the harness's invoke say how it runs,
-// the frame above it which method it calls.
-func callOf(funcs []string, prefix string) (testCall, bool) {
-	inv := slices.IndexFunc(funcs, func(fn string) bool { return strings.Contains(fn, "."+prefix+"invoke(") })
+// callOf returns the call of a test that a stack's frames run in: the
+// harness frames below the harness's invoke say how it runs, the frame
+// above it which method it calls.
+func callOf(frames []stacks.Frame, prefix string) (testCall, bool) {
+	inv := slices.IndexFunc(frames, func(f stacks.Frame) bool { return strings.HasSuffix(f.Func, "."+prefix+"invoke") })
 	if inv < 0 {
 		return testCall{}, false
 	}
 	var c testCall
-	for _, fn := range funcs[:inv] {
-		if !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") {
-			c.method = methodName(fn) // the last user frame before invoke
+	for _, f := range frames[:inv] {
+		if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "reflect.") {
+			c.method = methodName(f.Func) // the last user frame before invoke
 		}
 	}
-	for _, fn := range funcs[inv+1:] {
+	for _, f := range frames[inv+1:] {
+		fn := f.Func
 		switch {
-		case strings.Contains(fn, "."+prefix+"suffixA("):
+		case strings.HasSuffix(fn, "."+prefix+"suffixA"):
 			c.run = runA
-		case strings.Contains(fn, "."+prefix+"suffixB("):
+		case strings.HasSuffix(fn, "."+prefix+"suffixB"):
 			c.run = runB
 		case strings.Contains(fn, prefix+"execution).step."):
 			c.run = runSeq
@@ -124,17 +100,9 @@ func callOf(funcs []string, prefix string) (testCall, bool) {
 	return c, c.run != "" && c.method != ""
 }
 
-// callOfDirect reports whether a stack is a call's own goroutine (it
-// runs the harness's invoke), not one the call started.
-func callOfDirect(funcs []string, prefix string) bool {
-	return slices.ContainsFunc(funcs, func(fn string) bool { return strings.Contains(fn, "."+prefix+"invoke(") })
-}
-
-// methodName returns the name of the function or method of a stack's
-// function line: "pkg.(*T).M(...)" → "M".
+// methodName returns the name of the function or method of a frame:
+// "pkg.(*T).M" → "M".
 func methodName(fn string) string {
-	fn, _, _ = strings.Cut(fn, "(...)")
-	fn = strings.TrimSuffix(fn, "()")
 	if i := strings.LastIndex(fn, "."); i >= 0 {
 		fn = fn[i+1:]
 	}

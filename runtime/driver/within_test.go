@@ -3,6 +3,8 @@ package driver
 import (
 	"strings"
 	"testing"
+
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // raceReport builds a race report whose accesses run the given stacks
@@ -64,7 +66,7 @@ func TestRaceCalls(t *testing.T) {
 			fakeRace([]string{"example.com/p.(*T).Fetch.func1.1()"}, call("Fetch", a),
 				[]string{"example.com/p.(*T).Fetch.func1()"}, harness), "", ""},
 	} {
-		within, seq := raceCalls(tc.report, p)
+		within, seq := raceCalls(stacks.ParseRace(tc.report), p)
 		if within != tc.within || seq != tc.sequential {
 			t.Errorf("%s: within %q, sequential %q; want %q, %q", tc.name, within, seq, tc.within, tc.sequential)
 		}

@@ -5,54 +5,30 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
-// TestParseFatal parses the details of a fatal error: the error line,
-// then the runtime's goroutines, with a "created by" frame left out.
-func TestParseFatal(t *testing.T) {
-	details := `fatal error: concurrent map writes
-
-goroutine 7 [running]:
-example.com/m.(*Index).Add(0xc0000a0000, {0x5c1a2e, 0x1})
-	/src/m/index.go:31 +0x6d
-goroutine 8 [runnable]:
-example.com/m.(*Index).Add(0xc0000a0000, {0x5c1a2f, 0x1})
-	/src/m/index.go:31 +0x6d
-created by example.com/m.Start in goroutine 1
-	/src/m/index.go:50 +0x9a
-goroutine 9 [chan receive]:
-`
-	got := parseDetails(details)
+// TestThreads checks the names of a violation's goroutines in code
+// flows, and that a goroutine without frames (one that had returned)
+// has no thread.
+func TestThreads(t *testing.T) {
+	f := []stacks.Frame{{Func: "example.com/m.(*Q).Put", File: "/src/m/q.go", Line: 9}}
+	got := threads([]stacks.Stack{
+		{Label: "goroutine 1 (a.Get)"},
+		{Label: "goroutine 2 (b.Put)", Header: "goroutine 5 [select]", State: "select", Frames: f},
+		{Label: "goroutine calling Put", Frames: f},
+		{Header: "Previous write at 0x00c000012345 by goroutine 8", Access: "write", Frames: f},
+		{Header: "goroutine 7 [running]", State: "running", Frames: f},
+	})
 	want := []thread{
-		{name: "goroutine 7 [running]", frames: []frame{{"example.com/m.(*Index).Add", "/src/m/index.go", 31}}},
-		{name: "goroutine 8 [runnable]", frames: []frame{{"example.com/m.(*Index).Add", "/src/m/index.go", 31}}},
+		{name: "goroutine 2 (b.Put) [select]", frames: f},
+		{name: "goroutine calling Put", frames: f},
+		{name: "Previous write by goroutine 8", frames: f},
+		{name: "goroutine 7 [running]", frames: f},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
-	}
-}
-
-// TestParseReturned checks that a goroutine that returned has no thread.
-func TestParseReturned(t *testing.T) {
-	details := "goroutine 1 (a.Get): returned\ngoroutine 2 (b.Put):\ngoroutine 5 [select]:\nexample.com/m.(*Q).Put(...)\n\t/src/m/q.go:9\n"
-	got := parseDetails(details)
-	want := []thread{{name: "goroutine 2 (b.Put) [select]", frames: []frame{{"example.com/m.(*Q).Put", "/src/m/q.go", 9}}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v\nwant %+v", got, want)
-	}
-}
-
-func TestFuncName(t *testing.T) {
-	for in, want := range map[string]string{
-		"example.com/m.(*T).Put(0xc000010000, {0x1, 0x2})": "example.com/m.(*T).Put",
-		"example.com/m.(*T).Put()":                         "example.com/m.(*T).Put",
-		"sync.(*Mutex).Lock(...)":                          "sync.(*Mutex).Lock",
-		"example.com/m.F.func1()":                          "example.com/m.F.func1",
-		"main.main":                                        "main.main",
-	} {
-		if got := funcName(in); got != want {
-			t.Errorf("funcName(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

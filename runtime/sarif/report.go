@@ -2,16 +2,15 @@ package sarif
 
 import (
 	"fmt"
-	"go/build"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // TestRulePrefix prefixes the rule ids of depcon test's violations:
@@ -130,10 +129,10 @@ func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 	}
 	res := &Result{RuleID: id, RuleIndex: idx, Level: level, Message: Message{Text: text}}
 
-	threads := parseDetails(v.Details)
+	threads := threads(v.Stacks)
 	if fr := firstUserFrame(loc, threads); fr != nil {
-		res.Locations = []*Location{{PhysicalLocation: loc.location(fr.file, fr.line, 0, 0, 0),
-			Message: &Message{Text: fr.fn}}}
+		res.Locations = []*Location{{PhysicalLocation: loc.location(fr.File, fr.Line, 0, 0, 0),
+			Message: &Message{Text: fr.Func}}}
 	}
 	for _, e := range v.Evidence {
 		for _, p := range []string{e.Pos1, e.Pos2} {
@@ -229,122 +228,45 @@ func reproducerName(t *driver.TypeReport, v *driver.Violation) string {
 	return strings.ToLower(strings.Join(parts, "_")) + "_test.go"
 }
 
-// A frame is a function of a stack and its position.
-type frame struct {
-	fn   string
-	file string
-	line int
-}
-
-// A thread is a goroutine of a violation's details, frames innermost
-// first, as printed.
+// A thread is a goroutine of a violation, frames innermost first.
 type thread struct {
 	name   string
-	frames []frame
+	frames []stacks.Frame
 }
 
-var (
-	// "goroutine 1 (a.Put):", the driver's header of a suffix goroutine.
-	driverHeader = regexp.MustCompile(`^goroutine (\d+) \((.*)\):(.*)$`)
-	// "goroutine 23 [sync.Mutex.Lock]:", the runtime's.
-	runtimeHeader = regexp.MustCompile(`^goroutine (\d+) \[(.*)\]:$`)
-	// "Previous write at 0x00c000012345 by goroutine 8:", the race detector's.
-	raceHeader = regexp.MustCompile(`^(.*) at 0x[0-9a-f]+ by (.*):$`)
-	// "/src/m/m.go:12 +0x4b" or "/src/m/m.go:12".
-	frameLine = regexp.MustCompile(`^(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
-)
+// raceAddress is the address in a race access's header.
+var raceAddress = regexp.MustCompile(` at 0x[0-9a-f]+`)
 
-// parseDetails parses the goroutines of a violation's details: the
-// driver's "goroutine N (call):" sections with the runtime's stacks, the
-// accesses of a race report, or the goroutines of a fatal error.
-func parseDetails(details string) []thread {
-	var threads []thread
-	var cur *thread
-	fresh := false // cur was started by a driver header and has no frame yet
-	fn := ""
-	start := func(name string) {
-		threads = append(threads, thread{name: name})
-		cur = &threads[len(threads)-1]
-		fn = ""
-	}
-	for _, l := range strings.Split(details, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		trimmed := strings.TrimSpace(l)
-		if m := driverHeader.FindStringSubmatch(l); m != nil {
-			start(fmt.Sprintf("goroutine %s (%s)%s", m[1], m[2], m[3]))
-			fresh = true
+// threads returns the goroutines of a violation that have frames, named
+// as the report shows them: "goroutine 1 (a.Put) [select]", "Previous
+// write by goroutine 8", "goroutine 7 [running]".
+func threads(ss []stacks.Stack) []thread {
+	var out []thread
+	for _, s := range ss {
+		if len(s.Frames) == 0 {
 			continue
 		}
-		if m := runtimeHeader.FindStringSubmatch(l); m != nil {
-			if cur != nil && fresh {
-				cur.name += " [" + m[2] + "]"
-			} else {
-				start(fmt.Sprintf("goroutine %s [%s]", m[1], m[2]))
-			}
-			fresh = false
-			continue
+		name := s.Header
+		switch {
+		case s.Label != "" && s.State != "":
+			name = s.Label + " [" + s.State + "]"
+		case s.Label != "":
+			name = s.Label
+		case s.Access != "":
+			name = raceAddress.ReplaceAllString(s.Header, "")
 		}
-		if m := raceHeader.FindStringSubmatch(l); m != nil {
-			start(fmt.Sprintf("%s by %s", m[1], m[2]))
-			fresh = false
-			continue
-		}
-		if m := frameLine.FindStringSubmatch(trimmed); m != nil && (strings.HasPrefix(l, "\t") || strings.HasPrefix(l, " ")) {
-			line, _ := strconv.Atoi(m[2])
-			if cur == nil {
-				start("goroutine")
-			}
-			if fn != "" && !strings.HasPrefix(fn, "created by ") {
-				cur.frames = append(cur.frames, frame{fn: fn, file: m[1], line: line})
-			}
-			fn = ""
-			fresh = false
-			continue
-		}
-		if trimmed != "" {
-			fn = funcName(trimmed)
-		}
-	}
-	out := threads[:0]
-	for _, t := range threads {
-		if len(t.frames) > 0 {
-			out = append(out, t)
-		}
+		out = append(out, thread{name: name, frames: s.Frames})
 	}
 	return out
-}
-
-// funcName strips the arguments of a stack's function line:
-// "m.(*T).Put(0xc000010000, {0x1, 0x2})" is "m.(*T).Put".
-func funcName(s string) string {
-	if !strings.HasSuffix(s, ")") {
-		return s
-	}
-	depth := 0
-	for i := len(s) - 1; i >= 0; i-- {
-		switch s[i] {
-		case ')':
-			depth++
-		case '(':
-			depth--
-			if depth == 0 {
-				if i == 0 {
-					return s
-				}
-				return s[:i]
-			}
-		}
-	}
-	return s
 }
 
 // firstUserFrame returns the innermost frame of the first thread that is
 // in the module (below the root), or else in code outside the standard
 // library.
-func firstUserFrame(loc *locator, threads []thread) *frame {
-	for _, user := range []func(frame) bool{
-		func(f frame) bool { _, ok := loc.under(f.file); return ok },
-		func(f frame) bool { return !isStd(f) },
+func firstUserFrame(loc *locator, threads []thread) *stacks.Frame {
+	for _, user := range []func(stacks.Frame) bool{
+		func(f stacks.Frame) bool { _, ok := loc.under(f.File); return ok },
+		func(f stacks.Frame) bool { return !f.Std() },
 	} {
 		for _, t := range threads {
 			for i := range t.frames {
@@ -355,23 +277,6 @@ func firstUserFrame(loc *locator, threads []thread) *frame {
 		}
 	}
 	return nil
-}
-
-// isStd reports whether a frame is in the standard library (GOROOT, or a
-// package path whose first element has no dot).
-func isStd(f frame) bool {
-	if goroot := build.Default.GOROOT; goroot != "" {
-		if rel, err := filepath.Rel(goroot, f.file); err == nil && !strings.HasPrefix(rel, "..") {
-			return true
-		}
-	}
-	// The first element of the function's package path: "example.com"
-	// in example.com/m.(*T).Put, "sync" in sync.(*Mutex).Lock.
-	first, _, slash := strings.Cut(f.fn, "/")
-	if !slash {
-		first, _, _ = strings.Cut(f.fn, ".")
-	}
-	return !strings.Contains(first, ".") && first != "main"
 }
 
 // codeFlow returns the code flow of the threads: one thread flow per
@@ -392,7 +297,7 @@ func codeFlow(loc *locator, threads []thread) *CodeFlow {
 		var locs []*ThreadFlowLocation
 		for _, f := range t.frames { // innermost first
 			imp := "unimportant"
-			if _, ok := loc.under(f.file); ok || !isStd(f) {
+			if _, ok := loc.under(f.File); ok || !f.Std() {
 				imp = "important"
 				if innermost {
 					imp = "essential"
@@ -400,7 +305,7 @@ func codeFlow(loc *locator, threads []thread) *CodeFlow {
 				}
 			}
 			locs = append(locs, &ThreadFlowLocation{
-				Location:   &Location{PhysicalLocation: loc.location(f.file, f.line, 0, 0, 0), Message: &Message{Text: f.fn}},
+				Location:   &Location{PhysicalLocation: loc.location(f.File, f.Line, 0, 0, 0), Message: &Message{Text: f.Func}},
 				Importance: imp,
 			})
 		}

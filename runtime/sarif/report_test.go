@@ -11,6 +11,7 @@ import (
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/sarif"
 	"github.com/depcon/depcon/runtime/sarif/sariftest"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 // A race report as depcon test keeps it: the two accesses, user frames.
@@ -48,6 +49,14 @@ sync.(*Mutex).Lock(...)
 example.com/m.(*Account).Transfer(0xc00001c100, 0xc00001c0f0, 0x1)
 	/src/m/account.go:22 +0x8b`
 
+// labelled labels the stacks as the driver does the suffix goroutines.
+func labelled(ss []stacks.Stack, labels ...string) []stacks.Stack {
+	for i := range ss {
+		ss[i].Label = labels[i]
+	}
+	return ss
+}
+
 const reproSource = "package m\n\nimport \"testing\"\n\nfunc TestDepconCounterIncGet(t *testing.T) {}\n"
 
 // testReport is a report with a race (reproducer source), a deadlock on
@@ -61,14 +70,16 @@ func testReport() *driver.Report {
 			Message: "data race: write in (*Counter).Inc (counter.go:14), previous read in (*Counter).get (counter.go:25)",
 			Evidence: []deps.Evidence{{Kind: "pc", Loc1: "recv.n", Loc2: "recv.n",
 				Pos1: "/src/m/counter.go:14:4", Pos2: "/src/m/counter.go:25:11", Text: "Inc writes recv.n, Get reads it"}},
-			Details: raceDetails, Rerun: "depcon test -seed 42 -type '^Counter$' example.com/m",
+			Details: raceDetails, Stacks: stacks.ParseRace(raceDetails),
+			Rerun: "depcon test -seed 42 -type '^Counter$' example.com/m",
 		}}},
 		{Package: "example.com/m", Type: "Account", Violations: []*driver.Violation{{
 			Kind: driver.KindDeadlock, Pair: [2]string{"Transfer", "Transfer"}, Objects: 2, Seed: 7, Count: 1,
 			Reproducer: "/src/m/repro/depcon_account_transfer_transfer_test.go", Reproduced: driver.ReproNo,
 			ReproOutput: "PASS",
 			Message:     "a.Transfer ∥ b.Transfer never return (iteration 3): a.Transfer blocked in sync.Mutex.Lock, b.Transfer blocked in sync.Mutex.Lock",
-			Details:     deadlockDetails, Rerun: "depcon test -seed 7 -type '^Account$' example.com/m",
+			Details:     deadlockDetails, Stacks: labelled(stacks.ParseDump(deadlockDetails), "goroutine 1 (a.Transfer)", "goroutine 2 (b.Transfer)"),
+			Rerun: "depcon test -seed 7 -type '^Account$' example.com/m",
 		}}},
 		{Package: "example.com/m", Type: "Cache", Violations: []*driver.Violation{{
 			Kind: driver.KindSelfDeadlock, Pair: [2]string{"Put", "Put"}, Objects: 1, Seed: 1, Count: 1,

@@ -14,6 +14,7 @@ import (
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/stacks"
 )
 
 func TestPositions(t *testing.T) {
@@ -63,7 +64,8 @@ func TestProgressWriter(t *testing.T) {
 func TestConfirmation(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c.go")
 	u := fileURI(file)
-	at23 := "Read at 0x00c0 by goroutine 9:\n  m.(*Counter).Get()\n      " + file + ":23 +0x44\n"
+	at23 := stacks.ParseRace("Read at 0x00c0 by goroutine 9:\n  m.(*Counter).Get()\n      " + file + ":23 +0x44\n")
+	at24 := stacks.ParseRace("Read at 0x00c0 by goroutine 9:\n  m.(*Counter).Get()\n      " + file + ":24 +0x44\n")
 	static := func() *staticDiag {
 		return &staticDiag{uri: u, diag: protocol.Diagnostic{Message: "recv.n is read in Get without recv.mu", Code: "unguarded"},
 			src: &load.Diagnostic{Type: "Counter", Methods: []string{"Get", "Inc"}, Pos: token.Position{Filename: file, Line: 23}}}
@@ -74,14 +76,14 @@ func TestConfirmation(t *testing.T) {
 		typ       string
 		confirmed bool
 	}{
-		{"reproduced", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Details: at23}, "Counter", true},
-		{"not run", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Get"}, Seed: 1, Reproduced: driver.ReproNotRun, Details: at23}, "Counter", true},
-		{"passed", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproNo, Details: at23}, "Counter", false},
-		{"other lines", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Details: "c.go:24"}, "Counter", false},
-		{"other pair", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: driver.ReproYes, Details: at23}, "Counter", false},
-		{"other type", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Details: at23}, "Gauge", false},
+		{"reproduced", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Counter", true},
+		{"not run", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Get"}, Seed: 1, Reproduced: driver.ReproNotRun, Stacks: at23}, "Counter", true},
+		{"passed", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproNo, Stacks: at23}, "Counter", false},
+		{"other lines", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at24}, "Counter", false},
+		{"other pair", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Counter", false},
+		{"other type", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Gauge", false},
 		{"evidence on its line", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: driver.ReproYes,
-			Evidence: []deps.Evidence{{Pos1: file + ":23:11"}}, Details: at23}, "Counter", true},
+			Evidence: []deps.Evidence{{Pos1: file + ":23:11"}}, Stacks: at23}, "Counter", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recorder{}
