@@ -52,6 +52,9 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	}
 	test := c.Test
 	r.recordCoverage(t, oi, rep)
+	if res := rep.Result; res != nil && res.LinVaried {
+		r.linVaried[[2]string{t.M1, t.M2}] = true
+	}
 	if res := rep.Result; res != nil && res.LinOff != "" {
 		pair := [2]string{t.M1, t.M2}
 		if r.linOff[pair]++; r.linOff[pair] == maxLinOff {

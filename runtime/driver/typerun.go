@@ -41,12 +41,16 @@ type typeRun struct {
 		d    time.Duration
 		test harness.Test
 	}
-	tested   map[[2]string]bool       // pairs whose suffixes ran
-	linOff   map[[2]string]int        // tests of a pair that found the linearizability oracle unusable
-	seqTime  map[string]time.Duration // slowest sequential run of each method
-	lastShow time.Time                // of the progress line
-	scheds   map[*testgen.Target]*pairSched
-	cur      struct { // the schedule of the test being run
+	tested map[[2]string]bool // pairs whose suffixes ran
+	linOff map[[2]string]int  // tests of a pair that found the linearizability oracle unusable
+	// linVaried holds the pairs whose outcomes were seen to vary between
+	// runs of one sequential order: their tests run each order twice
+	// before the iterations.
+	linVaried map[[2]string]bool
+	seqTime   map[string]time.Duration // slowest sequential run of each method
+	lastShow  time.Time                // of the progress line
+	scheds    map[*testgen.Target]*pairSched
+	cur       struct { // the schedule of the test being run
 		sc    *harness.Schedule
 		order *order
 		lin   *harness.Lin
@@ -58,17 +62,18 @@ type typeRun struct {
 // violations found.
 func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *TypeReport {
 	r := &typeRun{
-		parent:  ctx,
-		cfg:     cfg,
-		pkgRun:  p,
-		s:       s,
-		g:       testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Mode: cfg.Mode, Pairs: cfg.Pairs}),
-		rep:     newTypeReport(s.Pkg.Path(), s.Plan),
-		start:   time.Now(),
-		tested:  map[[2]string]bool{},
-		linOff:  map[[2]string]int{},
-		seqTime: map[string]time.Duration{},
-		scheds:  map[*testgen.Target]*pairSched{},
+		parent:    ctx,
+		cfg:       cfg,
+		pkgRun:    p,
+		s:         s,
+		g:         testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Mode: cfg.Mode, Pairs: cfg.Pairs}),
+		rep:       newTypeReport(s.Pkg.Path(), s.Plan),
+		start:     time.Now(),
+		tested:    map[[2]string]bool{},
+		linOff:    map[[2]string]int{},
+		linVaried: map[[2]string]bool{},
+		seqTime:   map[string]time.Duration{},
+		scheds:    map[*testgen.Target]*pairSched{},
 	}
 	if p.noSched != "" {
 		r.note("%s", p.noSched)
@@ -255,7 +260,12 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 	req := harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd),
 		MaxTime: max(time.Second, r.cfg.Budget/30)}
 	if op == harness.OpRun && len(ms) == 2 && r.linOff[[2]string{ms[0], ms[1]}] < maxLinOff {
-		req.Lin = r.g.Lin(test)
+		if req.Lin = r.g.Lin(test); req.Lin != nil {
+			req.Lin.Runs = 1
+			if r.linVaried[[2]string{ms[0], ms[1]}] {
+				req.Lin.Runs = 2
+			}
+		}
 	}
 	return req
 }

@@ -23,7 +23,11 @@ func (x *execution) run() Message {
 	if x.req.Lin != nil {
 		// A death here is the sequential orders', not the suffixes'.
 		x.progress(StepReference)
-		x.ref, x.linOff = x.references(nil, refRuns)
+		runs := x.req.Lin.Runs
+		if runs < 1 {
+			runs = 1
+		}
+		x.ref, x.linOff = x.references(nil, runs)
 	}
 	x.progress("suffix")
 	var slowest time.Duration
@@ -69,7 +73,7 @@ func (x *execution) run() Message {
 			res.Iter = it
 			res.Dropped = x.drops()
 			res.Sched = sres
-			res.LinOff = x.linOff
+			res.LinOff, res.LinVaried = x.linOff, x.linVaried
 			return *res
 		}
 		slowest = longer(slowest, elapsed)
@@ -81,7 +85,7 @@ func (x *execution) run() Message {
 			lastTick = time.Now()
 		}
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Sched: sres, LinOff: x.linOff}
+	return Message{Status: StatusOK, Goroutine: -1, Dropped: x.drops(), Sched: sres, LinOff: x.linOff, LinVaried: x.linVaried}
 }
 
 // concurrent runs the two suffixes of p in two goroutines released by a

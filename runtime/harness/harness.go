@@ -218,6 +218,9 @@ type execution struct {
 	// off although the request asked for it.
 	ref    *reference
 	linOff string
+	// linVaried is set when an outcome matched only after more runs of
+	// the sequential orders (Message.LinVaried).
+	linVaried bool
 	// linBase is the number of goroutines before the iterations.
 	linBase int
 }

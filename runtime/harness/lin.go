@@ -17,7 +17,7 @@ import (
 // whose parts do not add up.
 //
 // With Request.Lin set, a concurrent test first runs both sequential
-// orders of its suffixes on fresh objects, refRuns times each, and
+// orders of its suffixes on fresh objects, Lin.Runs times each, and
 // records their outcome: what each suffix call returned, then what the
 // observer calls (read-only methods called on the shared objects after
 // the suffixes) return. The parts of an outcome that differ between runs
@@ -35,12 +35,9 @@ import (
 // Values are compared as show renders them, which the reproducer's
 // depconShow repeats.
 
-// refRuns and moreRuns are how many times each sequential order is run
-// before a test's iterations, and again before a mismatch is reported.
-const (
-	refRuns  = 2
-	moreRuns = 8
-)
+// moreRuns is how many times more each sequential order is run before
+// a mismatch is reported.
+const moreRuns = 8
 
 // linMaxSetup bounds the set-up (objects, prefix, arguments) of a test
 // whose outcomes are compared: the sequential orders make four more, and
@@ -145,8 +142,9 @@ func (x *execution) references(ref *reference, runs int) (*reference, string) {
 // and what expires with time (an entry with a TTL of a few milliseconds,
 // which a concurrent iteration slowed by the race detector or held by a
 // schedule outlives) may have expired, and the parts of the outcome they
-// change vary. The first two runs wait at most 2ms; the longer waits
-// only come with the runs made before a mismatch is reported. The
+// change vary. The first run does not wait, the second waits 2ms; the
+// longer waits only come with the runs made before a mismatch is
+// reported. The
 // reproducer waits the same way (runtime/repro/lin.go).
 var LinPauses = []time.Duration{0, 2 * time.Millisecond, 0, 5 * time.Millisecond, 0, 20 * time.Millisecond,
 	0, 50 * time.Millisecond, 0, 100 * time.Millisecond}
@@ -274,6 +272,7 @@ func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off st
 	}
 	x.ref = ref
 	if ref.matches(got) {
+		x.linVaried = true
 		return nil, ""
 	}
 	n := len(got) - 1 // without the sentinel

@@ -178,6 +178,37 @@ func TestLinearizableStaysSilent(t *testing.T) {
 	}
 }
 
+// TestLinRuns checks that the sequential orders run once before the
+// iterations unless asked for more: an outcome that varies between runs
+// (a clock) is then found to vary only when a concurrent outcome does
+// not match, which the result says (LinVaried), so that the driver asks
+// for two runs; with two, it is found before the iterations.
+func TestLinRuns(t *testing.T) {
+	clocked := linRequest("Clocked", []Call{{Fn: "Touch", Args: []Value{lit("a")}}, {Fn: "Touch", Args: []Value{lit("b")}}})
+	safe := linRequest("SafeTally", []Call{{Fn: "Inc"}, {Fn: "Inc"}}, Call{Fn: "Value"})
+	for _, tc := range []struct {
+		name   string
+		req    Request
+		runs   int
+		varied bool
+	}{
+		{"a clock, one run", clocked, 1, true},
+		{"a clock, two runs", clocked, 2, false},
+		{"no clock, one run", safe, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lin := *tc.req.Lin
+			lin.Runs = tc.runs
+			tc.req.Lin = &lin
+			res, _ := do(t, linRegistry(), tc.req)
+			if res.Status != StatusOK || res.LinOff != "" || res.LinVaried != tc.varied {
+				t.Errorf("status %s (%s), oracle off %q, varied %v; want ok, on, varied %v", res.Status, res.Msg, res.LinOff,
+					res.LinVaried, tc.varied)
+			}
+		})
+	}
+}
+
 // TestLinOff checks that a test whose sequential order blocks runs
 // without the oracle and says why.
 func TestLinOff(t *testing.T) {

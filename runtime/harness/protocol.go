@@ -38,6 +38,11 @@ type Request struct {
 type Lin struct {
 	Observers   []Call  `json:"observers,omitempty"`
 	SkipResults [2]bool `json:"skip_results,omitempty"`
+	// Runs is how many times each sequential order is run before the
+	// iterations (at least once; the second run pauses, see LinPauses).
+	// An outcome that matches neither order makes them run moreRuns
+	// times more before it is reported.
+	Runs int `json:"runs,omitempty"`
 }
 
 // A LinResult is an outcome of a concurrent iteration that matches
@@ -266,6 +271,11 @@ type Message struct {
 	// (a sequential order blocks or panics, an observer fails).
 	Lin    *LinResult `json:"lin,omitempty"`
 	LinOff string     `json:"lin_off,omitempty"`
+	// LinVaried is set when a concurrent outcome matched a sequential
+	// order only once the orders had been run more: parts of the outcome
+	// vary between runs of one order (a clock, work left to goroutines),
+	// which more runs before the iterations (Lin.Runs) would have shown.
+	LinVaried bool `json:"lin_varied,omitempty"`
 }
 
 // A SchedResult counts, over the iterations of a scheduled test, those
