@@ -15,14 +15,14 @@ import (
 func (r *typeRun) execute(c *testgen.Case) *Violation {
 	r.tests++
 	t := c.Target
-	r.prune(c)
+	reached := r.prune(c)
 	op := harness.OpRun
 	if t.Seq {
 		op = harness.OpSeq
 	}
 	req := r.request(op, c.Test, t.M1, t.M2)
 	var oi int
-	r.cur.sc, oi = r.schedule(t)
+	r.cur.sc, oi = r.schedule(t, reached)
 	r.cur.order = nil
 	if sc := r.cur.sc; sc != nil {
 		req.Sched = sc

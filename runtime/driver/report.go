@@ -163,8 +163,14 @@ type TypeReport struct {
 type PairCoverage struct {
 	Pair   [2]string       `json:"pair"`
 	Orders []OrderCoverage `json:"orders"`
-	// DelaySchedules counts the delay-bounded schedules run.
+	// DelaySchedules counts the delay-bounded schedules run, PCTRuns the
+	// PCT runs (iterations of PCT tests), of PCTNeeded for the pair to be
+	// saturated (pctRunsFor its Steps, the most hook calls an iteration
+	// made).
 	DelaySchedules int `json:"delay_schedules,omitempty"`
+	PCTRuns        int `json:"pct_runs,omitempty"`
+	PCTNeeded      int `json:"pct_needed,omitempty"`
+	Steps          int `json:"steps,omitempty"`
 }
 
 // OrderCoverage says how often a targeted order of a pair was tried and
@@ -179,8 +185,11 @@ type OrderCoverage struct {
 	Forced int            `json:"forced"`
 	Why    map[string]int `json:"why,omitempty"`
 	// Failed counts the tests of the order that failed (a violation,
-	// or a failure judged not to be one).
+	// or a failure judged not to be one); Skipped the tests of the pair
+	// not run under it because their calls, traced, do not reach its
+	// sites.
 	Failed  int `json:"failed"`
+	Skipped int `json:"skipped,omitempty"`
 	reached int // tests in which some iteration reached the holds
 }
 
@@ -419,6 +428,9 @@ func (t *TypeReport) writeCoverage(w io.Writer) {
 		}
 		if pc.DelaySchedules > 0 {
 			os = append(os, fmt.Sprintf("%d delay-bounded schedules", pc.DelaySchedules))
+		}
+		if pc.PCTRuns > 0 {
+			os = append(os, fmt.Sprintf("%d of %d PCT runs (%d hook calls)", pc.PCTRuns, pc.PCTNeeded, pc.Steps))
 		}
 		fmt.Fprintf(w, "  interleavings of %s ∥ %s: %s\n", pc.Pair[0], pc.Pair[1], strings.Join(os, "; "))
 	}

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"hash/fnv"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -35,8 +36,13 @@ const (
 	triesPerOrder = 2   // tests of an order that reached its sites before it is left for PCT and stress
 	maxEvidence   = 4   // evidences of a pair turned into orders
 	// maxTestsPerOrder bounds the tests of an order whose sites no test
-	// reached (the objects or arguments never lead there).
+	// reached (the objects or arguments never lead there); blindTries of
+	// them are run whatever the trace of their calls says, and an order
+	// is left once maxSeenPerOrder tests of its pair were run under it
+	// or skipped because their calls do not reach its sites.
 	maxTestsPerOrder = 8
+	blindTries       = 2
+	maxSeenPerOrder  = 40
 	// traceTime is the least time a prefix's trace may take.
 	traceTime = 50 * time.Millisecond
 )
@@ -119,6 +125,20 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 					method(p, g2), sitePos(sites, k), sites.Site(k).Func, method(p, g1), sitePos(sites, s1)),
 					Holds: []harness.Hold{{G: g2, Past: k, UntilSite: s1}, {G: g1, UntilSite: k}}})
 			}
+			// Check-then-act windows: one call kept, holding no lock,
+			// past a statement of its method that comes before one of its
+			// acquisitions (a check of what the other may change), until
+			// the other is past its side.
+			for _, k := range gapPoints(sites, sites.Site(s1)) {
+				add(order{Name: "a·b·a'/gap " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s, before it locks again, "+
+					"until b = %s is past %s", method(p, g1), sitePos(sites, k), method(p, g2), sitePos(sites, s2)),
+					Holds: []harness.Hold{{G: g1, Past: k, Free: true, UntilSite: s2}, {G: g2, UntilSite: k}}})
+			}
+			for _, k := range gapPoints(sites, sites.Site(s2)) {
+				add(order{Name: "b·a·b'/gap " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s, before it locks again, "+
+					"until a = %s is past %s", method(p, g2), sitePos(sites, k), method(p, g1), sitePos(sites, s1)),
+					Holds: []harness.Hold{{G: g2, Past: k, Free: true, UntilSite: s1}, {G: g1, UntilSite: k}}})
+			}
 		case deps.DepD:
 			add(order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
 				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
@@ -190,6 +210,62 @@ func insideCallees(sites *instrument.Result, s int, fields []string) []int {
 	return out
 }
 
+// maxGap bounds the points of a method before its acquisitions at which
+// one side of an evidence is kept.
+const maxGap = 3
+
+// gapPoints returns the points of the method of site s that come before
+// one of its acquisitions and after the release (in the method) before
+// that: where a call that checked something under a lock, or in a callee
+// that locks, or atomically, has yet to lock again to act on it. Nearest
+// to the acquisition first, at most maxGap.
+func gapPoints(sites *instrument.Result, s *instrument.Site) []int {
+	if s == nil {
+		return nil
+	}
+	var locks, releases []int
+	for _, x := range sites.Sites {
+		if x.Func != s.Func {
+			continue
+		}
+		switch x.Kind {
+		case instrument.KindLock:
+			locks = append(locks, line(x.Pos))
+		case instrument.KindUnlocked:
+			releases = append(releases, line(x.Pos))
+		}
+	}
+	type point struct{ id, dist int }
+	var pts []point
+	for _, x := range sites.Sites {
+		if x.Func != s.Func || x.Kind != instrument.KindPoint {
+			continue
+		}
+		l := line(x.Pos)
+		best := -1 // lines to the nearest acquisition after l with no release of the method between
+		for _, a := range locks {
+			if a <= l || best >= 0 && a-l >= best {
+				continue
+			}
+			if !slices.ContainsFunc(releases, func(r int) bool { return l < r && r < a }) {
+				best = a - l
+			}
+		}
+		if best >= 0 {
+			pts = append(pts, point{x.ID, best})
+		}
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].dist < pts[j].dist })
+	var out []int
+	for _, p := range pts {
+		if len(out) == maxGap {
+			break
+		}
+		out = append(out, p.id)
+	}
+	return out
+}
+
 // goroutineOf returns the goroutine (0 for M1, 1 for M2) whose method
 // holds site s, or def when it cannot tell (a self pair, an unknown site).
 func goroutineOf(p *deps.Pair, s *instrument.Site, def int) int {
@@ -247,7 +323,12 @@ func sitePos(sites *instrument.Result, id int) string {
 type pairSched struct {
 	orders []order
 	cov    []OrderCoverage
-	tests  int // scheduled tests after the targeted orders
+	tests  int // PCT and stress tests, after the targeted orders and the delay-bounded schedules
+	// pctRuns counts the iterations of the PCT tests, each a PCT run;
+	// steps is the most hook calls an iteration of the pair's scheduled
+	// tests made (PCT's k).
+	pctRuns int
+	steps   int
 	// delay counts the delay-bounded schedules run; delayDone is set
 	// once their enumeration ended (or a test of it failed).
 	delay     int
@@ -271,24 +352,34 @@ func (r *typeRun) schedFor(t *testgen.Target) *pairSched {
 }
 
 // schedule returns the schedule of the next test of target t (nil for a
-// plain stress test), and the index of its targeted order (-1 for none).
-// Under SchedAll the targeted orders go first, least tried first; once
-// each was tried, tests alternate between PCT and stress.
-func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
+// plain stress test), and the index of its targeted order (-1 for none,
+// delayOrder, pctOrder). reached holds the hook sites each of the test's
+// calls reached when traced (nil: not traced).
+// Under SchedAll the targeted orders go first, least tried first, each
+// on a test whose calls reach its sites (see reaches); once each was
+// tried, tests alternate between PCT and stress.
+func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Schedule, int) {
 	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress {
 		return nil, -1
 	}
 	ps := r.schedFor(t)
 	patience := r.patience(t)
 	if r.cfg.Sched == SchedAll || r.cfg.Sched == SchedTargeted {
-		best := -1
+		best, bestHits := -1, false
 		for i := range ps.cov {
 			c := &ps.cov[i]
 			if r.cfg.Sched == SchedAll && c.left() {
 				continue
 			}
-			if best < 0 || c.Tests < ps.cov[best].Tests {
-				best = i
+			hits := reached == nil || reaches(ps.orders[i], *reached)
+			if !hits && c.Tests >= blindTries {
+				c.Skipped++
+				continue
+			}
+			// An order whose sites the test's calls reach goes before
+			// one tried blindly, then the least tried.
+			if best < 0 || hits && !bestHits || hits == bestHits && c.Tests < ps.cov[best].Tests {
+				best, bestHits = i, hits
 			}
 		}
 		if best >= 0 {
@@ -309,18 +400,39 @@ func (r *typeRun) schedule(t *testgen.Target) (*harness.Schedule, int) {
 		return nil, -1
 	}
 	return &harness.Schedule{Kind: harness.SchedPCT, Seed: r.pctSeed(t, ps.tests), Depth: r.pctDepth(),
-		Patience: patience}, -1
+		Patience: patience}, pctOrder
 }
 
 // Saturation: a pair's interleavings are saturated once each of its
 // targeted orders was left (forced, tried on tests that reached its
 // sites, or given up on), its delay-bounded schedules were enumerated,
-// and saturationTests PCT and stress tests followed (half each); a
-// sequential target after seqSaturationTests tests.
+// and PCT has run often enough to find a bug of its depth among the
+// pair's hook calls with probability 1-pctMiss (pctRunsFor), as many
+// stress tests alternating with its tests; a sequential target after
+// seqSaturationTests tests.
 const (
-	saturationTests    = 100
 	seqSaturationTests = 6
+	pctMiss            = 0.05
+	// minPCTRuns and maxPCTRuns bound the PCT runs of a pair: the
+	// bound assumes hook calls that are all the pair's, and more than
+	// 5,000 runs (50 tests of 100 iterations) find little more.
+	minPCTRuns = 500
+	maxPCTRuns = 5000
 )
+
+// pctRunsFor returns how many PCT runs find a bug of depth d among k
+// hook calls with probability 1-pctMiss: one run finds it with
+// probability 1/(2k^(d-1)) at least, for two goroutines (Burckhardt et
+// al., "A randomized scheduler with probabilistic guarantees of finding
+// bugs", 2010), within [minPCTRuns, maxPCTRuns].
+func pctRunsFor(k, d int) int {
+	if k < 4 {
+		k = 20 // as the harness: a horizon not seen yet
+	}
+	p := 1 / (2 * math.Pow(float64(k), float64(d-1)))
+	n := math.Ceil(math.Log(pctMiss) / math.Log1p(-p))
+	return int(min(max(n, minPCTRuns), maxPCTRuns))
+}
 
 // saturated reports whether every pair still tested has saturated its
 // interleavings (under -sched all, in a package with scheduling hooks):
@@ -347,18 +459,54 @@ func (r *typeRun) saturated() bool {
 				return false
 			}
 		}
-		if !ps.delayDone || ps.tests < saturationTests {
+		if !ps.delayDone || ps.pctRuns < pctRunsFor(ps.steps, r.pctDepth()) {
 			return false
 		}
 	}
 	return left
 }
 
+// ordersLeft reports whether every targeted order of t is left (under
+// -sched all; under -sched targeted none ever is).
+func (r *typeRun) ordersLeft(t *testgen.Target) bool {
+	if r.cfg.Sched != SchedAll {
+		return r.cfg.Sched != SchedTargeted
+	}
+	ps := r.schedFor(t)
+	for i := range ps.cov {
+		if !ps.cov[i].left() {
+			return false
+		}
+	}
+	return true
+}
+
 // left reports whether the targeted order c is left under -sched all:
 // once forced, or tried on tests that reached its sites, or after
-// maxTestsPerOrder tests whose objects never got there.
+// maxTestsPerOrder tests whose objects never got there, or once
+// maxSeenPerOrder tests of its pair were run under it or skipped.
 func (c *OrderCoverage) left() bool {
-	return c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder
+	return c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder ||
+		c.Tests+c.Skipped >= maxSeenPerOrder
+}
+
+// reaches reports whether calls that reached the sites in reached, run
+// one after the other in either order, get to every site the holds of
+// order o keep a call at or wait for. An order is run on a test whose
+// calls do not only on its first blindTries tests: a call may reach a
+// site only when the other runs concurrently (a retry after a check
+// that failed).
+func reaches(o order, reached [2][]int) bool {
+	for _, h := range o.Holds {
+		if h.G < 0 || h.G > 1 {
+			return true
+		}
+		if h.At != 0 && !slices.Contains(reached[h.G], h.At) || h.Past != 0 && !slices.Contains(reached[h.G], h.Past) ||
+			h.UntilSite != 0 && !slices.Contains(reached[1-h.G], h.UntilSite) {
+			return false
+		}
+	}
+	return true
 }
 
 // patience is how long a goroutine is kept at a hook: long enough for
@@ -384,13 +532,23 @@ func (r *typeRun) pctSeed(t *testgen.Target, n int) uint64 {
 	return h.Sum64() >> 1
 }
 
-// delayOrder stands for the delay-bounded schedules where an order's
-// index is expected.
-const delayOrder = -2
+// delayOrder and pctOrder stand for the delay-bounded schedules and PCT
+// where an order's index is expected (-1 for stress).
+const (
+	delayOrder = -2
+	pctOrder   = -3
+)
 
 // covered records how a test under targeted order i of t went: res is
 // nil when the test failed before a result (the child died).
 func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, failed bool) {
+	if res != nil {
+		ps := r.schedFor(t)
+		ps.steps = max(ps.steps, res.Steps)
+		if i == pctOrder {
+			ps.pctRuns += res.Iters
+		}
+	}
 	if i == delayOrder {
 		ps := r.schedFor(t)
 		ps.delayDone = true // once: a test that failed or ran out of budget is not resumed
@@ -427,7 +585,8 @@ func (r *typeRun) interleavings() []PairCoverage {
 		if len(ps.cov) == 0 && ps.delay == 0 {
 			continue
 		}
-		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov, DelaySchedules: ps.delay})
+		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov, DelaySchedules: ps.delay,
+			PCTRuns: ps.pctRuns, PCTNeeded: pctRunsFor(ps.steps, r.pctDepth()), Steps: ps.steps})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Pair, out[j].Pair
@@ -526,18 +685,21 @@ func buildReason(err error) string {
 
 // prune drops from the prefix of c's test the calls that do not change
 // which hooks the pair's calls reach when run after it (OpTrace): they
-// change no branch the interleavings could explore. A trace that fails
-// leaves the prefix as it is.
-func (r *typeRun) prune(c *testgen.Case) {
+// change no branch the interleavings could explore. It returns the hook
+// sites each call reached after the calls kept (nil when not traced: a
+// test without prefix is traced only while targeted orders of its pair
+// are left to choose from). A trace that fails leaves the prefix as it
+// is.
+func (r *typeRun) prune(c *testgen.Case) *[2][]int {
 	t := c.Target
-	if t.Seq || len(c.Test.Prefix) == 0 || r.sites == nil || r.cfg.Sched == SchedStress {
-		return
+	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress || len(c.Test.Prefix) == 0 && r.ordersLeft(t) {
+		return nil
 	}
 	req := r.request(harness.OpTrace, c.Test, t.M1, t.M2)
 	req.MaxTime = max(traceTime, r.cfg.Budget/100) // slow objects: trace little, keep the rest
 	rep := r.do(req)
 	if rep == nil || rep.Result == nil || rep.Result.Status != harness.StatusOK {
-		return
+		return nil
 	}
 	prefix := make([]harness.Call, 0, len(rep.Result.Kept))
 	for _, i := range rep.Result.Kept {
@@ -548,4 +710,5 @@ func (r *typeRun) prune(c *testgen.Case) {
 	r.rep.PrefixCalls += len(c.Test.Prefix)
 	r.rep.PrefixPruned += len(c.Test.Prefix) - len(prefix)
 	c.Test.Prefix = prefix
+	return &rep.Result.Reached
 }

@@ -59,11 +59,18 @@ func (x *execution) run() Message {
 				res.Iter = it
 				return *res
 			}
+			if x.ref != nil && !x.prefixBusy && !prefixDone(p) {
+				// The sequential orders start once what the prefix left
+				// to goroutines is done (an asynchronous Stop, a flush);
+				// these suffixes would not: their outcome may be the
+				// prefix's work half done, no outcome of the two calls.
+				x.prefixBusy = true
+			}
 			x.progress("suffix")
 		}
 		watchdog := longer(x.watchdog, 50*slowest)
 		elapsed, outs, res := x.concurrent(p, watchdog, sch, sres)
-		if res == nil && x.ref != nil {
+		if res == nil && x.ref != nil && !x.prefixBusy {
 			var off string
 			if res, off = x.checkLin(p, outs); off != "" {
 				x.ref, x.linOff = nil, off

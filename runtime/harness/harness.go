@@ -223,6 +223,10 @@ type execution struct {
 	linVaried bool
 	// linBase is the number of goroutines before the iterations.
 	linBase int
+	// prefixBusy is set when an iteration's prefix left goroutines
+	// running: the outcomes of this test's later iterations are not
+	// compared.
+	prefixBusy bool
 }
 
 // An outcome is what one call did.

@@ -36,7 +36,8 @@ import (
 // depconShow repeats.
 
 // moreRuns is how many times more each sequential order is run before
-// a mismatch is reported.
+// a mismatch is reported, at least: until each pause of LinPauses was
+// tried, as the reproducer does.
 const moreRuns = 8
 
 // linMaxSetup bounds the set-up (objects, prefix, arguments) of a test
@@ -184,6 +185,23 @@ func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []stri
 	return x.observe(p, outs)
 }
 
+// prefixDone waits a little for the goroutines the prefix of p started
+// to end, and reports whether they did: the number of goroutines is back
+// to what it was before the prefix ran.
+func prefixDone(p *prepared) bool {
+	for i := 0; i < 20; i++ {
+		if runtime.NumGoroutine() <= p.base {
+			return true
+		}
+		if i < 3 {
+			runtime.Gosched() // the prefix's step goroutines exiting
+		} else {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	return false
+}
+
 // settledGoroutines returns the number of goroutines once it has stayed
 // the same for a little while: the harness's own step goroutines may
 // still be exiting.
@@ -266,7 +284,11 @@ func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off st
 		return nil, ""
 	}
 	// Rule out parts that only rarely differ sequentially.
-	ref, why := x.references(x.ref, moreRuns)
+	more := moreRuns
+	if n := len(LinPauses) - x.ref.runs; n > more {
+		more = n
+	}
+	ref, why := x.references(x.ref, more)
 	if why != "" {
 		return nil, why
 	}

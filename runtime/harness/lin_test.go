@@ -2,6 +2,7 @@ package harness
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -267,6 +268,52 @@ func (m *Mailer) Send() {
 }
 
 func (m *Mailer) Sent() int { m.mu.Lock(); defer m.mu.Unlock(); return m.sent }
+
+// Queue stops asynchronously: Stop leaves the stopping to a goroutine
+// (done a little later), and Put counts only what it takes before the
+// queue is stopped.
+type Queue struct {
+	mu      sync.Mutex
+	stopped bool
+	n       int
+}
+
+func (q *Queue) Stop() {
+	go func() {
+		for i := 0; i < 10; i++ {
+			runtime.Gosched()
+		}
+		q.mu.Lock()
+		q.stopped = true
+		q.mu.Unlock()
+	}()
+}
+
+func (q *Queue) Put() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.stopped {
+		q.n++
+	}
+}
+
+func (q *Queue) Len() int { q.mu.Lock(); defer q.mu.Unlock(); return q.n }
+
+// TestLinPrefixAsync checks that the suffixes of a concurrent iteration
+// start, as those of the sequential orders do, once what the prefix left
+// to goroutines is done: a Put racing with the stop a prefix Stop left
+// running is no outcome of the Put and the Len under test.
+func TestLinPrefixAsync(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterTypeOf("Queue", (*Queue)(nil))
+	req := linRequest("Queue", []Call{{Fn: "Put"}, {Fn: "Len"}}, Call{Fn: "Len"})
+	req.Test.Prefix = []Call{{Fn: "Stop"}}
+	req.Test.Iters = 300
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || res.LinOff != "" {
+		t.Errorf("status %s (%s), oracle off %q; want ok with the oracle on", res.Status, res.Msg, res.LinOff)
+	}
+}
 
 // TestLinAsync checks that calls leaving goroutines running are not
 // judged: the oracle is off, and says why.

@@ -262,8 +262,11 @@ type Message struct {
 	// that failed because the isolation denied it an operation (a write
 	// outside its directory, a connection), "" for the others.
 	Denied []string `json:"denied,omitempty"`
-	// Kept lists the prefix calls an OpTrace keeps, by index.
-	Kept []int `json:"kept,omitempty"`
+	// Kept lists the prefix calls an OpTrace keeps, by index; Reached
+	// the hook sites each suffix call reached after them, in either
+	// order of the two.
+	Kept    []int    `json:"kept,omitempty"`
+	Reached [2][]int `json:"reached,omitempty"`
 	// Sched says how the iterations of a scheduled test went.
 	Sched *SchedResult `json:"sched,omitempty"`
 	// Lin is the outcome of StatusNotLinearizable; LinOff says why a

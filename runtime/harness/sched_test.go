@@ -274,6 +274,19 @@ func TestTraceKeepsPrefixCallsThatChangeBranches(t *testing.T) {
 	}
 }
 
+// TestTraceReached checks the sites a trace says each suffix call
+// reaches: in either order of the two, so that Pass gets past the open
+// gate (43) when Open runs first.
+func TestTraceReached(t *testing.T) {
+	r := schedRegistry()
+	r.RegisterType("Gate", func() any { return new(Gate) })
+	req := Request{Op: OpTrace, Test: Test{Type: "Gate", Objects: []Call{{}}, Suffix: []Call{{Fn: "Pass"}, {Fn: "Open"}}}}
+	res, _ := do(t, r, req)
+	if res.Status != StatusOK || fmt.Sprint(res.Reached) != "[[41 42 43 44] [31 32 33]]" {
+		t.Errorf("status %s %q, reached %v: want Pass at 41–44 and Open at 31–33", res.Status, res.Msg, res.Reached)
+	}
+}
+
 func TestDelayPointsEnumeration(t *testing.T) {
 	seen := map[string]bool{}
 	n := 0

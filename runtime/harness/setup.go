@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 )
 
 // A prepared test is ready for its suffixes: the shared objects after the
@@ -11,6 +12,9 @@ type prepared struct {
 	sc  scope
 	fns []reflect.Value
 	ins [][]reflect.Value
+	// base is the number of goroutines once the objects were built,
+	// before the prefix ran.
+	base int
 }
 
 // A phase says which setup of a request is being made, and so what a
@@ -68,6 +72,7 @@ func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 		}
 		p.sc.objs = append(p.sc.objs, obj)
 	}
+	p.base = runtime.NumGoroutine()
 	for i := range t.Prefix {
 		if x.dropped[i] {
 			continue

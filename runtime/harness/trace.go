@@ -49,6 +49,32 @@ func (t *tracer) hook(kind, site int) {
 	}
 }
 
+// reached returns the sites reached, per suffix call, sorted.
+func (t *tracer) reached() [2][]int {
+	var out [2][]int
+	for i, m := range t.sites {
+		for id := range m {
+			out[i] = append(out[i], id)
+		}
+		sort.Ints(out[i])
+	}
+	return out
+}
+
+// union returns the sorted union of the sorted sets a and b.
+func union(a, b []int) []int {
+	out := append([]int(nil), a...)
+	for _, x := range b {
+		i := sort.SearchInts(out, x)
+		if i == len(out) || out[i] != x {
+			out = append(out, 0)
+			copy(out[i+1:], out[i:])
+			out[i] = x
+		}
+	}
+	return out
+}
+
 // signature renders the sites reached, per suffix call.
 func (t *tracer) signature() string {
 	var parts []string
@@ -63,7 +89,8 @@ func (t *tracer) signature() string {
 	return strings.Join(parts, "|")
 }
 
-// trace answers OpTrace: Kept lists the prefix calls kept. Past
+// trace answers OpTrace: Kept lists the prefix calls kept, Reached the
+// sites each suffix call reached after them, in either order. Past
 // Request.MaxTime, the calls not yet traced are kept.
 func (x *execution) trace() Message {
 	tr := newTracer()
@@ -75,6 +102,7 @@ func (x *execution) trace() Message {
 	if res != nil {
 		return *res
 	}
+	reached := tr.reached()
 	began := time.Now()
 	for i := range full {
 		if x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {
@@ -90,10 +118,26 @@ func (x *execution) trace() Message {
 			return *res
 		}
 		if s != sig {
-			kept, sig = cand, s
+			kept, sig, reached = cand, s, tr.reached()
 		}
 	}
-	return Message{Status: StatusOK, Goroutine: -1, Kept: kept}
+	if len(x.req.Test.Suffix) == 2 {
+		// Each call's reach when it runs first too: an order that holds
+		// the second call before the first ran needs the sites the
+		// second reaches ahead of it.
+		sw := &execution{r: x.r, req: x.req, send: x.send, watchdog: x.watchdog}
+		sw.req.Test.Prefix = nil
+		for _, i := range kept {
+			sw.req.Test.Prefix = append(sw.req.Test.Prefix, x.req.Test.Prefix[i])
+		}
+		sw.req.Test.Suffix = []Call{x.req.Test.Suffix[1], x.req.Test.Suffix[0]}
+		tr.reset()
+		if res := sw.seqWith(tr); res.Status == StatusOK {
+			r := tr.reached()
+			reached[0], reached[1] = union(reached[0], r[1]), union(reached[1], r[0])
+		}
+	}
+	return Message{Status: StatusOK, Goroutine: -1, Kept: kept, Reached: reached}
 }
 
 // traceWith runs the suffix calls sequentially after the prefix calls idx
