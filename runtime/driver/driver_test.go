@@ -472,3 +472,22 @@ func TestReaches(t *testing.T) {
 		t.Error("an At hold: want reached only when its call gets to the site and the other to its until site")
 	}
 }
+
+// TestBetter checks which targeted order a test goes to: under -sched
+// all one its calls reach before one tried blindly, whatever their tests;
+// under -sched targeted, where no order is ever left (one always reached
+// would starve the others), the least tried, then one the calls reach.
+func TestBetter(t *testing.T) {
+	blind, reached := &OrderCoverage{Tests: 0}, &OrderCoverage{Tests: 3}
+	all := &typeRun{cfg: Config{Sched: SchedAll}}
+	if !all.better(reached, true, blind, false) || all.better(blind, false, reached, true) {
+		t.Error("-sched all: want the order the calls reach first")
+	}
+	targeted := &typeRun{cfg: Config{Sched: SchedTargeted}}
+	if targeted.better(reached, true, blind, false) || !targeted.better(blind, false, reached, true) {
+		t.Error("-sched targeted: want the least tried first")
+	}
+	if !targeted.better(&OrderCoverage{Tests: 3}, true, reached, false) {
+		t.Error("-sched targeted: want, between equally tried orders, the one the calls reach")
+	}
+}

@@ -376,9 +376,12 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 				c.Skipped++
 				continue
 			}
-			// An order whose sites the test's calls reach goes before
-			// one tried blindly, then the least tried.
-			if best < 0 || hits && !bestHits || hits == bestHits && c.Tests < ps.cov[best].Tests {
+			// Under -sched all, an order whose sites the test's calls
+			// reach goes before one tried blindly (each is left after a
+			// few tests), then the least tried; under -sched targeted,
+			// where no order is ever left, the least tried goes first,
+			// then one the calls reach (see better).
+			if best < 0 || r.better(c, hits, &ps.cov[best], bestHits) {
 				best, bestHits = i, hits
 			}
 		}
@@ -464,6 +467,15 @@ func (r *typeRun) saturated() bool {
 		}
 	}
 	return left
+}
+
+// better reports whether order coverage c, whose sites a test's calls
+// reach when hits is set, goes before o (bestHits for o).
+func (r *typeRun) better(c *OrderCoverage, hits bool, o *OrderCoverage, bestHits bool) bool {
+	if r.cfg.Sched == SchedAll {
+		return hits && !bestHits || hits == bestHits && c.Tests < o.Tests
+	}
+	return c.Tests < o.Tests || c.Tests == o.Tests && hits && !bestHits
 }
 
 // ordersLeft reports whether every targeted order of t is left (under
