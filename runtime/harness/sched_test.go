@@ -287,6 +287,27 @@ func TestTraceReached(t *testing.T) {
 	}
 }
 
+// Latch's Wait blocks until Done is called.
+type Latch struct{ ch chan struct{} }
+
+func (l *Latch) Done() { close(l.ch) }
+
+func (l *Latch) Wait() { <-l.ch }
+
+// TestTraceSwappedBlocks checks that a trace whose second order leaves a
+// call blocked (Wait before the Done it waits for) says so, for the
+// driver to replace the child, instead of leaving the goroutine behind.
+func TestTraceSwappedBlocks(t *testing.T) {
+	r := schedRegistry()
+	r.RegisterType("Latch", func() any { return &Latch{ch: make(chan struct{})} })
+	req := Request{Op: OpTrace, Watchdog: 50 * time.Millisecond,
+		Test: Test{Type: "Latch", Objects: []Call{{}}, Suffix: []Call{{Fn: "Done"}, {Fn: "Wait"}}}}
+	res, _ := do(t, r, req)
+	if res.Status != StatusBlocked && res.Status != StatusRunning {
+		t.Errorf("status %s %q, want the blocked Wait of the swapped order", res.Status, res.Msg)
+	}
+}
+
 func TestDelayPointsEnumeration(t *testing.T) {
 	seen := map[string]bool{}
 	n := 0

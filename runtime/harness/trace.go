@@ -140,9 +140,15 @@ func (x *execution) trace() Message {
 		}
 		sw.req.Test.Suffix = []Call{x.req.Test.Suffix[1], x.req.Test.Suffix[0]}
 		tr.reset()
-		if res := sw.seqWith(tr); res.Status == StatusOK {
+		switch res := sw.seqWith(tr); res.Status {
+		case StatusOK:
 			r := tr.reached()
 			reached[0], reached[1] = union(reached[0], r[1]), union(reached[1], r[0])
+		case StatusBlocked, StatusRunning:
+			// A call left blocked or running (a Wait called before the
+			// Add it waits for): the driver replaces the child.
+			res.Dropped = nil
+			return res
 		}
 	}
 	return Message{Status: StatusOK, Goroutine: -1, Kept: kept, Reached: reached}
