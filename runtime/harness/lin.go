@@ -41,8 +41,8 @@ import (
 const moreRuns = 8
 
 // linMaxSetup bounds the set-up (objects, prefix, arguments) of a test
-// whose outcomes are compared: the sequential orders make four more, and
-// up to sixteen before a mismatch is reported.
+// whose outcomes are compared: the sequential orders make two more (four
+// when Lin.Runs is 2), and up to twenty before a mismatch is reported.
 const linMaxSetup = 50 * time.Millisecond
 
 // A reference is the outcome of the two sequential orders of a test.
