@@ -15,6 +15,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
 )
@@ -88,7 +89,7 @@ Goroutine 9 (running) created at:
       /tmp/w/zz_depcon_exec_test.go:66 +0x1d4`
 
 func TestRaceReport(t *testing.T) {
-	accesses, got := raceStacks(raceReport, "depconH")
+	accesses, got := raceStacks(stacks.ParseRace(raceReport), "depconH")
 	if got, want := raceSummary(accesses),
 		"data race: read in c.(*Cache).Get() (cache.go:32), previous write in c.(*Cache).Get() (cache.go:38)"; got != want {
 		t.Errorf("raceSummary:\n%s\nwant\n%s", got, want)

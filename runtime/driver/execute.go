@@ -74,9 +74,10 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		}
 		switch {
 		case d.Kind == child.DeathRace:
-			accesses, details := raceStacks(d.Report, r.bin.Names.Prefix)
+			raw := stacks.ParseRace(d.Report)
+			accesses, details := raceStacks(raw, r.bin.Names.Prefix)
 			v := r.newViolation(c, test, KindRace, raceSummary(accesses), details, accesses)
-			if v.Within, v.Sequential = raceCalls(stacks.ParseRace(d.Report), r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
+			if v.Within, v.Sequential = raceCalls(raw, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}
 			return v

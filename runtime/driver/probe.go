@@ -136,7 +136,7 @@ func (r *typeRun) probe() bool {
 		if d := rep.Death; d != nil {
 			if d.Kind == child.DeathRace {
 				r.g.Exclude(m)
-				accesses, details := raceStacks(d.Report, r.bin.Names.Prefix)
+				accesses, details := raceStacks(stacks.ParseRace(d.Report), r.bin.Names.Prefix)
 				r.violation(r.alone(m, test, KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
 					raceSummary(accesses)), details, accesses))
 				continue

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/depcon/depcon/runtime/harness"
@@ -97,11 +98,11 @@ func render(head string, ss []stacks.Stack, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// raceStacks returns the accesses of a race report cut to the user's
-// frames, and the report rendered from them.
-func raceStacks(report, prefix string) ([]stacks.Stack, string) {
+// raceStacks returns the accesses of a race report (as parsed) cut to
+// the user's frames, and the report rendered from them.
+func raceStacks(accesses []stacks.Stack, prefix string) ([]stacks.Stack, string) {
 	var out []stacks.Stack
-	for _, s := range stacks.ParseRace(report) {
+	for _, s := range accesses {
 		out = append(out, userStack(s, prefix))
 	}
 	return out, render("WARNING: DATA RACE", out, "\n")
@@ -153,12 +154,13 @@ func fatalStacks(report, prefix string) ([]stacks.Stack, string) {
 // runsCall reports whether g runs a call of the test: the harness's
 // invoke is among its frames.
 func runsCall(g stacks.Stack, prefix string) bool {
-	for _, f := range g.Frames {
-		if strings.HasSuffix(f.Func, "."+prefix+"invoke") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(g.Frames, func(f stacks.Frame) bool { return isInvokeFrame(f, prefix) })
+}
+
+// isInvokeFrame reports whether f is the harness's invoke, through which
+// every call of a test is made.
+func isInvokeFrame(f stacks.Frame, prefix string) bool {
+	return strings.HasSuffix(f.Func, "."+prefix+"invoke")
 }
 
 // suffixStacks returns the stacks of the two suffix goroutines of a

@@ -73,7 +73,7 @@ type testCall struct {
 // harness frames below the harness's invoke say how it runs, the frame
 // above it which method it calls.
 func callOf(frames []stacks.Frame, prefix string) (testCall, bool) {
-	inv := slices.IndexFunc(frames, func(f stacks.Frame) bool { return strings.HasSuffix(f.Func, "."+prefix+"invoke") })
+	inv := slices.IndexFunc(frames, func(f stacks.Frame) bool { return isInvokeFrame(f, prefix) })
 	if inv < 0 {
 		return testCall{}, false
 	}
