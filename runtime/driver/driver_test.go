@@ -7,9 +7,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
@@ -305,6 +307,47 @@ func (*IDs) Next() (uint64, error) { return 0, nil }
 
 // TestFailsAs checks that a reproducer confirms a violation only when it
 // fails the way the violation did.
+// TestReplaysDone: replays stop after three that all failed, else after
+// ten; and the reproducer's wait is a second for fast calls.
+func TestReplaysDone(t *testing.T) {
+	for _, tc := range []struct {
+		failed, runs int
+		want         bool
+	}{
+		{0, 0, false}, {2, 2, false}, {3, 3, true}, {2, 3, false}, {0, 3, false}, {2, 9, false}, {5, 10, true},
+	} {
+		if got := replaysDone(tc.failed, tc.runs); got != tc.want {
+			t.Errorf("replaysDone(%d, %d) = %v, want %v", tc.failed, tc.runs, got, tc.want)
+		}
+	}
+	if got := reproWait(minWatchdog); got != time.Second {
+		t.Errorf("reproWait(%v) = %v, want 1s", minWatchdog, got)
+	}
+	if got := reproWait(time.Second); got != 5*time.Second {
+		t.Errorf("reproWait(1s) = %v, want 5s", got)
+	}
+}
+
+// TestReproBatch: reproducers share a test binary unless their file or
+// test names clash.
+func TestReproBatch(t *testing.T) {
+	files := []reproFile{
+		{name: "a_test.go", test: "TestA", src: []byte("a")},
+		{name: "b_test.go", test: "TestB", src: []byte("b")},
+		{name: "b_test.go", test: "TestB2", src: []byte("b2")},
+		{name: "c_test.go", test: "TestA", src: []byte("c")},
+		{name: "d_test.go", test: "TestD", src: []byte("d")},
+	}
+	got := slices.Sorted(maps.Keys(reproBatch(files)))
+	if want := []string{"d_test.go"}; !slices.Equal(got, want) {
+		t.Errorf("reproBatch = %v, want %v", got, want)
+	}
+	got = slices.Sorted(maps.Keys(reproBatch(files[:2])))
+	if want := []string{"a_test.go", "b_test.go"}; !slices.Equal(got, want) {
+		t.Errorf("reproBatch = %v, want %v", got, want)
+	}
+}
+
 func TestFailsAs(t *testing.T) {
 	for _, tc := range []struct {
 		kind string

@@ -7,22 +7,26 @@ import (
 	"github.com/depcon/depcon/runtime/harness"
 )
 
-// replays is how many times a violation found under a schedule is
-// replayed, each time in a fresh child.
-const replays = 10
+// replays is how many times at most a violation found under a schedule
+// is replayed, each time in a fresh child; the replays stop after
+// firmReplays when each of them failed: the schedule reproduces it.
+const (
+	replays     = 10
+	firmReplays = 3
+)
 
-// replay runs the failing test of v again under its schedule, replays
-// times, and returns how many runs failed as v did. A scheduled
-// violation's window may be too narrow for the overlay-free reproducer,
-// which stresses without the hooks: the replay is then what confirms it.
-func (r *typeRun) replay(v *Violation) int {
+// replay runs the failing test of v again under its schedule, up to
+// replays times, and returns how many runs failed as v did and how many
+// ran. A scheduled violation's window may be too narrow for the
+// overlay-free reproducer, which stresses without the hooks: the replay
+// is then what confirms it.
+func (r *typeRun) replay(v *Violation) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
 	req.Sched = v.sched
 	if v.sched.Kind == harness.SchedTargeted {
 		req.Test.Iters = min(req.Test.Iters, targetedIters)
 	}
-	failed := 0
-	for range replays {
+	for ; !replaysDone(failed, runs); runs++ {
 		if r.confirmCtx.Err() != nil {
 			break
 		}
@@ -37,7 +41,13 @@ func (r *typeRun) replay(v *Violation) int {
 			failed++
 		}
 	}
-	return failed
+	return failed, runs
+}
+
+// replaysDone reports whether replays may stop after runs, failed of
+// which failed as the violation did.
+func replaysDone(failed, runs int) bool {
+	return runs >= replays || runs >= firmReplays && failed == runs
 }
 
 // failsSame reports whether rep is a failure of the kind of a violation:
@@ -74,5 +84,5 @@ func failsSame(kind string, rep *child.Reply) bool {
 	return false
 }
 
-// replayed formats a replay count.
-func replayed(n int) string { return fmt.Sprintf("%d/%d", n, replays) }
+// replayed formats a replay count: n of runs failed.
+func replayed(n, runs int) string { return fmt.Sprintf("%d/%d", n, runs) }

@@ -252,11 +252,7 @@ func (r *typeRun) stop() {
 // request returns a request for test, with watchdogs adapted to the
 // sequential run times of methods ms.
 func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Request {
-	var seq time.Duration
-	for _, m := range ms {
-		seq = max(seq, r.seqTime[m])
-	}
-	wd := max(minWatchdog, 50*seq)
+	wd := r.watchdog(ms...)
 	req := harness.Request{Op: op, Test: test, Watchdog: wd, HardCap: max(minHardCap, 10*wd),
 		MaxTime: max(time.Second, r.cfg.Budget/30)}
 	if op == harness.OpRun && len(ms) == 2 && r.linOff[[2]string{ms[0], ms[1]}] < maxLinOff {
@@ -268,6 +264,17 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 		}
 	}
 	return req
+}
+
+// watchdog returns how long an iteration calling methods ms may run
+// before it is said not to return: 50 times their slowest sequential
+// run, at least minWatchdog.
+func (r *typeRun) watchdog(ms ...string) time.Duration {
+	var seq time.Duration
+	for _, m := range ms {
+		seq = max(seq, r.seqTime[m])
+	}
+	return max(minWatchdog, 50*seq)
 }
 
 // maxLinOff is how many tests of a pair may find the linearizability

@@ -43,39 +43,85 @@ func (r *typeRun) violation(v *Violation) {
 }
 
 // reproduceAll writes and runs the reproducers of the type's violations,
-// after its testing: their builds do not eat its budget.
+// after its testing: their builds do not eat its budget. They are built
+// into one test binary, each run by its name.
 func (r *typeRun) reproduceAll() {
+	var files []reproFile
 	for _, v := range r.rep.Violations {
-		if v.test.Type != "" {
-			r.reproducer(v)
-			r.logf("%s %s ∥ %s: reproducer failed: %s", v.Kind, v.Pair[0], v.Pair[1], v.Reproduced)
+		if v.test.Type == "" {
+			continue
 		}
+		rv := r.reproViolation(v)
+		src, err := repro.Source(r.s, rv)
+		if err != nil {
+			r.note("cannot write the reproducer: %v", err)
+			v.ReproOutput = err.Error()
+			continue
+		}
+		files = append(files, reproFile{v: v, name: repro.FileName(r.s, rv), test: repro.TestName(r.s, rv), src: src})
+	}
+	batch := reproBatch(files)
+	for _, f := range files {
+		r.reproducer(f, batch)
+		r.logf("%s %s ∥ %s: reproducer failed: %s", f.v.Kind, f.v.Pair[0], f.v.Pair[1], f.v.Reproduced)
 	}
 }
 
-// reproducer writes the reproducer of v, runs it in the package, and
-// records whether it failed.
-func (r *typeRun) reproducer(v *Violation) {
+// A reproFile is the reproducer test file written for a violation.
+type reproFile struct {
+	v    *Violation
+	name string // the file's name
+	test string // its test function
+	src  []byte
+}
+
+// reproBatch returns the files of the reproducers that can share a test
+// binary: those whose file and test names no other one has.
+func reproBatch(files []reproFile) map[string][]byte {
+	seen := map[string]int{}
+	for _, f := range files {
+		seen[f.name]++
+		seen["func "+f.test]++
+	}
+	batch := map[string][]byte{}
+	for _, f := range files {
+		if seen[f.name] == 1 && seen["func "+f.test] == 1 {
+			batch[f.name] = f.src
+		}
+	}
+	return batch
+}
+
+// reproViolation returns what the reproducer of v is written from.
+func (r *typeRun) reproViolation(v *Violation) *repro.Violation {
 	// Stress the reproducer harder than one test: a deadlock window is
 	// narrow, and a passing iteration costs little.
 	rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
-		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun, Lin: v.lin}
+		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun, Lin: v.lin,
+		Wait: reproWait(r.watchdog(v.Pair[0], v.Pair[1]))}
 	switch {
 	case v.seq:
 		rv.Iters = 1
 	case v.Kind == KindDeadlock:
 		rv.Iters = 100 * r.cfg.Iters
 	}
-	src, err := repro.Source(r.s, rv)
-	if err != nil {
-		r.note("cannot write the reproducer: %v", err)
-		v.ReproOutput = err.Error()
-		return
+	return rv
+}
+
+// reproducer runs the reproducer f in the package, in the test binary of
+// batch when f is one of its files, and records whether it failed; then
+// replays a violation found under a schedule, and keeps or writes the
+// reproducer.
+func (r *typeRun) reproducer(f reproFile, batch map[string][]byte) {
+	v, src := f.v, f.src
+	files := map[string][]byte{f.name: src}
+	if _, ok := batch[f.name]; ok {
+		files = batch
 	}
-	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, repro.FileName(r.s, rv), repro.TestName(r.s, rv), src)
+	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, files, f.name, f.test)
 	if v.sched != nil && !r.cfg.NoReproduce {
-		n := r.replay(v)
-		v.Replayed = replayed(n)
+		n, runs := r.replay(v)
+		v.Replayed = replayed(n, runs)
 		if v.Reproduced != ReproYes && n > 0 {
 			v.Reproduced = ReproYes
 			v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed; the test "+
@@ -86,7 +132,7 @@ func (r *typeRun) reproducer(v *Violation) {
 		v.Reproducer = string(src)
 		return
 	}
-	path := filepath.Join(r.cfg.Out, repro.FileName(r.s, rv))
+	path := filepath.Join(r.cfg.Out, f.name)
 	if err := os.MkdirAll(r.cfg.Out, 0o755); err != nil {
 		r.note("cannot write the reproducer: %v", err)
 	} else if err := os.WriteFile(path, src, 0o644); err != nil {
@@ -96,6 +142,12 @@ func (r *typeRun) reproducer(v *Violation) {
 	}
 }
 
+// reproWait is how long a reproducer's calls may run before it says
+// they do not return, for an iteration watchdog wd: five times it, at
+// least a second. The calls ran in far less sequentially (wd is 50 times
+// that), and a reproducer of a deadlock waits that long once per run.
+func reproWait(wd time.Duration) time.Duration { return max(time.Second, 5*wd) }
+
 // reproTimeout bounds one run of a reproducer, its build included.
 const reproTimeout = 3 * time.Minute
 
@@ -103,9 +155,11 @@ const reproTimeout = 3 * time.Minute
 // before the violation is left unconfirmed: a race window may be missed.
 const reproRuns = 2
 
-// runReproducer runs the reproducer test name of file in the package
-// and returns whether it failed, with the end of its output.
-func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, string) {
+// runReproducer runs the reproducer test name of file, built with files
+// (file among them) in the package, and returns whether it failed, with
+// the end of its output. When the files do not build together, file is
+// built alone.
+func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name string) (string, string) {
 	if r.cfg.NoReproduce {
 		return ReproNotRun, ""
 	}
@@ -118,8 +172,11 @@ func (r *typeRun) runReproducer(kind, file, name string, src []byte) (string, st
 			return ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take had "+
 				"ended", confirmWindow(r.cfg.Budget))
 		}
-		res, err := child.RunTest(r.confirmCtx, r.work, r.target, map[string][]byte{file: src},
-			"^"+name+"$", reproTimeout, r.jail)
+		res, err := child.RunTest(r.confirmCtx, r.work, r.target, files, "^"+name+"$", reproTimeout, r.jail)
+		if err != nil && len(files) > 1 && r.confirmCtx.Err() == nil {
+			files = map[string][]byte{file: files[file]}
+			res, err = child.RunTest(r.confirmCtx, r.work, r.target, files, "^"+name+"$", reproTimeout, r.jail)
+		}
 		if err != nil {
 			if r.confirmCtx.Err() != nil && r.parent.Err() == nil {
 				return ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take "+

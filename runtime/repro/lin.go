@@ -106,8 +106,9 @@ func (w *writer) linBody(v *Violation) string {
 			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\ncall%d()\n}()\n", obj(c.Recv), c.Fn, i)
 	}
 	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
-	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n}\n",
-		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
+	expr, text := wait(v)
+	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\nt.Fatal(%q)\n}\n}\n",
+		expr, fmt.Sprintf("deadlock: %s and %s did not return within %s", names[0], names[1], text))
 	// As depcon does, the outcome is taken once the goroutines the calls
 	// left behind (a worker finishing a task) have settled.
 	b.WriteString("for i, n := 0, runtime.NumGoroutine(); i < 20; i++ {\ntime.Sleep(100 * time.Microsecond)\n" +

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/depcon/depcon/runtime/harness"
@@ -36,6 +37,26 @@ type Violation struct {
 	// Lin, for a non-linearizable outcome (Kind KindNotLinearizable), is
 	// how the outcome was taken: which results, which observer calls.
 	Lin *harness.Lin
+	// Wait is how long the calls may run before the reproducer says
+	// they do not return (DefaultWait when zero).
+	Wait time.Duration
+}
+
+// DefaultWait is how long a reproducer's calls may run before it says
+// they do not return, when the violation does not say.
+const DefaultWait = 5 * time.Second
+
+// wait returns the Go expression of v's wait and its text in messages.
+func wait(v *Violation) (expr, text string) {
+	d := v.Wait
+	if d <= 0 {
+		d = DefaultWait
+	}
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d * time.Second", d/time.Second), d.String()
+	}
+	d = d.Round(time.Millisecond)
+	return fmt.Sprintf("%d * time.Millisecond", d/time.Millisecond), d.String()
 }
 
 // KindNotLinearizable is the kind of a violation whose reproducer checks
@@ -175,8 +196,9 @@ func (w *writer) body(v *Violation) string {
 		c := v.Test.Suffix[0]
 		e := w.methodCall(c)
 		fmt.Fprintf(&b, "%sdone := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.flush(), e)
-		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\n"+
-			"t.Fatal(%q)\n}\n}\n", fmt.Sprintf("self-deadlock: %s.%s did not return within 5s", obj(c.Recv), c.Fn))
+		expr, text := wait(v)
+		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\n"+
+			"t.Fatal(%q)\n}\n}\n", expr, fmt.Sprintf("self-deadlock: %s.%s did not return within %s", obj(c.Recv), c.Fn, text))
 		return b.String()
 	}
 	calls := w.suffixCalls(&b, v)
@@ -189,8 +211,9 @@ func (w *writer) body(v *Violation) string {
 	}
 	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
 	names := w.calls(v)
-	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(5 * time.Second):\nt.Fatal(%q)\n}\n",
-		fmt.Sprintf("deadlock: %s and %s did not return within 5s", names[0], names[1]))
+	expr, text := wait(v)
+	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\nt.Fatal(%q)\n}\n",
+		expr, fmt.Sprintf("deadlock: %s and %s did not return within %s", names[0], names[1], text))
 	b.WriteString("if t.Failed() {\nreturn\n}\n}\n")
 	return b.String()
 }

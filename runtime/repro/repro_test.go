@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
@@ -69,11 +70,21 @@ func TestSourceCompiles(t *testing.T) {
 	for _, v := range []*Violation{
 		{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3,
 			Schedule: "targeted b·a (a = Set at p.go:3:1, b = Fill at p.go:9:1)", Replay: "depcon test -seed 7 -type '^Store$' ./p"},
-		{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true},
+		{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true,
+			Wait: 1500 * time.Millisecond},
 	} {
 		src, err := Source(s, v)
 		if err != nil {
 			t.Fatal(err)
+		}
+		wait := `time.After(5 * time.Second):
+t.Fatal("deadlock: a.Set and b.Fill did not return within 5s")`
+		if v.Seq {
+			wait = `time.After(1500 * time.Millisecond):
+t.Fatal("self-deadlock: a.Each did not return within 1.5s")`
+		}
+		if !strings.Contains(strings.ReplaceAll(string(src), "\t", ""), wait) {
+			t.Errorf("reproducer lacks its wait %q:\n%s", wait, src)
 		}
 		for _, want := range []string{"package p", "v1, err2 := NewStore(DefaultOptions(3), math.MaxInt8)",
 			"b := &v3", "for iter := 0; iter < 3; iter++ {", "a.Link(b, *b, b)", "seed 7",
