@@ -452,9 +452,10 @@ func TestRecordCoverage(t *testing.T) {
 func TestPCTRunsFor(t *testing.T) {
 	for _, tc := range []struct{ k, d, want int }{
 		{5, 3, minPCTRuns},  // 149 runs would do
-		{20, 3, 2396},       // 1 in 800 per run
-		{0, 3, 2396},        // not seen yet: 20
+		{20, 3, maxPCTRuns}, // 1 in 800 per run: 2,396 would do
+		{0, 3, maxPCTRuns},  // not seen yet: 20
 		{12, 3, 862},        // 1 in 288
+		{15, 3, 1347},       // 1 in 450
 		{40, 3, maxPCTRuns}, // 9,585 runs would do
 		{40, 1, minPCTRuns},
 	} {

@@ -33,8 +33,13 @@ type order struct {
 const (
 	targetedIters = 10  // iterations of a test under a targeted order
 	delayIters    = 400 // most delay-bounded schedules of a test
-	triesPerOrder = 2   // tests of an order that reached its sites before it is left for PCT and stress
-	maxEvidence   = 4   // evidences of a pair turned into orders
+	// triesPerOrder is how many tests of an order reach its sites before
+	// it is left for PCT and stress: each has its own prefix and
+	// arguments, and an order forced on objects whose state makes its
+	// window harmless (a reference another subscription holds) is forced
+	// again on others.
+	triesPerOrder = 3
+	maxEvidence   = 4 // evidences of a pair turned into orders
 	// maxTestsPerOrder bounds the tests of an order whose sites no test
 	// reached (the objects or arguments never lead there); blindTries of
 	// them are run whatever the trace of their calls says, and an order
@@ -399,7 +404,7 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 		return &harness.Schedule{Kind: harness.SchedDelay, Depth: 2, Patience: patience}, delayOrder
 	}
 	ps.tests++
-	if r.cfg.Sched == SchedAll && ps.tests%2 == 0 {
+	if r.cfg.Sched == SchedAll && ps.tests%stressEvery == 0 {
 		return nil, -1
 	}
 	return &harness.Schedule{Kind: harness.SchedPCT, Seed: r.pctSeed(t, ps.tests), Depth: r.pctDepth(),
@@ -407,20 +412,26 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 }
 
 // Saturation: a pair's interleavings are saturated once each of its
-// targeted orders was left (forced, tried on tests that reached its
-// sites, or given up on), its delay-bounded schedules were enumerated,
-// and PCT has run often enough to find a bug of its depth among the
-// pair's hook calls with probability 1-pctMiss (pctRunsFor), as many
-// stress tests alternating with its tests; a sequential target after
-// seqSaturationTests tests.
+// targeted orders was left (tried on tests that reached its sites, or
+// given up on), its delay-bounded schedules were enumerated, and PCT
+// has run often enough to find a bug of its depth among the pair's hook
+// calls with probability 1-pctMiss (pctRunsFor, within [minPCTRuns,
+// maxPCTRuns]), with a stress test after every two of its tests; a
+// sequential target after seqSaturationTests tests.
 const (
 	seqSaturationTests = 6
 	pctMiss            = 0.05
 	// minPCTRuns and maxPCTRuns bound the PCT runs of a pair: the
-	// bound assumes hook calls that are all the pair's, and more than
-	// 5,000 runs (50 tests of 100 iterations) find little more.
-	minPCTRuns = 500
-	maxPCTRuns = 5000
+	// bound is a worst case over hook calls that are all the pair's,
+	// and the targeted orders have forced the evidence's windows
+	// already; more than 2,000 runs (20 tests of 100 iterations) found
+	// nothing more on the corpus.
+	minPCTRuns = 300
+	maxPCTRuns = 2000
+	// stressEvery: after the targeted orders and the delay-bounded
+	// schedules, every stressEvery-th test of a pair is a stress test,
+	// the others PCT tests.
+	stressEvery = 3
 )
 
 // pctRunsFor returns how many PCT runs find a bug of depth d among k
@@ -494,11 +505,12 @@ func (r *typeRun) ordersLeft(t *testgen.Target) bool {
 }
 
 // left reports whether the targeted order c is left under -sched all:
-// once forced, or tried on tests that reached its sites, or after
-// maxTestsPerOrder tests whose objects never got there, or once
-// maxSeenPerOrder tests of its pair were run under it or skipped.
+// once tried on triesPerOrder tests that reached its sites (forced or
+// not), or after maxTestsPerOrder tests whose objects never got there,
+// or once maxSeenPerOrder tests of its pair were run under it or
+// skipped.
 func (c *OrderCoverage) left() bool {
-	return c.Forced > 0 || c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder ||
+	return c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder ||
 		c.Tests+c.Skipped >= maxSeenPerOrder
 }
 

@@ -70,6 +70,9 @@ type Generator struct {
 	targets []*Target
 	cover   map[*Target]int
 	pending *Target // the target of the next test, with state changers
+	// first, when set, says which targets go before the others (see
+	// First).
+	first func(*Target) bool
 
 	retired  map[*Target]bool // targets no longer tested
 	contract *contract        // what the methods' documentation forbids
@@ -235,12 +238,25 @@ func (g *Generator) Retire(t *Target) { g.retired[t] = true }
 // Left returns the number of targets not retired.
 func (g *Generator) Left() int { return len(g.targets) - len(g.retired) }
 
+// First makes the targets for which f is true go before the others:
+// the next target is drawn among them while there are any.
+func (g *Generator) First(f func(*Target) bool) { g.first = f }
+
 // pick returns a random target (PairsRandom) or a random one among the
-// least covered.
+// least covered, among those First puts first if any.
 func (g *Generator) pick() *Target {
+	first := false
+	if g.first != nil {
+		for _, t := range g.targets {
+			if g.usable(t) && g.first(t) {
+				first = true
+				break
+			}
+		}
+	}
 	var best []*Target
 	for _, t := range g.targets {
-		if !g.usable(t) {
+		if !g.usable(t) || first && !g.first(t) {
 			continue
 		}
 		switch {

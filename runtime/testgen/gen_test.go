@@ -191,6 +191,28 @@ func TestLeastCoveredFirst(t *testing.T) {
 	}
 }
 
+// TestFirst: the targets First puts first are the only ones tested while
+// any is left; then the others are.
+func TestFirst(t *testing.T) {
+	g := newGen(t, Config{Seed: 3, Iters: 1})
+	ts := g.Targets()
+	done := 0
+	g.First(func(tg *Target) bool { return tg == ts[1] && done < 6 })
+	for i := range 6 {
+		if c := g.Next(); c.Target != ts[1] {
+			t.Fatalf("test %d of %v, want %v first", i, c.Target, ts[1])
+		}
+		done++
+	}
+	seen := map[*Target]bool{}
+	for range 12 {
+		seen[g.Next().Target] = true
+	}
+	if !seen[ts[0]] || !seen[ts[2]] {
+		t.Errorf("after the first ones, tested %v, want the others too", seen)
+	}
+}
+
 func TestPrefixRules(t *testing.T) {
 	g := newGen(t, Config{Seed: 5, Iters: 1, MaxLen: 3})
 	for range 200 {
