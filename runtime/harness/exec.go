@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -198,7 +199,7 @@ func (x *execution) seqWith(tr *tracer) Message {
 			}
 			tr.begin(k)
 			defer tr.end()
-			return invoke(fn, in)
+			return invokeAs(k, fn, in)
 		})
 		if res != nil {
 			res.Goroutine = i
@@ -400,3 +401,48 @@ func suffixA(fn reflect.Value, in []reflect.Value) outcome { return invoke(fn, i
 //
 //go:noinline
 func suffixB(fn reflect.Value, in []reflect.Value) outcome { return invoke(fn, in) }
+
+// suffixEntries are the entry points of suffixA and suffixB.
+var suffixEntries = [2]uintptr{funcEntry(reflect.ValueOf(suffixA)), funcEntry(reflect.ValueOf(suffixB))}
+
+func funcEntry(f reflect.Value) uintptr {
+	if fn := runtime.FuncForPC(f.Pointer()); fn != nil {
+		return fn.Entry()
+	}
+	return 0
+}
+
+// suffixDepth is how many frames from the bottom of a goroutine's stack
+// suffixOf looks at: runtime.goexit, the harness's function that started
+// the goroutine, the closure a sequential step runs, invokeAs, then
+// suffixA or suffixB.
+const suffixDepth = 8
+
+// suffixOf returns which of the two suffix calls (0 or 1) the calling
+// goroutine makes through invokeAs, or -1 for a goroutine making
+// neither: one a call started, the harness's own. It reads the frames at
+// the bottom of the stack; runtime.Callers unwinds it without printing
+// it, which makes it several times cheaper than a goroutine ID read from
+// runtime.Stack, and a scheduling hook asks at every call. A goroutine
+// in suffixA is the current iteration's: the next starts once both
+// calls returned.
+func suffixOf() int {
+	var buf [64]uintptr
+	pcs := buf[:]
+	n := runtime.Callers(2, pcs)
+	for n == len(pcs) {
+		pcs = make([]uintptr, 2*len(pcs))
+		n = runtime.Callers(2, pcs)
+	}
+	for i := n - 1; i >= 0 && i >= n-suffixDepth; i-- {
+		if f := runtime.FuncForPC(pcs[i] - 1); f != nil {
+			switch f.Entry() {
+			case suffixEntries[0]:
+				return 0
+			case suffixEntries[1]:
+				return 1
+			}
+		}
+	}
+	return -1
+}

@@ -178,18 +178,10 @@ func (s *scheduler) finished(g int) {
 
 // managed returns the index of the calling goroutine, or -1.
 func (s *scheduler) managed() int {
-	a, b := atomic.LoadInt64(&s.ids[0]), atomic.LoadInt64(&s.ids[1])
-	if a < 0 && b < 0 {
+	if atomic.LoadInt64(&s.ids[0]) < 0 && atomic.LoadInt64(&s.ids[1]) < 0 {
 		return -1
 	}
-	id := int64(currentGoroutine())
-	switch id {
-	case a:
-		return 0
-	case b:
-		return 1
-	}
-	return -1
+	return suffixOf()
 }
 
 // hook passes a hook call to the current sink.

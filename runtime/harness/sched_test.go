@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -388,5 +389,40 @@ func TestHeldGoroutineIsNotBlocked(t *testing.T) {
 	res, _ := do(t, r, req)
 	if res.Status != StatusOK || res.Sched.Forced != 1 {
 		t.Fatalf("status %s (waits %q), sched %+v: want ok, the hold met when Wait returned", res.Status, res.Waits, res.Sched)
+	}
+}
+
+// TestSuffixOf: a goroutine making a suffix call through invokeAs is
+// that call's, whatever its depth in the call; a goroutine the call
+// starts, and the harness's own, are neither.
+func TestSuffixOf(t *testing.T) {
+	var inner, started int
+	var deep func(n int) int
+	deep = func(n int) int {
+		if n == 0 {
+			return suffixOf()
+		}
+		return deep(n - 1)
+	}
+	fn := reflect.ValueOf(func() {
+		inner = deep(100) // past the first 64 frames
+		done := make(chan int)
+		go func() { done <- suffixOf() }()
+		started = <-done
+	})
+	for g := 0; g < 2; g++ {
+		inner, started = -2, -2
+		ch := make(chan struct{})
+		go func() {
+			defer close(ch)
+			invokeAs(g, fn, nil)
+		}()
+		<-ch
+		if inner != g || started != -1 {
+			t.Errorf("call %d: suffixOf = %d in the call, %d in a goroutine it started; want %d, -1", g, inner, started, g)
+		}
+	}
+	if got := suffixOf(); got != -1 {
+		t.Errorf("suffixOf in the test's goroutine = %d, want -1", got)
 	}
 }

@@ -17,15 +17,15 @@ import (
 // sites the same is dropped.
 
 // A tracer records the sites reached by the goroutine of the suffix call
-// being traced.
+// being traced (made through invokeAs, see suffixOf).
 type tracer struct {
-	id    int64 // the traced goroutine, atomically; -1 for none
+	on    int32 // 1 while a suffix call is traced, atomically
 	cur   int   // the suffix call traced
 	sites [2]map[int]bool
 }
 
 func newTracer() *tracer {
-	t := &tracer{id: -1}
+	t := &tracer{}
 	t.reset()
 	return t
 }
@@ -35,16 +35,16 @@ func (t *tracer) reset() { t.sites = [2]map[int]bool{{}, {}} }
 // begin and end bracket suffix call i, in the goroutine that makes it.
 func (t *tracer) begin(i int) {
 	t.cur = i
-	atomic.StoreInt64(&t.id, int64(currentGoroutine()))
+	atomic.StoreInt32(&t.on, 1)
 }
 
-func (t *tracer) end() { atomic.StoreInt64(&t.id, -1) }
+func (t *tracer) end() { atomic.StoreInt32(&t.on, 0) }
 
 func (t *tracer) hook(kind, site int) {
 	if kind == evWait || kind == evWaited {
 		return // whether a lock was free is not a branch of the code
 	}
-	if id := atomic.LoadInt64(&t.id); id >= 0 && id == int64(currentGoroutine()) {
+	if atomic.LoadInt32(&t.on) == 1 && suffixOf() == t.cur {
 		t.sites[t.cur][site] = true
 	}
 }
