@@ -52,6 +52,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -70,6 +71,17 @@ type Registry struct {
 	// request, removed when it ends.
 	dirsMu sync.Mutex
 	dirs   []string
+	// index caches the index of an exported method in its receiver
+	// type's method set (MethodByName searches and allocates at each
+	// call, and a test looks its methods up every iteration).
+	indexMu sync.Mutex
+	index   map[methodKey]int
+}
+
+// A methodKey names a method of a receiver type.
+type methodKey struct {
+	recv reflect.Type
+	name string
 }
 
 // registry is the registry the generated registration file fills.
@@ -194,10 +206,19 @@ func (r *Registry) Do(req Request, send func(Message) error) Message {
 		if len(req.Test.Suffix) != 2 {
 			return Message{Status: StatusError, Goroutine: -1, Msg: "a concurrent test needs two suffix calls"}
 		}
+		if req.Sched != nil {
+			// A schedule lets one of the two calls run at a time: on one P
+			// its hand-offs, and the iteration's goroutines and messages,
+			// are goroutine switches, not wake-ups of OS threads, which
+			// makes a scheduled test about twice as fast. Stress tests
+			// keep every P: their calls must run in parallel.
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		}
 		return x.run()
 	case OpSeq:
 		return x.seq()
 	case OpTrace:
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // the calls run one after the other
 		return x.trace()
 	}
 	return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown operation %q", req.Op)}
@@ -329,14 +350,34 @@ func (r *Registry) method(typ string, c Call, sc *scope) (reflect.Value, error) 
 		return reflect.Value{}, fmt.Errorf("no shared object %d", c.Recv)
 	}
 	recv := sc.objs[c.Recv]
-	if m := recv.MethodByName(c.Fn); m.IsValid() {
-		return m, nil
+	if i := r.methodIndex(recv.Type(), c.Fn); i >= 0 {
+		return recv.Method(i), nil
 	}
 	fn, ok := r.methods[typ][c.Fn]
 	if !ok {
 		return reflect.Value{}, fmt.Errorf("no method %s", c.Fn)
 	}
 	return bind(fn, recv), nil
+}
+
+// methodIndex returns the index of the exported method name in the
+// method set of t, or -1.
+func (r *Registry) methodIndex(t reflect.Type, name string) int {
+	r.indexMu.Lock()
+	defer r.indexMu.Unlock()
+	k := methodKey{t, name}
+	if i, ok := r.index[k]; ok {
+		return i
+	}
+	i := -1
+	if m, ok := t.MethodByName(name); ok {
+		i = m.Index
+	}
+	if r.index == nil {
+		r.index = map[methodKey]int{}
+	}
+	r.index[k] = i
+	return i
 }
 
 // bind returns the method expression fn bound to receiver recv: a
