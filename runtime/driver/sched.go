@@ -461,23 +461,35 @@ func (r *typeRun) saturated() bool {
 			continue
 		}
 		left = true
-		if t.Seq {
-			if r.g.Tests(t) < seqSaturationTests {
-				return false
-			}
-			continue
-		}
-		ps := r.schedFor(t)
-		for i := range ps.cov {
-			if !ps.cov[i].left() {
-				return false
-			}
-		}
-		if !ps.delayDone || ps.pctRuns < pctRunsFor(ps.steps, r.pctDepth()) {
+		if !r.pairSaturated(t) {
 			return false
 		}
 	}
 	return left
+}
+
+// pairSaturated reports whether target t has saturated its
+// interleavings.
+func (r *typeRun) pairSaturated(t *testgen.Target) bool {
+	if t.Seq {
+		return r.g.Tests(t) >= seqSaturationTests
+	}
+	ps := r.schedFor(t)
+	return r.ordersLeft(t) && ps.delayDone && ps.pctRuns >= pctRunsFor(ps.steps, r.pctDepth())
+}
+
+// rank ranks target t for the next test under -sched all: the targeted
+// orders of every pair (ten iterations a test) go before the PCT and
+// stress tests of any (a hundred), and a saturated pair waits for the
+// others.
+func (r *typeRun) rank(t *testgen.Target) int {
+	switch {
+	case t.Seq && r.g.Tests(t) == 0, !t.Seq && !r.ordersLeft(t):
+		return 0
+	case !r.pairSaturated(t):
+		return 1
+	}
+	return 2
 }
 
 // better reports whether order coverage c, whose sites a test's calls

@@ -91,11 +91,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		}
 	}
 	if cfg.Sched == SchedAll && r.sites != nil {
-		// The targeted orders of every pair, ten iterations a test, go
-		// before the PCT and stress tests of any, a hundred each.
-		r.g.First(func(t *testgen.Target) bool {
-			return t.Seq && r.g.Tests(t) == 0 || !t.Seq && !r.ordersLeft(t)
-		})
+		r.g.Rank(r.rank)
 	}
 	r.deadline = r.start.Add(cfg.Budget)
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)

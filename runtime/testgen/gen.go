@@ -3,6 +3,7 @@ package testgen
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -70,9 +71,8 @@ type Generator struct {
 	targets []*Target
 	cover   map[*Target]int
 	pending *Target // the target of the next test, with state changers
-	// first, when set, says which targets go before the others (see
-	// First).
-	first func(*Target) bool
+	// rank, when set, ranks the targets: the lower go first (see Rank).
+	rank func(*Target) int
 
 	retired  map[*Target]bool // targets no longer tested
 	contract *contract        // what the methods' documentation forbids
@@ -238,25 +238,27 @@ func (g *Generator) Retire(t *Target) { g.retired[t] = true }
 // Left returns the number of targets not retired.
 func (g *Generator) Left() int { return len(g.targets) - len(g.retired) }
 
-// First makes the targets for which f is true go before the others:
-// the next target is drawn among them while there are any.
-func (g *Generator) First(f func(*Target) bool) { g.first = f }
+// Rank ranks the targets with f: the next target is drawn among those
+// of the lowest rank.
+func (g *Generator) Rank(f func(*Target) int) { g.rank = f }
 
 // pick returns a random target (PairsRandom) or a random one among the
-// least covered, among those First puts first if any.
+// least covered, among those of the lowest rank.
 func (g *Generator) pick() *Target {
-	first := false
-	if g.first != nil {
+	ranks := map[*Target]int{}
+	low := 0
+	if g.rank != nil {
+		low = math.MaxInt
 		for _, t := range g.targets {
-			if g.usable(t) && g.first(t) {
-				first = true
-				break
+			if g.usable(t) {
+				ranks[t] = g.rank(t)
+				low = min(low, ranks[t])
 			}
 		}
 	}
 	var best []*Target
 	for _, t := range g.targets {
-		if !g.usable(t) || first && !g.first(t) {
+		if !g.usable(t) || ranks[t] != low {
 			continue
 		}
 		switch {

@@ -191,13 +191,18 @@ func TestLeastCoveredFirst(t *testing.T) {
 	}
 }
 
-// TestFirst: the targets First puts first are the only ones tested while
-// any is left; then the others are.
-func TestFirst(t *testing.T) {
+// TestRank: the targets of the lowest rank are the only ones tested
+// while there are any; then the others are.
+func TestRank(t *testing.T) {
 	g := newGen(t, Config{Seed: 3, Iters: 1})
 	ts := g.Targets()
 	done := 0
-	g.First(func(tg *Target) bool { return tg == ts[1] && done < 6 })
+	g.Rank(func(tg *Target) int {
+		if tg == ts[1] && done < 6 {
+			return 0
+		}
+		return 1
+	})
 	for i := range 6 {
 		if c := g.Next(); c.Target != ts[1] {
 			t.Fatalf("test %d of %v, want %v first", i, c.Target, ts[1])
