@@ -273,39 +273,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		rep.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
 	}
+	// The packages are built one after the other, ahead of their
+	// testing, while the types of those built before are tested: a
+	// build does not wait for a free slot, nor a slot for a build.
+	builds := make([]chan builtPkg, len(selected))
+	for i := range builds {
+		builds[i] = make(chan builtPkg, 1)
+	}
+	go func() {
+		for i, ps := range selected {
+			if len(ps.subjects) == 0 || ctx.Err() != nil {
+				builds[i] <- builtPkg{}
+				continue
+			}
+			p, err := buildPkg(ctx, cfg, jail, filepath.Join(work, fmt.Sprint(i)), ps)
+			builds[i] <- builtPkg{p, err}
+		}
+	}()
 	pool := newPool(cfg.Parallel)
 	var errs []error
 	for i, ps := range selected {
-		if len(ps.subjects) == 0 || ctx.Err() != nil {
+		b := <-builds[i]
+		if b.err != nil {
+			errs = append(errs, b.err) // a package that does not build is reported; the others are tested
+		}
+		if b.p == nil || ctx.Err() != nil {
 			continue
-		}
-		pkg := ps.pkg
-		p := &pkgRun{jail: jail, work: filepath.Join(work, fmt.Sprint(i)), target: child.Target{
-			Dir: filepath.Dir(pkg.GoFiles[0]), Path: pkg.PkgPath, Module: child.ModuleOf(pkg.Module), From: cfg.Dir}}
-		if err := os.Mkdir(p.work, 0o755); err != nil {
-			return rep, err
-		}
-		// A package that does not build is reported; the others are tested.
-		var rw child.Rewriter
-		if cfg.Sched != SchedStress {
-			rw = rewriter(pkg, ps.subjects, &p.sites)
-		}
-		if p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		p.bin.Jail = jail
-		if !p.bin.Rewritten {
-			p.sites = nil
-			if p.bin.RewriteErr != nil {
-				p.noSched = fmt.Sprintf("the package could not be rewritten with scheduling hooks, so every test is "+
-					"a stress test: %v", buildReason(p.bin.RewriteErr))
-			}
 		}
 		for _, s := range ps.subjects {
 			slot := &TypeReport{}
 			rep.Types = append(rep.Types, slot)
-			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, p, s) })
+			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, b.p, s) })
 		}
 	}
 	pool.Wait()
@@ -318,6 +316,40 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, errors.Join(errs...)
 	}
 	return rep, ctx.Err()
+}
+
+// A builtPkg is a package built for testing, or why it could not be.
+type builtPkg struct {
+	p   *pkgRun
+	err error
+}
+
+// buildPkg builds the child of the package of ps in work, rewritten with
+// scheduling hooks unless cfg says stress only.
+func buildPkg(ctx context.Context, cfg Config, jail *isolate.Jail, work string, ps pkgSubjects) (*pkgRun, error) {
+	pkg := ps.pkg
+	p := &pkgRun{jail: jail, work: work, target: child.Target{
+		Dir: filepath.Dir(pkg.GoFiles[0]), Path: pkg.PkgPath, Module: child.ModuleOf(pkg.Module), From: cfg.Dir}}
+	if err := os.Mkdir(p.work, 0o755); err != nil {
+		return nil, err
+	}
+	var rw child.Rewriter
+	if cfg.Sched != SchedStress {
+		rw = rewriter(pkg, ps.subjects, &p.sites)
+	}
+	var err error
+	if p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw); err != nil {
+		return nil, err
+	}
+	p.bin.Jail = jail
+	if !p.bin.Rewritten {
+		p.sites = nil
+		if p.bin.RewriteErr != nil {
+			p.noSched = fmt.Sprintf("the package could not be rewritten with scheduling hooks, so every test is "+
+				"a stress test: %v", buildReason(p.bin.RewriteErr))
+		}
+	}
+	return p, nil
 }
 
 // pkgSubjects are the types selected in a package.

@@ -16,17 +16,17 @@ const (
 )
 
 // replay runs the failing test of v again under its schedule, up to
-// replays times, and returns how many runs failed as v did and how many
+// most times (at most replays), and returns how many runs failed as v did and how many
 // ran. A scheduled violation's window may be too narrow for the
 // overlay-free reproducer, which stresses without the hooks: the replay
 // is then what confirms it.
-func (r *typeRun) replay(v *Violation) (failed, runs int) {
+func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
 	req.Sched = v.sched
 	if v.sched.Kind == harness.SchedTargeted {
 		req.Test.Iters = min(req.Test.Iters, targetedIters)
 	}
-	for ; !replaysDone(failed, runs); runs++ {
+	for ; runs < most && !replaysDone(failed, runs); runs++ {
 		if r.confirmCtx.Err() != nil {
 			break
 		}

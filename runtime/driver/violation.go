@@ -118,9 +118,17 @@ func (r *typeRun) reproducer(f reproFile, batch map[string][]byte) {
 	if _, ok := batch[f.name]; ok {
 		files = batch
 	}
-	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, files, f.name, f.test)
+	runs := reproRuns
+	if v.sched != nil {
+		runs = 1 // the replays under its schedule confirm it if the reproducer misses its window
+	}
+	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, files, f.name, f.test, runs)
 	if v.sched != nil && !r.cfg.NoReproduce {
-		n, runs := r.replay(v)
+		most := replays
+		if v.Reproduced == ReproYes {
+			most = 1 // the replay says the schedule replays it; the reproducer confirmed it
+		}
+		n, runs := r.replay(v, most)
 		v.Replayed = replayed(n, runs)
 		if v.Reproduced != ReproYes && n > 0 {
 			v.Reproduced = ReproYes
@@ -152,19 +160,20 @@ func reproWait(wd time.Duration) time.Duration { return max(time.Second, 5*wd) }
 const reproTimeout = 3 * time.Minute
 
 // reproRuns is how many times a reproducer that passes is run again
-// before the violation is left unconfirmed: a race window may be missed.
+// before a violation found without a schedule is left unconfirmed: a
+// race window may be missed.
 const reproRuns = 2
 
 // runReproducer runs the reproducer test name of file, built with files
 // (file among them) in the package, and returns whether it failed, with
 // the end of its output. When the files do not build together, file is
 // built alone.
-func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name string) (string, string) {
+func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name string, runs int) (string, string) {
 	if r.cfg.NoReproduce {
 		return ReproNotRun, ""
 	}
 	var out string
-	for range reproRuns {
+	for range runs {
 		if r.parent.Err() != nil {
 			return ReproNotRun, "interrupted"
 		}
