@@ -328,6 +328,28 @@ func TestReplaysDone(t *testing.T) {
 	}
 }
 
+// TestReopen: an order left blind is tried again once reopened; one
+// that reached its sites, or is not left, stays as it is.
+func TestReopen(t *testing.T) {
+	blind := OrderCoverage{Tests: blindTries, Skipped: maxSeenPerOrder - blindTries}
+	if !blind.left() {
+		t.Fatalf("%+v not left", blind)
+	}
+	blind.reopen()
+	if blind.left() {
+		t.Errorf("reopened %+v still left", blind)
+	}
+	blind.Skipped += maxSeenPerOrder
+	if !blind.left() {
+		t.Errorf("%+v: left again after maxSeenPerOrder more tests, want left", blind)
+	}
+	reached := OrderCoverage{Tests: triesPerOrder, Forced: 10, reached: triesPerOrder}
+	reached.reopen()
+	if !reached.left() {
+		t.Errorf("reopened %+v, whose sites were reached, is not left", reached)
+	}
+}
+
 // TestReproBatch: reproducers share a test binary unless their file or
 // test names clash.
 func TestReproBatch(t *testing.T) {

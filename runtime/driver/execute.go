@@ -16,6 +16,13 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	r.tests++
 	t := c.Target
 	reached := r.prune(c)
+	if reached != nil {
+		for i, call := range c.Test.Suffix {
+			if r.g.Reached(call, reached[i]) {
+				r.reopen(call.Fn)
+			}
+		}
+	}
 	op := harness.OpRun
 	if t.Seq {
 		op = harness.OpSeq

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
@@ -203,6 +204,9 @@ func (r *typeRun) probe() bool {
 	if callable == len(panics) && len(panics) > 0 {
 		callable = 0
 	}
+	if callable > 0 {
+		r.searchArgs()
+	}
 	if callable == 0 {
 		what := "a fresh object"
 		if zero {
@@ -216,6 +220,48 @@ func (r *typeRun) probe() bool {
 		return false
 	}
 	return true
+}
+
+// Argument search: argTraces traced tests per method, each calling it
+// twice with fresh arguments, at most argSearchSlow for a method whose
+// probe took longer than that.
+const (
+	argTraces     = 8
+	argSearchSlow = 20 * time.Millisecond
+)
+
+// searchArgs traces, for each method, tests calling it with fresh
+// arguments: those that reach hook sites the others do not (that pass
+// its checks: a valid name, a known unit) are reused by the later calls
+// of the method (Generator.Reached), and the pairs' orders at those
+// sites become reachable.
+func (r *typeRun) searchArgs() {
+	if r.sites == nil || r.cfg.Sched == SchedStress {
+		return
+	}
+	for _, m := range r.s.Names {
+		if r.seqTime[m] > argSearchSlow {
+			continue
+		}
+		for range argTraces {
+			test, ok := r.g.ArgProbe(m)
+			if !ok {
+				break
+			}
+			req := r.request(harness.OpTrace, test, m, m)
+			req.MaxTime = traceTime
+			rep := r.do(req)
+			if rep == nil {
+				return
+			}
+			if rep.Result == nil || rep.Result.Status != harness.StatusOK {
+				break
+			}
+			for i, c := range test.Suffix {
+				r.g.Reached(c, rep.Result.Reached[i])
+			}
+		}
+	}
 }
 
 // alone returns a violation found by calling m alone, in test, with the

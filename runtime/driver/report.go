@@ -191,6 +191,9 @@ type OrderCoverage struct {
 	Failed  int `json:"failed"`
 	Skipped int `json:"skipped,omitempty"`
 	reached int // tests in which some iteration reached the holds
+	// tests0 and seen0 are Tests and Tests+Skipped when the order was
+	// last reopened (see reopen).
+	tests0, seen0 int
 }
 
 // String renders the coverage as "b·a forced 10/10".

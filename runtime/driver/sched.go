@@ -377,7 +377,7 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 				continue
 			}
 			hits := reached == nil || reaches(ps.orders[i], *reached)
-			if !hits && c.Tests >= blindTries {
+			if !hits && c.Tests-c.tests0 >= blindTries {
 				c.Skipped++
 				continue
 			}
@@ -522,8 +522,28 @@ func (r *typeRun) ordersLeft(t *testgen.Target) bool {
 // or once maxSeenPerOrder tests of its pair were run under it or
 // skipped.
 func (c *OrderCoverage) left() bool {
-	return c.reached >= triesPerOrder || c.Tests >= maxTestsPerOrder ||
-		c.Tests+c.Skipped >= maxSeenPerOrder
+	return c.reached >= triesPerOrder || c.Tests-c.tests0 >= maxTestsPerOrder ||
+		c.Tests+c.Skipped-c.seen0 >= maxSeenPerOrder
+}
+
+// reopen tries again an order left blind (no test reached its sites).
+func (c *OrderCoverage) reopen() {
+	if c.reached == 0 && c.left() {
+		c.tests0, c.seen0 = c.Tests, c.Tests+c.Skipped
+	}
+}
+
+// reopen tries again the orders left blind of the pairs of method m: a
+// call of m reached sites no call of it had reached (with arguments
+// that passed its checks, say), and the orders may now be reached.
+func (r *typeRun) reopen(m string) {
+	for t, ps := range r.scheds {
+		if t.M1 == m || t.M2 == m {
+			for i := range ps.cov {
+				ps.cov[i].reopen()
+			}
+		}
+	}
 }
 
 // reaches reports whether calls that reached the sites in reached, run

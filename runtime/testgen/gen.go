@@ -73,6 +73,11 @@ type Generator struct {
 	pending *Target // the target of the next test, with state changers
 	// rank, when set, ranks the targets: the lower go first (see Rank).
 	rank func(*Target) int
+	// reached holds, by method, the hook sites its traced calls reached;
+	// seeds the arguments of calls that reached sites none had before
+	// (see Reached).
+	reached map[string]map[int]bool
+	seeds   map[string][][]harness.Value
 
 	retired  map[*Target]bool // targets no longer tested
 	contract *contract        // what the methods' documentation forbids
@@ -238,6 +243,71 @@ func (g *Generator) Retire(t *Target) { g.retired[t] = true }
 // Left returns the number of targets not retired.
 func (g *Generator) Left() int { return len(g.targets) - len(g.retired) }
 
+// maxSeeds bounds the argument lists kept per method by Reached.
+const maxSeeds = 8
+
+// Reached records that call c of a traced test reached the hook sites
+// given, and reports whether some site is one no traced call of its
+// method had reached. The arguments of a call that reached a site no traced call of
+// its method had reached are kept, and later calls of the method reuse
+// them half the time: arguments that pass a method's checks (a valid
+// name, a known dimension) take it to the code the others never reach,
+// which the pair's orders need. Arguments naming the test's objects or
+// its prefix's results are not kept.
+func (g *Generator) Reached(c harness.Call, sites []int) bool {
+	seen := g.reached[c.Fn]
+	fresh := false
+	for _, s := range sites {
+		if !seen[s] {
+			fresh = true
+			break
+		}
+	}
+	if !fresh {
+		return false
+	}
+	if seen == nil {
+		if g.reached == nil {
+			g.reached, g.seeds = map[string]map[int]bool{}, map[string][][]harness.Value{}
+		}
+		seen = map[int]bool{}
+		g.reached[c.Fn] = seen
+	}
+	for _, s := range sites {
+		seen[s] = true
+	}
+	for _, a := range c.Args {
+		if testBound(a) {
+			return true
+		}
+	}
+	if len(g.seeds[c.Fn]) < maxSeeds {
+		g.seeds[c.Fn] = append(g.seeds[c.Fn], append([]harness.Value(nil), c.Args...))
+	}
+	return true
+}
+
+// testBound reports whether v refers to a test's own objects or prefix
+// results.
+func testBound(v harness.Value) bool {
+	if v.K == harness.KObj || v.K == harness.KResult {
+		return true
+	}
+	if v.Call != nil {
+		for _, a := range v.Call.Args {
+			if testBound(a) {
+				return true
+			}
+		}
+	}
+	for _, e := range v.Elems {
+		if testBound(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // Rank ranks the targets with f: the next target is drawn among those
 // of the lowest rank.
 func (g *Generator) Rank(f func(*Target) int) { g.rank = f }
@@ -329,6 +399,15 @@ func (g *Generator) object(i int) harness.Call {
 // call returns a call of method m on object recv; parameters of the type
 // under test get one of others.
 func (g *Generator) call(recv int, m string, others []int) harness.Call {
+	if seeds := g.seeds[m]; len(seeds) > 0 && g.rng.IntN(2) == 0 {
+		args := seeds[g.rng.IntN(len(seeds))]
+		return harness.Call{Recv: recv, Fn: m, Args: append([]harness.Value(nil), args...)}
+	}
+	return g.fresh(recv, m, others)
+}
+
+// fresh returns a call of m on object recv with arguments drawn afresh.
+func (g *Generator) fresh(recv int, m string, others []int) harness.Call {
 	v := g.valuer(others)
 	v.same = g.same
 	return harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
@@ -445,6 +524,18 @@ func (g *Generator) CtorProbe(f *Func) harness.Test {
 	// registry) fails the second time, and cannot give a test fresh
 	// objects.
 	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c, c}}
+}
+
+// ArgProbe returns a test that calls method m twice on a fresh object,
+// with arguments drawn afresh; traced (OpTrace), it tells which hook
+// sites each draw reaches (see Reached). It returns false for a method
+// no test may call.
+func (g *Generator) ArgProbe(m string) (harness.Test, bool) {
+	if g.excluded[m] {
+		return harness.Test{}, false
+	}
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0)},
+		Suffix: []harness.Call{g.fresh(0, m, []int{0}), g.fresh(0, m, []int{0})}}, true
 }
 
 // MethodProbe returns a sequential test that calls method m once on a

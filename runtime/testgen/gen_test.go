@@ -366,3 +366,37 @@ func TestSharedKeys(t *testing.T) {
 		t.Errorf("%d of %d tests with three or more keyed calls share one non-empty key, want about half", shared, tests)
 	}
 }
+
+// TestReached: the arguments of a call that reached a site no call of its
+// method had reached are reused by later calls of the method, about half
+// of them; a call reaching only known sites, or one naming the test's
+// objects, leaves none.
+func TestReached(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 1})
+	put := func(k string) harness.Call {
+		return harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: k}, {K: harness.KLit, Lit: "7"}}}
+	}
+	if !g.Reached(put("first"), []int{3}) || g.Reached(put("again"), []int{3}) {
+		t.Fatalf("Reached: want a new site the first time only")
+	}
+	if !g.Reached(harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KObj}, {K: harness.KLit, Lit: "1"}}},
+		[]int{3, 4}) {
+		t.Fatalf("Reached: site 4 is new")
+	}
+	seeded := 0
+	for range 200 {
+		c := g.call(0, "Put", []int{0})
+		if c.Args[0].Lit == "again" || c.Args[0].K == harness.KObj {
+			t.Fatalf("call %v reuses arguments that reached no new site, or name an object", c)
+		}
+		if c.Args[0].Lit == "first" && c.Args[1].Lit == "7" {
+			seeded++
+		}
+	}
+	if seeded < 60 || seeded > 140 {
+		t.Errorf("%d of 200 calls of Put reuse the seed, want about half", seeded)
+	}
+	if test, ok := g.ArgProbe("Put"); !ok || len(test.Suffix) != 2 || test.Suffix[0].Fn != "Put" {
+		t.Errorf("ArgProbe(Put) = %+v, %v", test, ok)
+	}
+}
