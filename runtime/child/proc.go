@@ -32,6 +32,10 @@ type Proc struct {
 	err    error           // from Wait, set before exited is closed
 	box    *sandbox        // its working directory, removed once it is gone
 	jailed isolate.Outcome // what the jail saw of it, set before exited is closed
+	// board is the step board the child writes its steps to (see
+	// harness.StepFDEnv), an unlinked file, closed once by Kill.
+	board     *os.File
+	closeOnce sync.Once
 }
 
 // Start starts the child b in b's jail (see isolate), in a sandbox of
@@ -56,19 +60,28 @@ func Start(b *Binary) (*Proc, error) {
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
 	defer w.Close()
-	cmd.Cmd.ExtraFiles = []*os.File{w} // file descriptor 3
-	stdin, err := cmd.Cmd.StdinPipe()
+	board, err := newBoard(b.sandboxParent())
 	if err != nil {
 		r.Close()
 		_ = box.remove()
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
+	cmd.Cmd.ExtraFiles = []*os.File{w, board} // file descriptors 3 and 4
+	cmd.Cmd.Env = append(cmd.Cmd.Env, harness.StepFDEnv+"=4")
+	stdin, err := cmd.Cmd.StdinPipe()
+	if err != nil {
+		r.Close()
+		board.Close()
+		_ = box.remove()
+		return nil, fmt.Errorf("starting the child: %w", err)
+	}
 	p := &Proc{cmd: cmd, stdin: stdin, msgs: make(chan harness.Message, 16),
-		stderr: &capture{max: 1 << 20}, exited: make(chan struct{}), box: box}
+		stderr: &capture{max: 1 << 20}, exited: make(chan struct{}), box: box, board: board}
 	cmd.Cmd.Stdout = io.Discard
 	cmd.Cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		r.Close()
+		board.Close()
 		_ = box.remove()
 		return nil, fmt.Errorf("starting the child: %w", err)
 	}
@@ -81,6 +94,35 @@ func Start(b *Binary) (*Proc, error) {
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// newBoard makes a step board in dir: a file unlinked at once, which
+// lives while the driver and the child hold it.
+func newBoard(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, "step-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readBoard returns the step written on board, "" for none.
+func readBoard(board *os.File) string {
+	var rec [harness.StepRecord]byte
+	n, _ := board.ReadAt(rec[:], 0)
+	step, _, _ := strings.Cut(string(rec[:n]), "\n")
+	return strings.TrimRight(step, "\x00")
+}
+
+// clearBoard wipes the step board before a request, so that a death
+// before the request's first step is not told at the last request's.
+func (p *Proc) clearBoard() {
+	var zero [harness.StepRecord]byte
+	_, _ = p.board.WriteAt(zero[:], 0) // fails only once the board is closed
 }
 
 // runEnv is added to the environment of every process run from a child
@@ -117,6 +159,14 @@ func (p *Proc) read(r *os.File) {
 // Kill kills the child's process group and waits for it. A child that
 // has exited had its group killed then.
 func (p *Proc) Kill() {
+	p.kill()
+	p.closeBoard()
+}
+
+func (p *Proc) closeBoard() { p.closeOnce.Do(func() { p.board.Close() }) }
+
+// kill kills the child's process group and waits for it.
+func (p *Proc) kill() {
 	select {
 	case <-p.exited:
 		return
@@ -163,6 +213,7 @@ func (p *Proc) Do(ctx context.Context, req harness.Request, idle time.Duration) 
 		return nil, err
 	}
 	rep := &Reply{}
+	p.clearBoard()
 	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
 		// The child is gone; its death is told below.
 		return p.dead(rep, false), nil
@@ -196,13 +247,17 @@ func (p *Proc) Do(ctx context.Context, req harness.Request, idle time.Duration) 
 // records how it ended.
 func (p *Proc) dead(rep *Reply, kill bool) *Reply {
 	if kill {
-		p.Kill()
+		p.kill()
 	}
 	select {
 	case <-p.exited:
 	case <-time.After(5 * time.Second):
-		p.Kill()
+		p.kill()
 	}
+	if step := readBoard(p.board); step != "" {
+		rep.Step = step
+	}
+	p.closeBoard()
 	rep.Death = classify(p.err, p.stderr.String(), kill)
 	if p.jailed.OutOfMemory {
 		rep.Death.Kind, rep.Death.Msg = DeathLimit, "killed at the memory bound of the isolation"

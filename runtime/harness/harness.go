@@ -76,6 +76,9 @@ type Registry struct {
 	// call, and a test looks its methods up every iteration).
 	indexMu sync.Mutex
 	index   map[methodKey]int
+	// board, when set, is the file the step being run is written to
+	// (see StepFDEnv), instead of an EvStep message.
+	board *os.File
 }
 
 // A methodKey names a method of a receiver type.
@@ -138,13 +141,17 @@ func (r *Registry) RegisterMethod(typ, m string, fn interface{}) {
 }
 
 // Serve answers requests on standard input until it is closed. Messages
-// go to file descriptor 3.
+// go to file descriptor 3; steps to the step board at descriptor 4 when
+// the environment's StepFDEnv says so.
 func Serve() error {
 	out := os.NewFile(3, "depcon-results")
 	if out == nil {
 		return errors.New("harness: file descriptor 3 is not open")
 	}
 	defer out.Close()
+	if os.Getenv(StepFDEnv) == "4" {
+		registry.board = os.NewFile(4, "depcon-step")
+	}
 	return registry.Serve(os.Stdin, out)
 }
 

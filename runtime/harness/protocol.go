@@ -311,6 +311,17 @@ const StepSetup = "setup"
 // sequential orders of its suffixes for the linearizability oracle.
 const StepReference = "reference"
 
+// The step board: a child started with StepFDEnv set to "4" writes each
+// step it begins (see Message.Step) to the file at descriptor 4, at
+// offset 0, as one record of StepRecord bytes (the step, a newline, NULs),
+// instead of sending it as an EvStep message. A step is announced twice
+// an iteration; a write where the driver reads it only when the child
+// died costs far less than a message it wakes up for.
+const (
+	StepFDEnv  = "DEPCON_STEP_FD"
+	StepRecord = 64
+)
+
 // Message events.
 const (
 	EvStep   = "step"

@@ -226,6 +226,19 @@ func sharedObject(fn string, v reflect.Value, pt reflect.Type) (reflect.Value, e
 // progress tells the driver that step is about to run. An error is left
 // to the sending of the result.
 func (x *execution) progress(step string) {
+	if b := x.r.board; b != nil {
+		var rec [StepRecord]byte
+		n := 0
+		for n < len(step) && n < StepRecord-1 {
+			rec[n] = step[n]
+			n++
+		}
+		rec[n] = '\n'
+		if _, err := b.WriteAt(rec[:], 0); err == nil {
+			return
+		}
+		x.r.board = nil // tell it as messages from now on
+	}
 	_ = x.send(Message{Ev: EvStep, Step: step, Goroutine: -1})
 }
 
