@@ -27,6 +27,7 @@ var signatures = []struct{ kind, text string }{
 	{"self-deadlock", "self-deadlock:"},
 	{"deadlock", "deadlock:"},
 	{"panic", "panic:"},
+	{"not-linearizable", "not linearizable:"},
 }
 
 // kindsIn returns the kinds whose signature occurs in out. "deadlock:"
@@ -51,6 +52,7 @@ func TestKindsIn(t *testing.T) {
 		"t.go:9: deadlock: goroutines still blocked":                  {"deadlock"},
 		"WARNING: DATA RACE\n...\nfatal error: concurrent map writes": {"race", "fatal"},
 		"t.go:9: panic: runtime error: index out of range":            {"panic"},
+		"t.go:9: not linearizable: Add ∥ Add gave \"1 1\"":            {"not-linearizable"},
 		"ok": nil,
 	} {
 		if got := kindsIn(out); !slices.Equal(got, want) {

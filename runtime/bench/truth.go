@@ -109,7 +109,7 @@ func sortedPair(m1, m2 string) []string {
 }
 
 // Kinds of violations truth.json may list, those of depcon test.
-var validKinds = []string{"race", "panic", "deadlock", "fatal", "self-deadlock"}
+var validKinds = []string{"race", "panic", "deadlock", "fatal", "self-deadlock", "not-linearizable"}
 
 // TruthFile is the name of the ground truth in a corpus directory.
 const TruthFile = "truth.json"
