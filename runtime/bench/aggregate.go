@@ -105,6 +105,11 @@ type ModeStats struct {
 	// the violations other than the bug, once each with their count.
 	FalseAlarms int          `json:"false_alarms"`
 	Others      []OtherCount `json:"others"`
+	// Ended is the mean time at which the runs' testing ended, in
+	// seconds, and Saturated how many ended by saturation: on a control,
+	// what proving nothing costs.
+	Ended     float64 `json:"ended_s"`
+	Saturated int     `json:"saturated"`
 
 	Notes []string  `json:"-"` // distinct notes of the runs
 	fdts  []float64 // FDT of each successful run
@@ -229,6 +234,10 @@ func modeStats(runs []Run, budget time.Duration, cost float64) *ModeStats {
 			}
 		}
 		ms.FalseAlarms += r.FalseAlarms()
+		ms.Ended += r.Elapsed / float64(len(runs))
+		if r.Saturated {
+			ms.Saturated++
+		}
 		for _, n := range r.Notes {
 			if !slices.Contains(ms.Notes, n) {
 				ms.Notes = append(ms.Notes, n)

@@ -74,7 +74,8 @@ func fixture() *Report {
 		"c": {
 			SchedStress: {ModeDependent: {failed(50, Other{Kind: "race", Pair: [2]string{"X", "Y"}}), failed(60)},
 				ModeAll: {failed(70), failed(70)}},
-			SchedAll: {ModeDependent: {failed(50), failed(50)}, ModeAll: {failed(70), failed(70)}},
+			SchedAll: {ModeDependent: {{Tests: 50, Elapsed: 2, Saturated: true}, {Tests: 50, Elapsed: 4}},
+				ModeAll: {failed(70), failed(70)}},
 		},
 		"k": {
 			SchedStress: {ModeDependent: {{Notes: []string{"no dependent pairs to test"}}, {Notes: []string{"no dependent pairs to test"}}},
@@ -384,7 +385,7 @@ var (
 	subjectKeys = []string{"name", "type", "kind", "hard", "test_mode", "objects", "methods", "pairs_total", "pairs_pc",
 		"pairs_d", "pairs_dependent", "load_s", "analysis_s", "build_s", "cost_s", "runs", "false_alarms"}
 	modeKeys = []string{"success_rate", "fdt_s", "fdt_total_s", "tests", "fdt_b_s", "fdt_total_b_s", "tests_b",
-		"fdt_speedup", "fdt_total_speedup", "tests_reduction", "false_alarms", "others"}
+		"fdt_speedup", "fdt_total_speedup", "tests_reduction", "false_alarms", "others", "ended_s", "saturated"}
 )
 
 func TestWriteText(t *testing.T) {
@@ -413,6 +414,9 @@ func TestWriteText(t *testing.T) {
 		// controls: dependent pairs, then the false alarms per scheduler and mode.
 		{"c", "C", "3", "1", "(race", "X∥Y", "×1)", "0", "0", "0"},
 		{"k", "K", "0", "0", "0", "0", "0"},
+		// controls' end of testing: c under all/dependent ended at 2 and
+		// 4 s, once by saturation.
+		{"c", "0.00s", "0/2", "0.00s", "0/2", "3.00s", "1/2", "0.00s", "0/2"},
 		// ratios with stress over all buggy subjects: a 3.5, h 1, b 4.
 		{"FDT×", "all", "all", "3", "2.41×", "3.50×", "2.83×"},
 		// schedulers: all/dependent on the hard subject and the ordinary ones.

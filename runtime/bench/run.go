@@ -34,6 +34,11 @@ type Run struct {
 	// Notes says why the type was not tested or some of its methods
 	// were not: the driver's notes.
 	Notes []string
+	// Elapsed is how long the type's testing took, in seconds, and
+	// Saturated whether it ended because its interleavings were
+	// saturated (rather than by its budget, its pairs or a violation).
+	Elapsed   float64
+	Saturated bool
 }
 
 // An Other is a violation reported on a subject that is not its bug, with
@@ -82,7 +87,8 @@ func runOf(s *Subject, tr *driver.TypeReport) Run {
 	if tr == nil {
 		return Run{Notes: []string{"the driver did not report the type"}}
 	}
-	r := Run{Tests: tr.TestsGenerated, Notes: slices.Clone(tr.Notes)}
+	r := Run{Tests: tr.TestsGenerated, Notes: slices.Clone(tr.Notes), Elapsed: tr.Elapsed,
+		Saturated: tr.Ended == driver.EndedSaturated}
 	if tr.Skipped != "" {
 		r.Notes = append(r.Notes, "not tested: "+tr.Skipped)
 	}

@@ -119,6 +119,24 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 		}
 	}
 	tw.Flush()
+	fmt.Fprintf(tw, "\nEnd of the controls' testing (mean time; runs that ended by saturation, not by the budget)\ncontrol")
+	for _, sched := range r.Scheds {
+		for _, m := range r.Modes {
+			fmt.Fprintf(tw, "\t%s/%s", sched, m)
+		}
+	}
+	fmt.Fprintln(tw)
+	for _, s := range controls {
+		fmt.Fprintf(tw, "%s", s.Name)
+		for _, sched := range r.Scheds {
+			for _, m := range r.Modes {
+				ms := s.stats(sched, m)
+				fmt.Fprintf(tw, "\t%.2fs %d/%d", ms.Ended, ms.Saturated, r.Seeds)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
 	sum := r.Summary
 	fmt.Fprintf(tw, "%d of %d controls have dependent pairs (the corpus needs at least %d)\n", sum.ControlsWithDependentPairs,
 		sum.Controls, MinControls)
