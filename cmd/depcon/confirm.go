@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -79,7 +78,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 	fs.Bool("confirm", true, "confirm the diagnostics with generated tests")
 	cfg := driver.Config{Iters: driver.DefaultIters, MaxLen: driver.DefaultMaxLen, Seed: 1, Confirm: true}
 	fs.DurationVar(&cfg.Budget, "budget", confirmBudget, "time budget per type")
-	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
+	fs.IntVar(&cfg.Parallel, "p", driver.DefaultParallel(), "types tested at once, each in its own child")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
 	fs.BoolVar(&cfg.Unexported, "unexported", false, "test unexported methods too")
 	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -82,7 +81,7 @@ func testFlags(stderr io.Writer, cfg *driver.Config, opt *testOptions) *flag.Fla
 	fs.BoolVar(&cfg.Unexported, "unexported", false,
 		"test unexported types and methods too (the default in package main and internal packages)")
 	fs.BoolVar(&cfg.First, "first", false, "stop testing a type at its first violation")
-	fs.IntVar(&cfg.Parallel, "p", runtime.GOMAXPROCS(0), "types tested at once, each in its own child")
+	fs.IntVar(&cfg.Parallel, "p", driver.DefaultParallel(), "types tested at once, each in its own child")
 	fs.StringVar(&opt.shard, "shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")
 	fs.BoolVar(&opt.merge, "merge", false, "merge the JSON reports named by the arguments (of shards) into one report")
 	fs.StringVar(&opt.sarif, "sarif", "", "also write the report as a SARIF 2.1.0 log to this file (- for standard output)")
