@@ -23,6 +23,11 @@ const (
 func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
 	req.Sched = v.sched
+	if v.lin != nil {
+		// The oracle as it found v: the pair's later tests may run
+		// without it (see retire).
+		req.Lin = v.lin
+	}
 	if v.sched.Kind == harness.SchedTargeted {
 		req.Test.Iters = min(req.Test.Iters, targetedIters)
 	}
