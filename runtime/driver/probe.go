@@ -223,8 +223,8 @@ func (r *typeRun) probe() bool {
 }
 
 // Argument search: argTraces traced tests per method, each calling it
-// twice with fresh arguments, at most argSearchSlow for a method whose
-// probe took longer than that.
+// twice with fresh arguments; none for a method whose probe took longer
+// than argSearchSlow.
 const (
 	argTraces     = 8
 	argSearchSlow = 20 * time.Millisecond

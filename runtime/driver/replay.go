@@ -16,10 +16,10 @@ const (
 )
 
 // replay runs the failing test of v again under its schedule, up to
-// most times (at most replays), and returns how many runs failed as v did and how many
-// ran. A scheduled violation's window may be too narrow for the
-// overlay-free reproducer, which stresses without the hooks: the replay
-// is then what confirms it.
+// most times (at most replays), and returns how many runs failed as v
+// did and how many ran. A scheduled violation's window may be too
+// narrow for the overlay-free reproducer, which stresses without the
+// hooks: the replay is then what confirms it.
 func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
 	req.Sched = v.sched
