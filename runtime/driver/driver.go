@@ -274,6 +274,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		rep.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
 	}
+	// The report lists the types in the packages' order; they are built
+	// and tested heaviest first (most dependent pairs), so that the last
+	// ones to end are short.
+	slots := make([][]*TypeReport, len(selected))
+	for i, ps := range selected {
+		for range ps.subjects {
+			slot := &TypeReport{}
+			slots[i] = append(slots[i], slot)
+			rep.Types = append(rep.Types, slot)
+		}
+	}
+	order := heaviestFirst(selected)
 	// The packages are built one after the other, ahead of their
 	// testing, while the types of those built before are tested: a
 	// build does not wait for a free slot, nor a slot for a build.
@@ -282,7 +294,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		builds[i] = make(chan builtPkg, 1)
 	}
 	go func() {
-		for i, ps := range selected {
+		for _, i := range order {
+			ps := selected[i]
 			if len(ps.subjects) == 0 || ctx.Err() != nil {
 				builds[i] <- builtPkg{}
 				continue
@@ -293,7 +306,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}()
 	pool := newPool(cfg.Parallel)
 	var errs []error
-	for i, ps := range selected {
+	for _, i := range order {
 		b := <-builds[i]
 		if b.err != nil {
 			errs = append(errs, b.err) // a package that does not build is reported; the others are tested
@@ -301,9 +314,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if b.p == nil || ctx.Err() != nil {
 			continue
 		}
-		for _, s := range ps.subjects {
-			slot := &TypeReport{}
-			rep.Types = append(rep.Types, slot)
+		for j, s := range selected[i].subjects {
+			slot := slots[i][j]
 			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, b.p, s) })
 		}
 	}
@@ -317,6 +329,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, errors.Join(errs...)
 	}
 	return rep, ctx.Err()
+}
+
+// heaviestFirst returns the indexes of selected, the packages with the
+// most dependent pairs first (ties in their order).
+func heaviestFirst(selected []pkgSubjects) []int {
+	weight := func(ps pkgSubjects) int {
+		n := 0
+		for _, s := range ps.subjects {
+			n += len(s.Plan.Pairs)
+		}
+		return n
+	}
+	order := make([]int, len(selected))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return weight(selected[b]) - weight(selected[a]) })
+	return order
 }
 
 // A builtPkg is a package built for testing, or why it could not be.

@@ -328,6 +328,22 @@ func TestReplaysDone(t *testing.T) {
 	}
 }
 
+// TestHeaviestFirst: the packages with the most dependent pairs are
+// tested first, ties in their order.
+func TestHeaviestFirst(t *testing.T) {
+	pkg := func(pairs ...int) pkgSubjects {
+		var ps pkgSubjects
+		for _, n := range pairs {
+			ps.subjects = append(ps.subjects, &testgen.Subject{Plan: &deps.TypePlan{Pairs: make([]deps.Pair, n)}})
+		}
+		return ps
+	}
+	got := heaviestFirst([]pkgSubjects{pkg(1), pkg(2, 3), pkg(), pkg(5), pkg(1)})
+	if want := []int{1, 3, 0, 4, 2}; !slices.Equal(got, want) {
+		t.Errorf("heaviestFirst = %v, want %v", got, want)
+	}
+}
+
 // TestReopen: an order left blind is tried again once reopened; one
 // that reached its sites, or is not left, stays as it is.
 func TestReopen(t *testing.T) {
