@@ -253,21 +253,20 @@ func pairOf(m1, m2 *method) *Pair {
 		p.Evidence = append(p.Evidence, Evidence{Kind: DepSelf, Loc1: display(m1, a.Lock), Pos1: a.Where,
 			Text: fmt.Sprintf("%s acquires %s while already holding it (%s)", m1.m.Name, display(m1, a.Lock), short(a.Where))})
 	}
-	if len(p.Deps) == 0 {
-		cut := m1
-		if !cut.m.Summary.Truncated {
-			cut = m2
-		}
-		if !cut.m.Summary.Truncated {
-			return nil
-		}
-		// Completeness first: what the summary lost may conflict.
-		p.Deps = append(p.Deps, DepPC)
-		p.Evidence = append(p.Evidence, Evidence{Kind: DepPC, Text: fmt.Sprintf("the summary of %s was cut at its size "+
-			"limit: what it lost may conflict with %s", cut.m.Name, other(cut, m1, m2).m.Name)})
-		return p
+	if cut := truncated(m1, m2); cut != nil && !p.Has(DepPC) {
+		// Completeness first: what the summary lost may conflict. A
+		// pair dependent by its locks only (d, rwr, self) is parallel
+		// and conflict dependent as well, so that depcon test also
+		// runs it for the conflicts (exception mode).
+		p.Deps = append([]string{DepPC}, p.Deps...)
+		p.Evidence = append([]Evidence{{Kind: DepPC, Text: fmt.Sprintf("the summary of %s was cut at its size "+
+			"limit: what it lost may conflict with %s", cut.m.Name, other(cut, m1, m2).m.Name)}}, p.Evidence...)
 	}
-	if question && len(p.Deps) == 1 && (m1.unsynchronised() || m2.unsynchronised()) {
+	if len(p.Deps) == 0 {
+		return nil
+	}
+	if question && len(p.Deps) == 1 && truncated(m1, m2) == nil && (m1.unsynchronised() || m2.unsynchronised()) {
+		// (Not of a cut summary: what it lost may order the accesses.)
 		p.Question = fmt.Sprintf("may %s be called while %s runs?", m1.m.Name, m2.m.Name)
 	}
 	return p
@@ -327,9 +326,10 @@ func short(where string) string {
 // synchronised operation (atomic, channel, sync.Map) at all: a method
 // that does not try to synchronise, as a set-up or configuration method
 // does not, unlike one that locks for some of its state and forgets some
-// other (a counter incremented after the unlock), which is a bug.
+// other (a counter incremented after the unlock), which is a bug. A
+// method whose summary was cut is not: it may have lost its locks.
 func (m *method) unsynchronised() bool {
-	if len(m.m.Summary.Acquires) > 0 {
+	if m.m.Summary.Truncated || len(m.m.Summary.Acquires) > 0 {
 		return false
 	}
 	for _, a := range m.m.Summary.Accesses {
@@ -338,6 +338,19 @@ func (m *method) unsynchronised() bool {
 		}
 	}
 	return true
+}
+
+// truncated returns the method of the pair m1, m2 whose summary was cut
+// at its size limit (or applies a callee's that was: see
+// summary.Summary.Truncated), m1 first; nil when both are whole.
+func truncated(m1, m2 *method) *method {
+	switch {
+	case m1.m.Summary.Truncated:
+		return m1
+	case m2.m.Summary.Truncated:
+		return m2
+	}
+	return nil
 }
 
 // other returns the method of the pair m1, m2 that is not m (m itself

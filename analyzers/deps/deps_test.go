@@ -489,14 +489,92 @@ func TestQuestions(t *testing.T) {
 // accesses left show no conflict (Big ∥ Tail).
 func TestTruncated(t *testing.T) {
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "truncated")
-	tp := results[0].Result.(*deps.Plan).Type("T")
+	p := results[0].Result.(*deps.Plan)
+	tp := p.Type("T")
 	checkPairs(t, tp, "Big~Big:pc", "Big~Last:pc", "Big~Set:pc", "Big~Tail:pc")
 	if ev := tp.Pair("Big", "Tail").Evidence[0].Text; !strings.Contains(ev, "the summary of Big was cut at its size limit") {
 		t.Errorf("Big~Tail evidence: %s", ev)
 	}
+	checkTruncated(t, tp, "Big")
+
+	// V.Big calls T.Big: its own summary has room for what T.Big's
+	// shows, but what T.Big's lost is lost to it too.
+	v := p.Type("V")
+	checkTruncated(t, v, "Big")
+	checkPairs(t, v, "Big~Big:pc", "Big~Tail:pc")
+	if pr := v.Pair("Big", "Tail"); pr == nil || len(pr.Evidence) != 1 ||
+		pr.Evidence[0].Text != "the summary of Big was cut at its size limit: what it lost may conflict with Tail" {
+		t.Errorf("V Big~Tail: %+v", pr)
+	}
+
+	// A pair dependent by its locks only is parallel and conflict
+	// dependent too when a summary is cut: depcon test then runs it in
+	// exception mode as well.
+	w := p.Type("W")
+	checkTruncated(t, w, "AB")
+	checkPairs(t, w, "AB~AB:pc", "AB~BA:pc+d")
+	if pr := w.Pair("AB", "BA"); pr == nil || len(pr.Evidence) != 2 || pr.Evidence[0].Kind != deps.DepPC ||
+		!strings.Contains(pr.Evidence[0].Text, "the summary of AB was cut") || pr.Evidence[1].Kind != deps.DepD {
+		t.Errorf("W AB~BA: %+v", pr)
+	}
+	if w.PairsPC != 2 || w.PairsD != 1 {
+		t.Errorf("W: pc=%d d=%d, want 2 1", w.PairsPC, w.PairsD)
+	}
+
+	// No contract question, and no set-up method, on the basis of a cut
+	// summary: it may have lost the locks, or writes. (N ∥ SetN, two
+	// whole methods that take no lock, is a question.)
+	u := p.Type("U")
+	checkTruncated(t, u, "Big", "Reset")
+	checkPairs(t, u, "Big~Big:pc", "Big~Last:pc", "Big~N:pc", "Big~Reset:pc", "Big~SetN:pc", "Last~Reset:pc",
+		"N~Reset:pc", "N~SetN:pc", "Reset~Reset:pc", "Reset~SetN:pc", "SetN~SetN:pc")
+	for _, pr := range u.Pairs {
+		whole := !slices.Contains([]string{pr.M1, pr.M2}, "Big") && !slices.Contains([]string{pr.M1, pr.M2}, "Reset")
+		if (pr.Question != "") != whole {
+			t.Errorf("U %s~%s: question %q", pr.M1, pr.M2, pr.Question)
+		}
+	}
+	for _, m := range u.Methods {
+		if m.SetUp != "" || m.Unsynchronised == m.Truncated {
+			t.Errorf("U.%s: set-up %q, unsynchronised %v", m.Name, m.SetUp, m.Unsynchronised)
+		}
+	}
+
+	// The plan fact carries the cut summaries.
+	data, err := p.GobEncode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q deps.Plan
+	if err := q.GobDecode(data); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, &q) {
+		t.Errorf("decoded plan:\n%+v\nwant\n%+v", q, *p)
+	}
+	checkTruncated(t, q.Type("U"), "Big", "Reset")
+}
+
+// TestTruncatedCallee checks that a method calling a function of another
+// package whose summary is cut is cut too when what the callee lost may
+// be the method's shared memory (Shared, on the T its receiver refers
+// to), and not when the callee only gets the method's own memory (Local,
+// on a T of its own).
+func TestTruncatedCallee(t *testing.T) {
+	x := plan(t, "truncatedcall", "X")
+	checkTruncated(t, x, "Shared")
+	checkPairs(t, x, "Count~Shared:pc", "Local~Shared:pc", "Shared~Shared:pc")
+}
+
+// checkTruncated checks the methods of tp whose summaries are cut.
+func checkTruncated(t *testing.T, tp *deps.TypePlan, want ...string) {
+	t.Helper()
+	if got := tp.TruncatedMethods(); !slices.Equal(got, want) {
+		t.Errorf("%s: truncated %v, want %v", tp.Name, got, want)
+	}
 	for _, m := range tp.Methods {
-		if m.Truncated != (m.Name == "Big") {
-			t.Errorf("%s: truncated %v", m.Name, m.Truncated)
+		if m.Truncated != slices.Contains(want, m.Name) {
+			t.Errorf("%s.%s: truncated %v", tp.Name, m.Name, m.Truncated)
 		}
 	}
 }

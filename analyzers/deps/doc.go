@@ -51,6 +51,17 @@
 //     read-locks l again while holding it and m2 write-locks l), or the
 //     self-pair of a method that re-acquires a lock it holds.
 //
+// A method whose summary was cut at its size limit (or applies the
+// summary of a callee that was) may have lost the accesses that make a
+// pair dependent: completeness first, every pair it takes part in is
+// parallel and conflict dependent, with evidence saying so ("the summary
+// of Big was cut at its size limit: what it lost may conflict with
+// Tail"), none is a contract question, it is a set-up method only when
+// its documentation or a directive says so, and no other method of the
+// type is one for being the only writer of a location (the cut summary
+// may have lost a write of it). The plan marks it (Method.Truncated;
+// depcon pairs counts such methods).
+//
 // Each type plan also says whether the type looks meant to be used from
 // several goroutines (Concurrent, and why: ConcurrentWhy), which makes
 // depcon test select it by default: it holds a sync or sync/atomic value

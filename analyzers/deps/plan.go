@@ -97,6 +97,19 @@ type TypePlan struct {
 	Ignored []string
 }
 
+// TruncatedMethods returns the methods whose summaries were cut at their
+// size limit (Method.Truncated), in the order of Methods: all their
+// pairs are dependent.
+func (t *TypePlan) TruncatedMethods() []string {
+	var out []string
+	for _, m := range t.Methods {
+		if m.Truncated {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
 // Dependent returns |M_pc ∪ M_d|.
 func (t *TypePlan) Dependent() int { return len(t.Pairs) }
 
@@ -129,7 +142,10 @@ type Method struct {
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
 	// Truncated is set when the method's summary was cut at its size
-	// limit: its pairs are all kept (see PlanType).
+	// limit, or applies a callee's that was (summary.Summary.Truncated):
+	// its pairs are all kept, parallel and conflict dependent, with no
+	// contract question, and it is a set-up method only when its
+	// documentation says so (see PlanType and setUp).
 	Truncated bool
 	// SetUp says why the method is a set-up method, called before the
 	// object is shared (a fluent setter, documented so, the only

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -33,6 +34,9 @@ import (
 //     fields that the other methods read without synchronisation either
 //     (SetHashFunc, a pool's Init): nothing in the type protects those
 //     fields, so the type expects them set before it is shared.
+//
+// Of a method whose summary was cut at its size limit, only the
+// directive and the documentation say so.
 func setUp(m *method, all []*method) string {
 	fn := m.m.Func
 	if fn == nil || fn.Synthetic != "" {
@@ -40,6 +44,15 @@ func setUp(m *method, all []*method) string {
 	}
 	if args, ok := directive(funcDoc(fn), DirSetUp); ok {
 		return annotated(DirSetUp, args)
+	}
+	if m.m.Summary.Truncated {
+		// The other rules read the summary, which may have lost the
+		// locked writes or the acquisitions that rule them out: only
+		// the documentation says so of a method whose summary was cut.
+		if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
+			return "doc: " + phrase
+		}
+		return ""
 	}
 	if returnsReceiver(fn) && !writesLocked(m) {
 		return "it returns its receiver (a fluent setter)"
@@ -136,9 +149,10 @@ func locked(a summary.Access) bool {
 // soleUnsynchronisedWriter returns a location that m writes, taking no
 // lock, when m is the only writer of every location it writes, with
 // plain writes, and another method reads one of them without
-// synchronisation; "" otherwise.
+// synchronisation; "" otherwise, and when another method's summary was
+// cut at its size limit (it may have lost a write of them).
 func soleUnsynchronisedWriter(m *method, all []*method) string {
-	if len(m.m.Summary.Acquires) > 0 {
+	if len(m.m.Summary.Acquires) > 0 || slices.ContainsFunc(all, func(o *method) bool { return o.m.Summary.Truncated }) {
 		return ""
 	}
 	var written []access

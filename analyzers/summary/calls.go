@@ -69,7 +69,7 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 		// The function calls itself: say so in messages.
 		via += ", a recursive call"
 	}
-	w.apply(st, instr, sum, c.Args, bindings, mode, via, true)
+	w.apply(st, instr, callee, sum, c.Args, bindings, mode, via, true)
 }
 
 // maxDynamic bounds the callees of a dynamic call that are followed.
@@ -91,7 +91,7 @@ func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value,
 	for _, callee := range callees {
 		if sum := w.b.summary(callee); sum != nil {
 			// Only a sole callee's net lock effects are certain.
-			w.apply(st, instr, sum, args, nil, mode, callee.Name(), len(callees) == 1)
+			w.apply(st, instr, callee, sum, args, nil, mode, callee.Name(), len(callees) == 1)
 		}
 	}
 	return true
@@ -258,7 +258,7 @@ func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, mode c
 		return
 	}
 	if sum := w.b.summary(callee); sum != nil {
-		w.apply(st, instr, sum, nil, bindings, mode, callee.Name(), true)
+		w.apply(st, instr, callee, sum, nil, bindings, mode, callee.Name(), true)
 	}
 }
 
@@ -309,11 +309,11 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 	}
 }
 
-// apply applies a callee's summary at a call site. args are the values of
-// the callee's parameters, bindings those of its free variables; net tells
-// whether the callee's net lock effects (locks held on return, released)
-// apply.
-func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bindings []ssa.Value, mode callMode, via string, net bool) {
+// apply applies the summary sum of callee at a call site. args are the
+// values of the callee's parameters, bindings those of its free
+// variables; net tells whether the callee's net lock effects (locks held
+// on return, released) apply.
+func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, sum *Summary, args, bindings []ssa.Value, mode callMode, via string, net bool) {
 	m := mapper{r: w.r, args: args, bindings: bindings}
 	// The callee's locks recur at most of its accesses: map each once.
 	var lockMemo map[string][]string
@@ -409,6 +409,11 @@ func (w *walker) apply(st *state, instr ssa.Instruction, sum *Summary, args, bin
 		// happened, the locks released after one, the net effects.
 		w.applyState(st, instr, &m, sum, mode, net)
 		return
+	}
+	if sum.Truncated && !w.sum.Truncated && w.reaches(&m, callee) {
+		// What the callee's summary lost at its size limit is lost to
+		// this summary too, when it may be the caller's memory.
+		w.sum.Truncated = true
 	}
 	if sum.Foreign && mode != callOnce {
 		st.accessed, w.sum.Foreign = true, true
@@ -552,6 +557,59 @@ type mapper struct {
 	r        *resolver
 	args     []ssa.Value
 	bindings []ssa.Value
+}
+
+// reaches reports whether an access of callee, applied through m, may
+// be one of the caller's locations, whatever its path: one rooted at a
+// parameter or a free variable that refers to memory the caller does
+// not own alone (as mapLoc maps them), or at a package variable of the
+// caller's package (only a callee of that package lists them: those of
+// other packages are foreign). The accesses that a callee's summary lost
+// at its size limit matter to the caller only then: a call that is only
+// passed values the caller owns (fmt.Sprintf("%d", t.n): a copy of n in
+// an interface of a local slice) loses nothing of the caller's.
+func (w *walker) reaches(m *mapper, callee *ssa.Function) bool {
+	pkg := callee.Pkg
+	if pkg == nil && callee.Origin() != nil {
+		pkg = callee.Origin().Pkg
+	}
+	if pkg == nil || w.pkg == "" || pkg.Pkg.Path() == w.pkg {
+		return true
+	}
+	shared := func(v ssa.Value) bool {
+		if a := localStruct(v); a != nil {
+			// A wrapper of the caller's values (see mapLoc): through
+			// the fields that hold them.
+			st := deref(a.Type()).Underlying().(*types.Struct)
+			for i := range st.NumFields() {
+				if len(m.r.fieldContents(v, st.Field(i).Name())) > 0 {
+					return true
+				}
+			}
+			return false
+		}
+		if _, ok := v.(*ssa.Alloc); ok {
+			return false // a local variable of the caller
+		}
+		return len(m.r.paths(v)) > 0
+	}
+	for _, v := range m.args {
+		if shared(v) {
+			return true
+		}
+	}
+	for _, v := range m.bindings {
+		if cell, ok := v.(*ssa.Alloc); ok {
+			if len(m.r.cellContents(cell)) > 0 {
+				return true
+			}
+			continue
+		}
+		if shared(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxDerefs bounds the references a location mapped from a callee goes

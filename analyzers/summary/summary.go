@@ -24,7 +24,11 @@ type Summary struct {
 	// may release without having acquired them (an "unlock()" helper).
 	Exit     []Held
 	Released []string
-	// Truncated is set when the summary was cut at its size limit.
+	// Truncated is set when the summary was cut at its size limit, or
+	// applies the summary of a callee that was: accesses, acquisitions
+	// or releases may be missing. The deps and unguarded analyzers read
+	// it (a cut summary's pairs are all kept; nothing is said of the
+	// fields of its type).
 	Truncated bool
 	// Foreign is set when the function may access package variables of
 	// other packages. Those accesses are not listed: they are the

@@ -198,6 +198,11 @@
 // holds it in read mode. Locations reached through an interface value that a callee
 // asserts to a concrete type are not attributed to a value of a known
 // type that the caller passes (a type switch's cases are other types).
+// Nothing at all is reported of the fields of a type one of whose
+// methods has a summary cut at its size limit (or applying the summary
+// of a callee that was): the accesses, locks and releases it lost may
+// make the guard inferred for any field, and the set-up methods, wrong
+// (depcon pairs counts such methods as "truncated").
 // The related
 // information points at an access that holds the lock, at the atomic
 // access, or at the lock acquisition and a guarded write.

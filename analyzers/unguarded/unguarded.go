@@ -54,6 +54,13 @@ func run(pass *analysis.Pass) (any, error) {
 	plan := pass.ResultOf[deps.Analyzer].(*deps.Plan)
 	reported := reports{}
 	for _, t := range entries(res) {
+		if t.truncated(res) {
+			// A summary cut at its size limit may have lost accesses,
+			// acquisitions and releases: the guard inferred for any
+			// field of the type may be wrong, and so may the set-up
+			// methods. Nothing is said of the type's fields.
+			continue
+		}
 		// Set-up methods run before the object is shared (deps.Method.SetUp,
 		// the definition depcon test uses too): what they write is
 		// configuration, not state the lock guards.
@@ -87,11 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 		sort.Strings(fields)
-		lost := mayBeLost(t.methods)
 		for _, f := range fields {
-			if lost(f) {
-				continue
-			}
 			// Writes first: x++ is reported as a write.
 			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
 			check(pass, t, byField[f], reported)
@@ -440,32 +443,34 @@ func related(sites ...analysis.RelatedInformation) []analysis.RelatedInformation
 	return out
 }
 
-// mayBeLost returns whether the accesses of a field may be missing from
-// the summary of one of methods, cut at its size limit: a field such a
-// summary does not show. Nothing is said of those fields, whose other
-// accesses are not all known.
-func mayBeLost(methods []*summary.Method) func(field string) bool {
-	var cut []map[string]bool // the fields each cut summary shows
-	for _, m := range methods {
-		if !m.Summary.Truncated {
+// truncated reports whether a method of the type has a summary cut at
+// its size limit (or applying a callee's that was: see
+// summary.Summary.Truncated): one of the methods the summary analyzer
+// lists for the type (those whose plan deps.Method.Truncated marks), an
+// entry point, or a method that early looks at.
+func (t *typeEntries) truncated(res *summary.Result) bool {
+	cut := func(s *summary.Summary) bool { return s != nil && s.Truncated }
+	for _, st := range res.Types {
+		if st.Obj != t.obj {
 			continue
 		}
-		shown := map[string]bool{}
-		for _, a := range m.Summary.Accesses {
-			if f, ok := part(a.Loc); ok {
-				shown[f] = true
-			}
-		}
-		cut = append(cut, shown)
-	}
-	return func(field string) bool {
-		for _, shown := range cut {
-			if !shown[field] {
+		for _, m := range slices.Concat(st.Methods, st.Unexported) {
+			if cut(m.Summary) {
 				return true
 			}
 		}
-		return false
 	}
+	for _, m := range t.methods {
+		if cut(m.Summary) {
+			return true
+		}
+	}
+	for _, fn := range t.bodies() {
+		if cut(res.Of(fn)) {
+			return true
+		}
+	}
+	return false
 }
 
 // promotedHere reports whether m is a method of t promoted from an

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/load"
@@ -106,9 +107,12 @@ type jsonType struct {
 	Dependent  int        `json:"pairs_dependent"`
 	Reduction  float64    `json:"reduction"`
 	Pairs      []jsonPair `json:"pairs"`
-	// Truncated lists the methods whose summaries were cut at their
-	// size limit: all their pairs are kept.
-	Truncated []string `json:"truncated,omitempty"`
+	// Truncated counts the methods whose summaries were cut at their
+	// size limit (deps.Method.Truncated), TruncatedMethods names them:
+	// all their pairs are kept, and unguarded says nothing of the
+	// type's fields.
+	Truncated        int      `json:"truncated,omitempty"`
+	TruncatedMethods []string `json:"truncated_methods,omitempty"`
 }
 
 type jsonPair struct {
@@ -129,10 +133,9 @@ func toJSON(path string, t *deps.TypePlan) jsonType {
 		if !m.Exported {
 			j.Unexported = append(j.Unexported, m.Name)
 		}
-		if m.Truncated {
-			j.Truncated = append(j.Truncated, m.Name)
-		}
 	}
+	j.TruncatedMethods = t.TruncatedMethods()
+	j.Truncated = len(j.TruncatedMethods)
 	for _, p := range t.Pairs {
 		j.Pairs = append(j.Pairs, jsonPair{M1: p.M1, M2: p.M2, Deps: p.Deps, Objects: p.Objects(), Evidence: p.Evidence,
 			Question: p.Question})
@@ -156,6 +159,13 @@ func printType(w io.Writer, path string, t *deps.TypePlan) {
 		if len(m.Locks) > 0 {
 			fmt.Fprintf(w, "%v", m.Locks)
 		}
+	}
+	if cut := t.TruncatedMethods(); len(cut) > 0 {
+		what := "the summary of %s was cut at its size limit: all its pairs are kept"
+		if len(cut) > 1 {
+			what = "the summaries of %s were cut at their size limit: all their pairs are kept"
+		}
+		fmt.Fprintf(w, "\n  truncated (%d): "+what, len(cut), strings.Join(cut, ", "))
 	}
 	fmt.Fprintf(w, "\n  |M| = %d, |M_pc| = %d, |M_d| = %d, |M_pc ∪ M_d| = %d, reduction %.1f%%\n",
 		t.PairsTotal, t.PairsPC, t.PairsD, t.Dependent(), t.Reduction())

@@ -1,7 +1,12 @@
 // Package unguardedtrunc has a method whose summary is cut at its size
-// limit: unguarded reports what the summary shows (Big's write of last),
-// and says nothing of the fields it may have lost (f299, which Peek reads
-// without the lock that Tail and Bump hold).
+// limit (T.Big): unguarded says nothing of T's fields, neither of those
+// the summary shows (Big's write of last without the lock that Last and
+// Set hold; g, which Big reads under the lock and PeekG reads without it)
+// nor of those it may have lost (f299, which Peek reads without the lock
+// that Tail and Bump hold). What the summary lost may make the guard
+// inferred wrong: Big's last write of g, without the lock, is lost, and
+// g is then guarded by no lock. S, the same type with a whole summary,
+// is reported.
 package unguardedtrunc
 
 import "sync"
@@ -310,12 +315,17 @@ type T struct {
 	f298 int
 	f299 int
 	last int
+	g    int
 }
 
-// Big writes last without the lock, reads every field, and writes the
-// last one, an access its summary loses.
+// Big writes last without the lock, reads g under the lock, reads every
+// field, and writes the last one and g without the lock, accesses its
+// summary loses.
 func (t *T) Big() int {
-	t.last = 1 // want `recv.last is written in Big without recv.mu`
+	t.last = 1 // not reported: T has a cut summary
+	t.mu.Lock()
+	g := t.g
+	t.mu.Unlock()
 	n := 0
 	n += t.f0
 	n += t.f1
@@ -617,6 +627,7 @@ func (t *T) Big() int {
 	n += t.f297
 	n += t.f298
 	t.f299 = n
+	t.g = g + n
 	return n
 }
 
@@ -635,3 +646,9 @@ func (t *T) Bump() { t.mu.Lock(); t.f299++; t.mu.Unlock() }
 
 // Peek reads the last field without the lock.
 func (t *T) Peek() int { return t.f299 }
+
+// SetG writes g under the lock.
+func (t *T) SetG(n int) { t.mu.Lock(); t.g = n; t.mu.Unlock() }
+
+// PeekG reads g without the lock: not reported, Big's summary is cut.
+func (t *T) PeekG() int { return t.g }
