@@ -221,6 +221,13 @@ func TestReportFormats(t *testing.T) {
 	if n := rep.Violations(); n != 1 {
 		t.Errorf("Violations() = %d, want 1", n)
 	}
+	// A reproducer that could not run says why on the violation's line.
+	v.Reproduced, v.ReproOutput = ReproNotRun, "not confirmed: the 1m0s ended\nmore"
+	b.Reset()
+	rep.WriteText(&b)
+	if want := "after 3 tests, 1.5s, NOT CONFIRMED: the 1m0s ended\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("text report lacks %q:\n%s", want, b.String())
+	}
 }
 
 // TestBeforeCall checks which probes say nothing about the method: those

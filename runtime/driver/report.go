@@ -465,6 +465,10 @@ func (v *Violation) writeText(w io.Writer) {
 		status = ", reproduced"
 	case ReproNo:
 		status = ", UNCONFIRMED: its reproducer passed"
+	case ReproNotRun:
+		if why, _, _ := strings.Cut(v.ReproOutput, "\n"); why != "" {
+			status = ", NOT CONFIRMED: " + strings.TrimPrefix(why, "not confirmed: ")
+		}
 	}
 	if v.Known {
 		status += ", known (in the baseline)"
