@@ -4,7 +4,9 @@ import (
 	"go/types"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -23,6 +25,9 @@ const maxObservers = 4
 // results of a suffix call that counts events (see eventStatRE) are not
 // compared.
 func (g *Generator) Lin(test harness.Test) *harness.Lin {
+	if g.clocked(test) {
+		return nil
+	}
 	lin := &harness.Lin{Observers: g.Observers(test)}
 	for i, c := range test.Suffix {
 		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) {
@@ -96,6 +101,58 @@ func (g *Generator) timed(c harness.Call) bool {
 	}
 	for i := range sig.Params().Len() {
 		if fromPackage(sig.Params().At(i).Type(), "time") {
+			return true
+		}
+	}
+	return false
+}
+
+// clocked reports whether the objects or the prefix of test are made
+// with a deadline: a context that times out (or is cancelled), or a
+// duration under a second (an expiry, a timeout, an interval). Their
+// state then changes with time as well as with the calls: the
+// sequential orders, run at other moments, may find them expired where
+// the concurrent calls did not (a pool whose context ended, an entry
+// set to expire after a millisecond), which is no interleaving's doing.
+func (g *Generator) clocked(test harness.Test) bool {
+	for _, c := range test.Objects {
+		if c.Fn != "" && g.callClocked(g.funcSig(c.Fn), c.Args) {
+			return true
+		}
+	}
+	for _, c := range test.Prefix {
+		if g.callClocked(g.s.Methods[c.Fn], c.Args) {
+			return true
+		}
+	}
+	return false
+}
+
+// funcSig returns the signature of the registered function fn, nil if
+// unknown.
+func (g *Generator) funcSig(fn string) *types.Signature {
+	if f := g.s.Funcs[fn]; f != nil {
+		return f.Sig
+	}
+	return nil
+}
+
+// callClocked reports whether a call of signature sig (nil if unknown)
+// with args passes a deadline, directly or to a call in its arguments.
+func (g *Generator) callClocked(sig *types.Signature, args []harness.Value) bool {
+	for i, a := range args {
+		switch {
+		case a.K == harness.KCtx && a.Lit != "":
+			return true
+		case a.K == harness.KCall && a.Call != nil && g.callClocked(g.funcSig(a.Call.Fn), a.Call.Args):
+			return true
+		case a.K == harness.KLit && sig != nil && i < sig.Params().Len() &&
+			isNamed(types.Unalias(sig.Params().At(i).Type()), "time", "Duration"):
+			if n, err := strconv.ParseInt(a.Lit, 10, 64); err == nil && n > 0 && n < int64(time.Second) {
+				return true
+			}
+		}
+		if g.callClocked(nil, a.Elems) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package testgen
 
 import (
+	"go/types"
 	"testing"
 
 	"github.com/depcon/depcon/runtime/harness"
@@ -86,6 +87,42 @@ func TestLinEventStats(t *testing.T) {
 		{"Stats", false}, {"Len", false}, {"Count", false}, {"Value", false}, {"Generate", false}} {
 		if got := eventStatRE.MatchString(tc.name); got != tc.stat {
 			t.Errorf("%s: event statistic %v, want %v", tc.name, got, tc.stat)
+		}
+	}
+}
+
+// TestLinClocked checks that the oracle is off for a test whose objects
+// or prefix are made with a deadline: a context that times out, given to
+// a constructor through an option, or a duration under a second given to
+// a constructor; a longer duration leaves it on.
+func TestLinClocked(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	dur := types.NewNamed(types.NewTypeName(0, types.NewPackage("time", "time"), "Duration", nil), types.Typ[types.Int64], nil)
+	sig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(0, nil, "ttl", dur), types.NewVar(0, nil, "opt", types.Typ[types.Int])), nil, false)
+	g.s.Funcs = map[string]*Func{"NewTTL": {Name: "NewTTL", Sig: sig}, "WithContext": {Name: "WithContext",
+		Sig: types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "ctx", types.Typ[types.Int])), nil, false)}}
+	put := harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: "k"}, {K: harness.KLit, Lit: "1"}}}
+	lit := func(s string) harness.Value { return harness.Value{K: harness.KLit, Lit: s} }
+	ctx := harness.Value{K: harness.KCall, Call: &harness.Call{Fn: "WithContext",
+		Args: []harness.Value{{K: harness.KCtx, Lit: "timeout"}}}}
+	for _, tc := range []struct {
+		name   string
+		object harness.Call
+		prefix []harness.Call
+		on     bool
+	}{
+		{"a second", harness.Call{Fn: "NewTTL", Args: []harness.Value{lit("1000000000"), lit("0")}}, nil, true},
+		{"no expiry", harness.Call{Fn: "NewTTL", Args: []harness.Value{lit("0"), lit("0")}}, nil, true},
+		{"a millisecond", harness.Call{Fn: "NewTTL", Args: []harness.Value{lit("1000000"), lit("0")}}, nil, false},
+		{"a context that times out", harness.Call{Fn: "NewTTL", Args: []harness.Value{lit("0"), ctx}}, nil, false},
+		{"a prefix call with one", harness.Call{}, []harness.Call{{Fn: "Put",
+			Args: []harness.Value{{K: harness.KCtx, Lit: "timeout"}, lit("1")}}}, false},
+	} {
+		test := harness.Test{Type: "Map", Objects: []harness.Call{tc.object}, Prefix: tc.prefix,
+			Suffix: []harness.Call{put, {Fn: "Len"}}}
+		if got := g.Lin(test) != nil; got != tc.on {
+			t.Errorf("%s: oracle on = %v, want %v", tc.name, got, tc.on)
 		}
 	}
 }
