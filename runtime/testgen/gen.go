@@ -247,13 +247,12 @@ func (g *Generator) Left() int { return len(g.targets) - len(g.retired) }
 const maxSeeds = 8
 
 // Reached records that call c of a traced test reached the hook sites
-// given, and reports whether some site is one no traced call of its
-// method had reached. The arguments of a call that reached a site no traced call of
-// its method had reached are kept, and later calls of the method reuse
-// them half the time: arguments that pass a method's checks (a valid
-// name, a known dimension) take it to the code the others never reach,
-// which the pair's orders need. Arguments naming the test's objects or
-// its prefix's results are not kept.
+// given, and reports whether one of them is new: no traced call of its
+// method had reached it. The arguments of such a call are kept, and later
+// calls of the method reuse them half the time: arguments that pass a
+// method's checks (a valid name, a known dimension) take it to the code
+// the others never reach, which the pair's orders need. Arguments naming
+// the test's objects or its prefix's results are not kept.
 func (g *Generator) Reached(c harness.Call, sites []int) bool {
 	seen := g.reached[c.Fn]
 	fresh := false
