@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/depcon/depcon/testdata/corpus/internal/lincheck"
 )
 
 func TestDriver(t *testing.T) {
 	d := NewDirectory()
-	hammer(t, 500*time.Millisecond,
+	lincheck.Hammer(t, 500*time.Millisecond,
 		func() { d.Join("a", "x") },
 		func() { d.Join("b", "") },
 		func() { d.Verify("a", "x") },
@@ -21,116 +23,37 @@ func TestDriver(t *testing.T) {
 		func() { d.Names() },
 	)
 	const each = 250 * time.Millisecond
-	check(t, "Join(a, x) ∥ Join(a, y)", each, func(run func(f, g func())) string {
+	lincheck.Check(t, "Join(a, x) ∥ Join(a, y)", each, func(run func(f, g func())) string {
 		d := NewDirectory()
 		var r1, r2 bool
 		run(func() { r1 = d.Join("a", "x") }, func() { r2 = d.Join("a", "y") })
 		return fmt.Sprint(r1, r2, d.Verify("a", "x"), d.Verify("a", "y"), d.Len())
 	})
-	check(t, "Join(a, x) ∥ Leave(a)", each, func(run func(f, g func())) string {
+	lincheck.Check(t, "Join(a, x) ∥ Leave(a)", each, func(run func(f, g func())) string {
 		d := NewDirectory()
 		var r1, r2 bool
 		run(func() { r1 = d.Join("a", "x") }, func() { r2 = d.Leave("a") })
 		return fmt.Sprint(r1, r2, d.Verify("a", "x"), d.Names())
 	})
-	check(t, "SetPassword(a, x, y) ∥ SetPassword(a, x, z)", each, func(run func(f, g func())) string {
+	lincheck.Check(t, "SetPassword(a, x, y) ∥ SetPassword(a, x, z)", each, func(run func(f, g func())) string {
 		d := NewDirectory()
 		d.Join("a", "x")
 		var r1, r2 bool
 		run(func() { r1 = d.SetPassword("a", "x", "y") }, func() { r2 = d.SetPassword("a", "x", "z") })
 		return fmt.Sprint(r1, r2, d.Verify("a", "x"), d.Verify("a", "y"), d.Verify("a", "z"))
 	})
-	check(t, "SetPassword(a, x, y) ∥ Leave(a)", each, func(run func(f, g func())) string {
+	lincheck.Check(t, "SetPassword(a, x, y) ∥ Leave(a)", each, func(run func(f, g func())) string {
 		d := NewDirectory()
 		d.Join("a", "x")
 		var r1, r2 bool
 		run(func() { r1 = d.SetPassword("a", "x", "y") }, func() { r2 = d.Leave("a") })
 		return fmt.Sprint(r1, r2, d.Verify("a", "y"), d.Len())
 	})
-	check(t, "Join(a, y) ∥ Leave(a) after Join(a, x)", each, func(run func(f, g func())) string {
+	lincheck.Check(t, "Join(a, y) ∥ Leave(a) after Join(a, x)", each, func(run func(f, g func())) string {
 		d := NewDirectory()
 		d.Join("a", "x")
 		var r1, r2 bool
 		run(func() { r1 = d.Join("a", "y") }, func() { r2 = d.Leave("a") })
 		return fmt.Sprint(r1, r2, d.Verify("a", "x"), d.Verify("a", "y"), d.Len())
 	})
-}
-
-// check runs the two calls of test one after the other in both orders,
-// then concurrently, released together by a start barrier, with a fresh
-// object each time, until d has passed. It fails the test with "not
-// linearizable:" when the outcome of a concurrent run is that of neither
-// order. test builds a fresh object, makes its two calls through run and
-// returns their outcome.
-func check(t *testing.T, name string, d time.Duration, test func(run func(f, g func())) string) {
-	t.Helper()
-	first := test(func(f, g func()) { f(); g() })
-	second := test(func(f, g func()) { g(); f() })
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if got := test(func(f, g func()) { pair(t, f, g) }); got != first && got != second {
-			t.Fatalf("not linearizable: %s gave %q; the first call first gives %q, the second first %q", name, got, first, second)
-		}
-	}
-	t.Logf("%s: every outcome was that of a sequential order", name)
-}
-
-// pair runs f and g in two goroutines released together by a start barrier.
-// It fails the test with "panic:" when either panics and with "deadlock:"
-// when they have not both returned after a timeout.
-func pair(t *testing.T, f, g func()) {
-	t.Helper()
-	start := make(chan struct{})
-	done := make(chan any, 2)
-	for _, fn := range []func(){f, g} {
-		go func() {
-			defer func() { done <- recover() }()
-			<-start
-			fn()
-		}()
-	}
-	close(start)
-	timer := time.NewTimer(2 * time.Second)
-	defer timer.Stop()
-	for range 2 {
-		select {
-		case r := <-done:
-			if r != nil {
-				t.Fatalf("panic: %v", r)
-			}
-		case <-timer.C:
-			t.Fatalf("deadlock: goroutines still blocked after 2s")
-		}
-	}
-}
-
-// hammer calls each fn in a loop from its own goroutine (two goroutines per
-// fn) for d. It fails the test with "panic:" when a call panics and with
-// "deadlock:" when the goroutines do not all stop after the run.
-func hammer(t *testing.T, d time.Duration, fns ...func()) {
-	t.Helper()
-	stop := time.Now().Add(d)
-	done := make(chan any, 2*len(fns))
-	for _, fn := range fns {
-		for range 2 {
-			go func() {
-				defer func() { done <- recover() }()
-				for time.Now().Before(stop) {
-					fn()
-				}
-			}()
-		}
-	}
-	timer := time.NewTimer(d + 5*time.Second)
-	defer timer.Stop()
-	for range 2 * len(fns) {
-		select {
-		case r := <-done:
-			if r != nil {
-				t.Fatalf("panic: %v", r)
-			}
-		case <-timer.C:
-			t.Fatalf("deadlock: goroutines still blocked after the run")
-		}
-	}
 }
