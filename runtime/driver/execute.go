@@ -246,7 +246,7 @@ func renumber(calls []harness.Call, index map[int]int) []harness.Call {
 // the stacks of its goroutines, rendered in details.
 func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string, ss []stacks.Stack) *Violation {
 	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
-		Message: msg, Details: details, Stacks: ss, test: test, seq: c.Target.Seq}
+		Message: msg, Details: details, Stacks: ss, test: test, seq: c.Target.Seq, target: c.Target}
 	if kind == KindNotLinearizable {
 		v.lin = r.cur.lin
 	}

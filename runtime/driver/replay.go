@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
@@ -21,14 +22,20 @@ const (
 // narrow for the overlay-free reproducer, which stresses without the
 // hooks: the replay is then what confirms it.
 func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
+	return r.replayUnder(v, v.sched, most)
+}
+
+// replayUnder runs the failing test of v under schedule sc, as replay
+// does.
+func (r *typeRun) replayUnder(v *Violation, sc *harness.Schedule, most int) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
-	req.Sched = v.sched
+	req.Sched = sc
 	if v.lin != nil {
 		// The oracle as it found v: the pair's later tests may run
 		// without it (see retire).
 		req.Lin = v.lin
 	}
-	if v.sched.Kind == harness.SchedTargeted {
+	if sc.Kind == harness.SchedTargeted {
 		req.Test.Iters = min(req.Test.Iters, targetedIters)
 	}
 	for ; runs < most && !replaysDone(failed, runs); runs++ {
@@ -47,6 +54,35 @@ func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
 		}
 	}
 	return failed, runs
+}
+
+// replayOrders runs the failing test of v, whose own schedule did not
+// replay it, under each targeted order of its pair (up to firmReplays
+// times each, stopping at the first that fails) and returns the order
+// that replays it, with its count; nil when none does. A test found
+// failing under a schedule whose interleaving the hooks do not pin (a
+// window inside a callee, a stress or PCT test) may fail under another
+// order of the same pair; the pair was retired when it failed, so that
+// order may never have run on it.
+func (r *typeRun) replayOrders(v *Violation) (*order, string) {
+	if v.target == nil || v.target.Seq {
+		return nil, ""
+	}
+	ps := r.schedFor(v.target)
+	for i := range ps.orders {
+		o := &ps.orders[i]
+		if r.confirmCtx.Err() != nil {
+			break
+		}
+		if v.sched.Kind == harness.SchedTargeted && slices.Equal(o.Holds, v.sched.Holds) {
+			continue // its own schedule, replayed already
+		}
+		sc := &harness.Schedule{Kind: harness.SchedTargeted, Holds: o.Holds, Patience: v.sched.Patience}
+		if n, runs := r.replayUnder(v, sc, firmReplays); n > 0 {
+			return o, replayed(n, runs)
+		}
+	}
+	return nil, ""
 }
 
 // replaysDone reports whether replays may stop after runs, failed of

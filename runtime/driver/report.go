@@ -12,6 +12,7 @@ import (
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/stacks"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // Kinds of violations.
@@ -279,6 +280,7 @@ type Violation struct {
 	Schedule string            `json:"schedule,omitempty"`
 	Replayed string            `json:"replayed,omitempty"`
 	sched    *harness.Schedule // the failing test's schedule
+	target   *testgen.Target   // the failing test's target
 	lin      *harness.Lin      // how a non-linearizable outcome was taken
 	// AlsoSeenAs lists the other pairs that showed the same
 	// defect (the same two racing lines, the same panicking line).

@@ -130,10 +130,20 @@ func (r *typeRun) reproducer(f reproFile, batch map[string][]byte) {
 		}
 		n, runs := r.replay(v, most)
 		v.Replayed = replayed(n, runs)
-		if v.Reproduced != ReproYes && n > 0 {
+		switch {
+		case v.Reproduced == ReproYes:
+		case n > 0:
 			v.Reproduced = ReproYes
 			v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed; the test "+
 				"replayed under its schedule (%s) failed in %s runs: %s", v.Schedule, v.Replayed, v.Rerun)
+		default:
+			if o, count := r.replayOrders(v); o != nil {
+				v.Reproduced = ReproYes
+				v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed, and so "+
+					"did the test replayed under its schedule (%s, %s runs failed); replayed under %s it failed in "+
+					"%s runs: %s", v.Schedule, v.Replayed, describeSchedule(&harness.Schedule{Kind: harness.SchedTargeted}, o),
+					count, v.Rerun)
+			}
 		}
 	}
 	if r.cfg.Out == "" {
