@@ -581,3 +581,28 @@ func TestBetter(t *testing.T) {
 		t.Error("-sched targeted: want, between equally tried orders, the one the calls reach")
 	}
 }
+
+// TestScheduleSkips checks that, under -sched all, a test whose calls
+// reach no open order of its pair goes to PCT while the pair needs PCT
+// runs, and is not run once it has had them; a test that reaches an open
+// order is run under it.
+func TestScheduleSkips(t *testing.T) {
+	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
+	o := order{Name: "b·a", Holds: []harness.Hold{{G: 1, At: 7, UntilSite: 9}}}
+	ps := &pairSched{orders: []order{o}, cov: []OrderCoverage{{Order: o.Name, Tests: blindTries, Why: map[string]int{}}},
+		delayDone: true, steps: 5}
+	r := &typeRun{cfg: Config{Sched: SchedAll}, pkgRun: &pkgRun{sites: &instrument.Result{}},
+		s:      &testgen.Subject{Plan: &deps.TypePlan{Name: "T"}},
+		scheds: map[*testgen.Target]*pairSched{tgt: ps}}
+	blind := &[2][]int{{3}, {4}}
+	if _, oi := r.schedule(tgt, blind); oi != pctOrder {
+		t.Errorf("before its PCT runs: order %d, want PCT (%d)", oi, pctOrder)
+	}
+	ps.pctRuns = pctRunsFor(ps.steps, DefaultPCTDepth)
+	if _, oi := r.schedule(tgt, blind); oi != skipOrder {
+		t.Errorf("after its PCT runs: order %d, want the test skipped (%d)", oi, skipOrder)
+	}
+	if _, oi := r.schedule(tgt, &[2][]int{{9}, {7}}); oi != 0 {
+		t.Errorf("a test reaching the open order: order %d, want 0", oi)
+	}
+}

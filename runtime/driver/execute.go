@@ -31,6 +31,11 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	var oi int
 	r.cur.sc, oi = r.schedule(t, reached)
 	r.cur.order = nil
+	if oi == skipOrder {
+		r.tests--
+		r.skipped++
+		return nil
+	}
 	if sc := r.cur.sc; sc != nil {
 		req.Sched = sc
 		switch {

@@ -362,7 +362,9 @@ func (r *typeRun) schedFor(t *testgen.Target) *pairSched {
 // calls reached when traced (nil: not traced).
 // Under SchedAll the targeted orders go first, least tried first, each
 // on a test whose calls reach its sites (see reaches); once each was
-// tried, tests alternate between PCT and stress.
+// tried, tests alternate between PCT and stress. A test whose calls
+// reach no order still open, once the pair has had its PCT runs, is not
+// run (skipOrder).
 func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Schedule, int) {
 	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress {
 		return nil, -1
@@ -396,6 +398,12 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 		if r.cfg.Sched == SchedTargeted {
 			return nil, -1 // nothing to target: plain stress
 		}
+	}
+	if r.cfg.Sched == SchedAll && ps.delayDone && ps.pctRuns >= pctRunsFor(ps.steps, r.pctDepth()) {
+		// PCT and stress have had their runs, and the orders still open
+		// need sites this test's calls do not reach: running it would
+		// add nothing the pair's saturation waits for.
+		return nil, skipOrder
 	}
 	if r.cfg.Sched == SchedAll && !ps.delayDone {
 		// Then every schedule with up to two delays, when the calls
@@ -589,10 +597,12 @@ func (r *typeRun) pctSeed(t *testgen.Target, n int) uint64 {
 }
 
 // delayOrder and pctOrder stand for the delay-bounded schedules and PCT
-// where an order's index is expected (-1 for stress).
+// where an order's index is expected (-1 for stress); skipOrder for a
+// test not worth running (see schedule).
 const (
 	delayOrder = -2
 	pctOrder   = -3
+	skipOrder  = -4
 )
 
 // covered records how a test under targeted order i of t went: res is

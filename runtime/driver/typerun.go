@@ -36,6 +36,7 @@ type typeRun struct {
 	start    time.Time
 	deadline time.Time
 	tests    int      // tests run
+	skipped  int      // tests generated and not run (see skipOrder)
 	starts   int      // children started
 	slowest  struct { // the slowest request
 		d    time.Duration
@@ -110,6 +111,9 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		}
 	}
 	r.stop()
+	if r.skipped > 0 {
+		r.logf("%d tests not run: their pairs had their PCT runs, and their calls reach no order still open", r.skipped)
+	}
 	if r.tests < fewTests && r.slowest.d > r.cfg.Budget/4 {
 		r.note("only %d tests ran in the budget: one request took %v (objects %s); constructor arguments that make "+
 			"objects slow (a large size, a tiny interval) slow every test", r.tests, r.slowest.d.Round(time.Millisecond),
