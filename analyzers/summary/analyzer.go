@@ -32,10 +32,34 @@ type Result struct {
 	// and also the locks that have no access path (IsUnnamed: a field
 	// of the result of a call), which the summaries leave out.
 	CallHeld map[*ssa.Call][]Held
+	// CallOps lists what each call of the package's functions does to
+	// the locks of its function (where it does anything): the locks it
+	// acquires, itself (a Lock call) or in its callee (held on return or
+	// released inside), and those it releases; a goroutine's are not
+	// the call's.
+	CallOps map[*ssa.Call]*LockOps
 	// ChanLocks holds the classes of the package's channel fields used as
 	// mutexes (see chanlock.go), whose sends the summaries take as Lock
 	// and receives as Unlock.
 	ChanLocks map[string]bool
+}
+
+// LockOps are the locks a call acquires and releases, by their names in
+// the summary of the function that makes it.
+type LockOps struct {
+	Acquires, Releases []string
+}
+
+// Acquires reports whether call acquires lock.
+func (r *Result) Acquires(call *ssa.Call, lock string) bool {
+	ops := r.CallOps[call]
+	return ops != nil && slices.Contains(ops.Acquires, lock)
+}
+
+// Releases reports whether call releases lock.
+func (r *Result) Releases(call *ssa.Call, lock string) bool {
+	ops := r.CallOps[call]
+	return ops != nil && slices.Contains(ops.Releases, lock)
 }
 
 // HeldAt returns the locks held just before call, sorted by Lock.
@@ -87,6 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 		},
 		sums:     map[*ssa.Function]*Summary{},
 		callHeld: map[*ssa.Call][]Held{},
+		callOps:  map[*ssa.Call]*LockOps{},
 		sendHeld: map[*ssa.Send][]Held{},
 	}
 	docs := typeDocs(pass.Files)
@@ -114,7 +139,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld,
-		ChanLocks: b.chanLocks}, nil
+		CallOps: b.callOps, ChanLocks: b.chanLocks}, nil
 }
 
 // fromSync reports whether a method is declared in sync or sync/atomic:
@@ -163,6 +188,9 @@ type builder struct {
 	// callHeld, when not nil, receives the locks held at each call
 	// (Result.CallHeld).
 	callHeld map[*ssa.Call][]Held
+	// callOps, when not nil, receives the locks each call acquires and
+	// releases (Result.CallOps).
+	callOps map[*ssa.Call]*LockOps
 	// sendHeld, when not nil, receives the locks held at each channel
 	// send where any is, and handoffs are the handoff channels found
 	// from them (see handoff.go).

@@ -240,7 +240,7 @@ func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []p
 					Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
 			}
 		}
-		w.release(st, loc)
+		w.release(st, instr, loc)
 	}
 }
 
@@ -476,6 +476,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 					b.Via = via
 				}
 				w.addAcquire(b)
+				if !b.Goroutine {
+					w.recordOp(instr, l, true)
+				}
 			}
 			if mode != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
 				setAdd(&st.relAfter, l) // acquired and released inside the callee
@@ -533,7 +536,7 @@ func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Su
 	// releases, then holds again on return).
 	for _, r := range sum.Released {
 		for _, l := range m.loc(r) {
-			w.release(st, l)
+			w.release(st, instr, l)
 		}
 	}
 	for _, h := range sum.Exit {

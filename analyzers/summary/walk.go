@@ -411,6 +411,7 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 	case *ssa.Call:
 		if w.record {
 			w.recordHeld(in, st)
+			delete(w.b.callOps, in) // an earlier round's
 		}
 		w.call(st, in, in.Common(), callNormal)
 	case *ssa.Go:
@@ -685,6 +686,7 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
 	pos := instrPos(instr, w.fn)
 	setAdd(&w.acquired, lock)
+	w.recordOp(instr, lock, true)
 	if w.record && callee == 0 {
 		w.addAcquire(Acquire{Lock: lock, Class: class, Mode: mode,
 			Held: withoutEntry(heldNow(st)), Pos: pos, Where: w.b.where(pos)})
@@ -698,7 +700,8 @@ func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, c
 	st.held = slices.Insert(st.held, i, h)
 }
 
-func (w *walker) release(st *state, lock string) {
+func (w *walker) release(st *state, instr ssa.Instruction, lock string) {
+	w.recordOp(instr, lock, false)
 	i := slices.IndexFunc(st.held, func(h Held) bool { return h.Lock == lock })
 	if i < 0 {
 		setAdd(&st.released, lock)
@@ -708,6 +711,29 @@ func (w *walker) release(st *state, lock string) {
 	st.held = slices.Delete(st.held, i, i+1)
 	if st.accessed {
 		setAdd(&st.relAfter, lock)
+	}
+}
+
+// recordOp records, in the recording pass, that instr acquires (or
+// releases) lock, when instr is a call (Result.CallOps): a deferred
+// call's operations happen at the function's returns, not at its defer
+// statement.
+func (w *walker) recordOp(instr ssa.Instruction, lock string, acquire bool) {
+	call, ok := instr.(*ssa.Call)
+	if !w.record || !ok || w.b.callOps == nil {
+		return
+	}
+	ops := w.b.callOps[call]
+	if ops == nil {
+		ops = &LockOps{}
+		w.b.callOps[call] = ops
+	}
+	list := &ops.Releases
+	if acquire {
+		list = &ops.Acquires
+	}
+	if !slices.Contains(*list, lock) {
+		*list = append(*list, lock)
 	}
 }
 

@@ -70,7 +70,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			for _, lock := range locks {
 				// A function that unlocks the lock before taking it is
 				// called with it held (to upgrade a read lock).
-				acqs := g.acquisitions(sum, lock)
+				acqs := g.acquisitions(lock)
 				if !g.before(reads, acqs) || g.releasesHeld(lock, acqs) {
 					continue
 				}
@@ -260,129 +260,40 @@ func (g *cfg) deferred(pos token.Pos) bool {
 	return false
 }
 
-// acquisitions returns the calls of the function that acquire lock, a
-// lock of the receiver: the calls at the positions its summary records,
-// and the Lock calls and the calls of functions that acquire a lock of
-// their parameters that the function makes on the receiver's path (the
-// summary keeps one acquisition per lock and held set).
-func (g *cfg) acquisitions(sum *summary.Summary, lock string) []ssa.Instruction {
-	var out []ssa.Instruction
-	add := func(instr ssa.Instruction) {
-		if !slices.Contains(out, instr) {
-			out = append(out, instr)
-		}
-	}
-	for _, acq := range sum.Acquires {
-		if acq.Lock == lock && !acq.Goroutine {
-			for _, instr := range g.byPos[acq.Pos] {
-				if _, ok := instr.(*ssa.Call); ok {
-					add(instr)
-				}
-			}
-		}
-	}
-	recv := g.fn.Params[0]
-	for _, b := range g.fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || call.Call.IsInvoke() {
-				continue
-			}
-			callee := call.Call.StaticCallee()
-			if callee == nil {
-				continue
-			}
-			switch syncName(callee) {
-			case "(*sync.Mutex).Lock", "(*sync.RWMutex).Lock", "(*sync.RWMutex).RLock":
-				if p, ok := addrPath(call.Call.Args[0], recv); ok && p == lock {
-					add(instr)
-				}
-				continue
-			case "":
-			default:
-				continue
-			}
-			csum := g.res.Of(callee)
-			if csum == nil {
-				continue
-			}
-			for _, acq := range csum.Acquires {
-				if !acq.Goroutine && mapLock(acq.Lock, call.Call.Args, recv) == lock {
-					add(instr)
-				}
-			}
-		}
-	}
-	return out
+// acquisitions returns the calls of the function that acquire lock: its
+// Lock calls, and its calls of functions that return holding it or take
+// and release it inside (Result.CallOps).
+func (g *cfg) acquisitions(lock string) []ssa.Instruction {
+	return g.calls(func(call *ssa.Call) bool { return g.res.Acquires(call, lock) })
 }
 
-// releasesHeld reports whether the function unlocks lock before it
+// releasesHeld reports whether the function releases lock before it
 // acquires it: it is called with the lock held, and releases it to upgrade
 // a read lock or to wait.
 func (g *cfg) releasesHeld(lock string, acqs []ssa.Instruction) bool {
-	recv := g.fn.Params[0]
-	for _, b := range g.fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || call.Call.IsInvoke() {
-				continue
-			}
-			switch syncName(call.Call.StaticCallee()) {
-			case "(*sync.Mutex).Unlock", "(*sync.RWMutex).Unlock", "(*sync.RWMutex).RUnlock":
-			default:
-				continue
-			}
-			if p, ok := addrPath(call.Call.Args[0], recv); !ok || p != lock {
-				continue
-			}
-			after := false
-			for _, acq := range acqs {
-				after = after || g.precedes(acq, instr)
-			}
-			if !after {
-				return true
-			}
+	for _, rel := range g.calls(func(call *ssa.Call) bool { return g.res.Releases(call, lock) }) {
+		after := false
+		for _, acq := range acqs {
+			after = after || g.precedes(acq, rel)
+		}
+		if !after {
+			return true
 		}
 	}
 	return false
 }
 
-// addrPath returns the path of v, an address computed from the receiver
-// by field selections ("$0", "$0.a.b").
-func addrPath(v ssa.Value, recv *ssa.Parameter) (string, bool) {
-	switch v := v.(type) {
-	case *ssa.Parameter:
-		return "$0", v == recv
-	case *ssa.FieldAddr:
-		p, ok := addrPath(v.X, recv)
-		if !ok {
-			return "", false
+// calls returns the calls of the function for which keep is true.
+func (g *cfg) calls(keep func(*ssa.Call) bool) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range g.fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && keep(call) {
+				out = append(out, instr)
+			}
 		}
-		t := v.X.Type().Underlying()
-		if ptr, ok := t.(*types.Pointer); ok {
-			t = ptr.Elem().Underlying()
-		}
-		st, ok := t.(*types.Struct)
-		if !ok || v.Field >= st.NumFields() {
-			return "", false
-		}
-		return p + "." + st.Field(v.Field).Name(), true
 	}
-	return "", false
-}
-
-// mapLock maps a lock of a callee's summary ("$1.mu") onto the caller's
-// receiver path, or returns "".
-func mapLock(lock string, args []ssa.Value, recv *ssa.Parameter) string {
-	i := summary.ParamIndex(lock)
-	if i < 0 || i >= len(args) {
-		return ""
-	}
-	p, ok := addrPath(args[i], recv)
-	if !ok {
-		return ""
-	}
-	return p + lock[len(summary.Root(lock)):]
+	return out
 }
 
 // precedes reports whether x may execute before y.
