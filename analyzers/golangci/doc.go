@@ -43,7 +43,7 @@
 //	        description: thread-safety violations (self-deadlock, lock-order inversion, ...)
 //	        original-url: github.com/depcon/depcon
 //	        settings:
-//	          # Analyzers of the suite not to run (optional), e.g. [deps].
+//	          # Analyzers of the suite not to run (optional), e.g. [unguarded].
 //	          disable: []
 //
 // then run the custom binary as usual: ./custom-gcl run ./...

@@ -1,5 +1,7 @@
-// Package suite lists depcon's analyzers: the ones served by the vet tool
-// (go vet -vettool, depcon vet) and by the golangci-lint plugin.
+// Package suite lists depcon's analyzers: the diagnostic ones, served by
+// the vet tool (go vet -vettool, depcon vet), the golangci-lint plugin and
+// nogo, and with them deps, whose plans depcon test and the language
+// server read.
 package suite
 
 import (
@@ -14,8 +16,9 @@ import (
 	"github.com/depcon/depcon/analyzers/unguarded"
 )
 
-// Analyzers returns the diagnostic analyzers, plus deps, which reports
-// nothing but exports the plans (its facts) for other tools.
+// Analyzers returns the diagnostic analyzers. deps is not one of them: it
+// reports nothing, and the plans it exports as facts are read by no
+// analyzer, so a vet run would only pay for them.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		selfdeadlock.Analyzer,
@@ -24,6 +27,11 @@ func Analyzers() []*analysis.Analyzer {
 		unguarded.Analyzer,
 		lockleak.Analyzer,
 		blockedlock.Analyzer,
-		deps.Analyzer,
 	}
+}
+
+// WithPlans returns the diagnostic analyzers and deps: one run gives the
+// diagnostics and the plans of the packages (load.Analyze).
+func WithPlans() []*analysis.Analyzer {
+	return append(Analyzers(), deps.Analyzer)
 }

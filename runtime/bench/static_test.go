@@ -48,3 +48,23 @@ func benchmarkPlans(b *testing.B, dir string, patterns []string) {
 	packages.Visit(pkgs, nil, func(*packages.Package) { n++ })
 	b.ReportMetric(float64(n), "packages")
 }
+
+// BenchmarkSuiteStd times the whole suite, as go vet -vettool=depcon
+// runs it (every diagnostic analyzer and deps, with the facts they
+// need), on the same packages and their dependencies.
+func BenchmarkSuiteStd(b *testing.B) {
+	for _, pkg := range []string{"net/http", "go/types", "runtime"} {
+		b.Run(pkg, func(b *testing.B) {
+			pkgs, err := load.Packages("", []string{pkg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := load.Analyze(pkgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -56,7 +56,7 @@ type Analysis struct {
 // Analyze runs the suite's analyzers over pkgs and returns the plan and
 // the diagnostics of each root package.
 func Analyze(pkgs []*packages.Package) (*Analysis, error) {
-	graph, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	graph, err := checker.Analyze(suite.WithPlans(), pkgs, nil)
 	if err != nil {
 		return nil, err
 	}
