@@ -603,11 +603,32 @@ func (f *Flow) deferred(c *ssa.CallCommon, s *state) {
 	}
 }
 
+// goStmt applies a go statement: the goroutine may release a lock the
+// function holds (go mu.Unlock(), or a function that releases a lock it
+// may be entered holding: the lock is handed to it). A goroutine that
+// takes and releases the lock itself changes nothing here: it waits for
+// it like any other.
 func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
-	for k, bits := range f.effects(c) {
-		if bits&bitN != 0 {
-			f.handedOff[k] = true
-			s.held[k] = s.get(k) | bitN
+	handOff := func(p Path) {
+		k := p.Key()
+		f.paths[k] = p
+		f.handedOff[k] = true
+		s.held[k] = s.get(k) | bitN
+	}
+	if op, lock, _ := lockCall(c); op != opNone {
+		if p, ok := f.Namer.Name(lock); ok && op == opUnlock {
+			handOff(p)
+		}
+		return
+	}
+	callee, bindings := staticCallee(c)
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return
+	}
+	for k := range sum.EntryReleased {
+		if p, ok := f.mapPath(sum, k, c.Args, bindings); ok {
+			handOff(p)
 		}
 	}
 }

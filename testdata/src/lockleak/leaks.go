@@ -196,3 +196,27 @@ func UseBuffer() {
 	}
 	buf.readMode()
 }
+
+// A goroutine started under the lock that takes the lock itself does not
+// release the starter's: the early return still leaks it.
+type Sender struct {
+	mu   sync.Mutex
+	hits int
+	out  chan int
+}
+
+func (s *Sender) send() {
+	s.mu.Lock()
+	n := s.hits
+	s.mu.Unlock()
+	s.out <- n
+}
+
+func (s *Sender) Kick() {
+	s.mu.Lock()
+	go s.send()
+	if s.hits > 0 {
+		return // want `s.mu is still locked at this return \(locked at leaks.go:\d+\), but the other returns of Kick release it`
+	}
+	s.mu.Unlock()
+}
