@@ -252,9 +252,9 @@ func (sx *syntax) edgeStmt(l *loopSyntax, b *ssa.BasicBlock, i int) (cand, bool)
 		}
 		return l.next(p)
 	case *ssa.If:
-		p := maxPos(b)
+		p, exact := maxPos(b), false
 		if c, ok := last.Cond.(ssa.Instruction); ok && c.Pos().IsValid() {
-			p = c.Pos()
+			p, exact = c.Pos(), true
 		}
 		if !p.IsValid() || len(b.Succs) != 2 {
 			return cand{}, false
@@ -263,6 +263,16 @@ func (sx *syntax) edgeStmt(l *loopSyntax, b *ssa.BasicBlock, i int) (cand, bool)
 		for _, s := range sx.ifs {
 			if within(p, s.Cond) && (ifs == nil || s.Pos() > ifs.Pos()) {
 				ifs = s
+			}
+		}
+		if ifs == nil && !exact {
+			// A condition with no position of its own (a bool variable,
+			// ok of a comma-ok, !ok): the block ends with the first if
+			// statement after its last instruction that has one.
+			for _, s := range sx.ifs {
+				if s.Pos() > p && (ifs == nil || s.Pos() < ifs.Pos()) {
+					ifs = s
+				}
 			}
 		}
 		if ifs == nil {

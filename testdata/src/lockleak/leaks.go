@@ -220,3 +220,52 @@ func (s *Sender) Kick() {
 	}
 	s.mu.Unlock()
 }
+
+// A continue under a condition with no position of its own (!ok of a
+// comma-ok, a bool parameter) keeps the lock the next iteration takes.
+type Watch struct {
+	mu    sync.Mutex
+	state map[string]int
+}
+
+func (w *Watch) Poll(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		w.mu.Lock()
+		v, ok := w.state[p]
+		if !ok {
+			continue // want `w.mu is still locked`
+		}
+		w.state[p] = v + 1
+		n++
+		w.mu.Unlock()
+	}
+	return n
+}
+
+func (w *Watch) Skip(paths []string, skip bool) {
+	for _, p := range paths {
+		w.mu.Lock()
+		if skip {
+			continue // want `w.mu is still locked`
+		}
+		w.state[p]++
+		w.mu.Unlock()
+	}
+}
+
+func (w *Watch) PollOK(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		w.mu.Lock()
+		v, ok := w.state[p]
+		if !ok {
+			w.mu.Unlock()
+			continue
+		}
+		w.state[p] = v + 1
+		n++
+		w.mu.Unlock()
+	}
+	return n
+}
