@@ -74,6 +74,7 @@ type checker struct {
 	names  map[string]bool        // method names called through interfaces
 	entry  map[*ssa.Function]map[string]lockleak.Lock
 	busy   map[*ssa.Function]bool
+	locals map[string]*localChan // the local channels followed, by object
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -150,6 +151,8 @@ func (c *checker) scan(fn *ssa.Function) {
 					}
 					add(&site{kind: k, obj: obj, loc: loc, pos: st.Pos, at: instr, sel: instr})
 				}
+			case *ssa.MakeChan:
+				c.scanLocal(fn, instr)
 			case *ssa.Store:
 				c.checkStore(n, instr)
 			case *ssa.FieldAddr:
@@ -704,6 +707,9 @@ func (c *checker) blocked(s *site, l lockleak.Lock) (finding, bool) {
 	}
 	if len(others) == 0 {
 		return finding{}, false
+	}
+	if lc := c.locals[s.obj]; lc != nil {
+		return c.blockedLocal(s, l, lc, others)
 	}
 	if !sameObject(l.Path, s.loc) {
 		return finding{}, false

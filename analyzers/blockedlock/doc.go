@@ -58,6 +58,22 @@
 // acquiring it on every path, directly or through every caller. A
 // goroutine does not inherit the locks of the function that starts it.
 //
+// An unbuffered channel a function makes and hands only to goroutines it
+// starts (as an argument or a captured variable), using it otherwise only
+// by channel operations, is followed too: its operations are those of the
+// function and of those goroutines, and the lock must be the very same
+// one on both sides, named through the go statement (not one of its
+// class):
+//
+//	func (s *Store) Snapshot() map[string]int {
+//		s.mu.Lock()
+//		defer s.mu.Unlock()
+//		done := make(chan struct{})
+//		go s.compact(done) // compact locks s.mu, then closes done
+//		<-done             // blocks with s.mu held
+//		...
+//	}
+//
 // It stays silent for operations after the unlock, selects with a
 // default, channels made with a buffer (or of unknown origin: passed in,
 // stored from elsewhere, exported fields), WaitGroups whose Add may be

@@ -67,3 +67,93 @@ func (h *Handed) Run() {
 	}()
 	h.wg.Wait()
 }
+
+// Snapshot holds mu while it waits on a channel it made for the compact
+// it starts, which closes it only after taking mu.
+type Snap struct {
+	mu   sync.Mutex
+	data map[string]int
+	peer *Snap
+}
+
+func (s *Snap) compact(done chan<- struct{}) {
+	s.mu.Lock()
+	for k, v := range s.data {
+		if v == 0 {
+			delete(s.data, k)
+		}
+	}
+	s.mu.Unlock()
+	close(done)
+}
+
+func (s *Snap) Snapshot() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	done := make(chan struct{})
+	go s.compact(done)
+	<-done // want `receive from done blocks while holding s.mu \(locked at started.go:\d+\), but the close that would unblock it \(in compact at started.go:\d+\) happens only after locking s.mu`
+	out := map[string]int{}
+	for k, v := range s.data {
+		out[k] = v
+	}
+	return out
+}
+
+// The goroutine holds mu while it sends; the function takes mu before
+// it receives.
+func (s *Snap) Count() int {
+	res := make(chan int)
+	go func() {
+		s.mu.Lock()
+		res <- len(s.data) // want `send on res blocks while holding s.mu \(locked at started.go:\d+\), but the receive that would unblock it \(in Count at started.go:\d+\) happens only after locking s.mu`
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	s.data = nil
+	s.mu.Unlock()
+	return <-res
+}
+
+// SnapshotOK waits for compact before it takes the lock.
+func (s *Snap) SnapshotOK() int {
+	done := make(chan struct{})
+	go s.compact(done)
+	<-done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.data)
+}
+
+// Peer holds its own lock while the compact of another object, which
+// takes that object's lock, runs: another mutex of the same type.
+func (s *Snap) Peer() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	done := make(chan struct{})
+	go s.peer.compact(done)
+	<-done
+}
+
+// Buffered: the goroutine's send does not wait for the receive.
+func (s *Snap) Buffered() int {
+	res := make(chan int, 1)
+	go func() {
+		s.mu.Lock()
+		res <- len(s.data)
+		s.mu.Unlock()
+	}()
+	s.mu.Lock()
+	s.mu.Unlock()
+	return <-res
+}
+
+// Escapes: the channel is also handed to code not followed.
+func (s *Snap) Escapes(sink func(chan struct{})) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	done := make(chan struct{})
+	sink(done)
+	go s.compact(done)
+	<-done
+}

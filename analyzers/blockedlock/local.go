@@ -1,0 +1,366 @@
+package blockedlock
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/lockleak"
+)
+
+// A localChan is an unbuffered channel made in a function and handed
+// only to goroutines it starts (as an argument or a captured variable):
+// its operations are those of the function and of those goroutines, and
+// a lock one of the goroutines needs is named in the function's terms
+// through the go statement.
+type localChan struct {
+	fn     *ssa.Function
+	starts map[*ssa.Function]*ssa.Go // the goroutines' functions and their go statements
+}
+
+// scanLocal records the operations on the channel that mc makes, when it
+// is unbuffered and used only by channel operations of fn and of
+// goroutines fn hands it to; a channel used any other way (stored,
+// returned, passed to a call) is not followed.
+func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
+	if size, ok := mc.Size.(*ssa.Const); !ok || size.Value == nil || size.Value.Kind() != constant.Int ||
+		size.Int64() != 0 {
+		return
+	}
+	obj := fmt.Sprintf("local %d %s", mc.Pos(), types.TypeString(mc.Type(), nil))
+	lc := &localChan{fn: fn, starts: map[*ssa.Function]*ssa.Go{}}
+	var sites []*site
+	ok := c.chanUses(fn, mc, c.localName(mc.Pos()), obj, lc, &sites)
+	if !ok || len(lc.starts) == 0 {
+		return
+	}
+	if c.locals == nil {
+		c.locals = map[string]*localChan{}
+	}
+	c.locals[obj] = lc
+	c.sites = append(c.sites, sites...)
+}
+
+// chanUses collects into sites the operations of fn on the channel v
+// (obj, shown as name), following it into the goroutines fn starts with
+// it when lc is set (in fn's own body); it reports false when v is used
+// any other way.
+func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
+	loc := lockleak.Path{Display: name}
+	add := func(k kind, pos token.Pos, at ssa.Instruction, sel *ssa.Select) {
+		*sites = append(*sites, &site{fn: fn, kind: k, obj: obj, loc: loc, pos: pos, at: at, sel: sel})
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.ChangeType:
+			if !c.chanUses(fn, r, name, obj, lc, sites) {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.ARROW {
+				return false
+			}
+			add(recv, r.Pos(), r, nil)
+		case *ssa.Send:
+			if r.X == v {
+				return false // the channel sent on another channel
+			}
+			add(send, r.Pos(), r, nil)
+		case *ssa.Select:
+			for _, st := range r.States {
+				if st.Chan != v {
+					continue
+				}
+				if st.Dir == types.SendOnly && st.Send == v {
+					return false
+				}
+				k := recv
+				if st.Dir == types.SendOnly {
+					k = send
+				}
+				add(k, st.Pos, r, r)
+			}
+		case *ssa.Call:
+			if !isClose(r.Common(), v) {
+				return false
+			}
+			add(closeOp, r.Pos(), r, nil)
+		case *ssa.Defer:
+			if !isClose(r.Common(), v) {
+				return false
+			}
+			s := &site{fn: fn, kind: closeOp, obj: obj, loc: loc, pos: r.Pos(), exits: []ssa.Instruction{}}
+			if flow := c.prog.Flow(fn); flow != nil {
+				for _, ret := range flow.Returns() {
+					s.exits = append(s.exits, ret)
+				}
+			}
+			*sites = append(*sites, s)
+		case *ssa.Go:
+			g, _ := r.Call.Value.(*ssa.Function)
+			if lc == nil || g == nil || !startedWith(g, r, r.Call.Args, g.Params, v, lc, func(x ssa.Value, name string) bool {
+				return c.chanUses(g, x, name, obj, nil, sites)
+			}) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !c.closureUses(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
+				return c.chanUses(g, x, name, obj, nil, sites)
+			}) {
+				return false
+			}
+		case *ssa.Store:
+			// The variable a closure captures: a cell, stored once and
+			// loaded.
+			cell, ok := r.Addr.(*ssa.Alloc)
+			if r.Val != v || !ok || !c.cellUses(fn, cell, r, name, obj, lc, sites) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cellUses follows the channel stored (by store) in cell, a variable
+// of fn that closures capture: its loads are the channel.
+func (c *checker) cellUses(fn *ssa.Function, cell ssa.Value, store *ssa.Store, name, obj string, lc *localChan,
+	sites *[]*site) bool {
+	refs := cell.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r != store {
+				return false // assigned again
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !c.chanUses(fn, r, name, obj, lc, sites) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !c.closureUses(r, cell, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
+				return c.cellUses(g, x, nil, name, obj, nil, sites)
+			}) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// closureUses follows v, bound by the closure mc, into the goroutine
+// that runs it: mc must be started by a go statement and used no other
+// way, in the function that made the channel (lc set).
+func (c *checker) closureUses(mc *ssa.MakeClosure, v ssa.Value, lc *localChan, follow func(*ssa.Function, ssa.Value, string) bool) bool {
+	g, _ := mc.Fn.(*ssa.Function)
+	gos := mc.Referrers()
+	if lc == nil || g == nil || gos == nil || len(*gos) != 1 {
+		return false
+	}
+	start, ok := (*gos)[0].(*ssa.Go)
+	return ok && start.Call.Value == mc && startedWith(g, start, mc.Bindings, g.FreeVars, v, lc,
+		func(x ssa.Value, name string) bool { return follow(g, x, name) })
+}
+
+// startedWith follows the channel v into g, started by the go statement
+// start, which hands it over as vals[i], the value of g's vars[i]
+// (follow follows it there).
+func startedWith[V ssa.Value](g *ssa.Function, start *ssa.Go, vals []ssa.Value, vars []V, v ssa.Value,
+	lc *localChan, follow func(ssa.Value, string) bool) bool {
+	if prev, ok := lc.starts[g]; ok && prev != start || g.Blocks == nil {
+		return false // one function started twice: its locks are not named once
+	}
+	lc.starts[g] = start
+	found := false
+	for i, x := range vals {
+		if x != v {
+			continue
+		}
+		if i >= len(vars) {
+			return false
+		}
+		found = true
+		if !follow(vars[i], vars[i].Name()) {
+			return false
+		}
+	}
+	return found
+}
+
+func isClose(call *ssa.CallCommon, v ssa.Value) bool {
+	b, ok := call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "close" && len(call.Args) == 1 && call.Args[0] == v
+}
+
+// localName returns the name of the variable a channel made at pos is
+// assigned to (done := make(chan struct{})), or "the channel made at
+// file:line".
+func (c *checker) localName(pos token.Pos) string {
+	for _, f := range c.pass.Files {
+		if pos < f.Pos() || pos >= f.End() {
+			continue
+		}
+		name := ""
+		ast.Inspect(f, func(n ast.Node) bool {
+			if name != "" || n == nil || pos < n.Pos() || pos >= n.End() {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, rhs := range n.Rhs {
+					if id, ok := n.Lhs[min(i, len(n.Lhs)-1)].(*ast.Ident); ok && within(pos, rhs) {
+						name = id.Name
+					}
+				}
+			case *ast.ValueSpec:
+				for i, rhs := range n.Values {
+					if i < len(n.Names) && within(pos, rhs) {
+						name = n.Names[i].Name
+					}
+				}
+			}
+			return true
+		})
+		if name != "" && name != "_" {
+			return name
+		}
+	}
+	return "the channel made at " + c.short(pos)
+}
+
+func within(p token.Pos, n ast.Node) bool { return n != nil && p >= n.Pos() && p < n.End() }
+
+// blockedLocal is blocked for a local channel: every operation that
+// would unblock s runs in another goroutine (the function that made the
+// channel, or one it started with it) and needs the lock l, named in the
+// maker's terms through the go statement: the very lock, not one of its
+// class.
+func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others []*site) (finding, bool) {
+	held, ok := c.inMaker(l.Path, s.fn, lc)
+	if !ok {
+		return finding{}, false
+	}
+	var f finding
+	for _, o := range others {
+		if o.fn == s.fn {
+			return finding{}, false // its own goroutine's operation
+		}
+		ol, ok := c.under(o, l.Path.Class)
+		if !ok {
+			return finding{}, false
+		}
+		if p, ok := c.inMaker(ol.Path, o.fn, lc); !ok || p != held {
+			return finding{}, false
+		}
+		if l.Acq.Read && (!ol.Held || ol.Acq.Read) {
+			return finding{}, false
+		}
+		if f.other == nil || ol.Held && !f.olock.Held {
+			f = finding{lock: l, other: o, olock: ol}
+		}
+	}
+	return f, f.other != nil
+}
+
+// inMaker names a lock of fn (the function that made the channel of lc,
+// or a goroutine it started) by its key in the maker's terms. A path
+// through the cell of a variable that closures capture (a local of the
+// maker, a free variable of the goroutine) is named through the value
+// stored in it.
+func (c *checker) inMaker(p lockleak.Path, fn *ssa.Function, lc *localChan) (string, bool) {
+	if p.Weak {
+		return "", false
+	}
+	if isGlobal(p) || fn == lc.fn && !p.Local() {
+		return p.Key(), true
+	}
+	maker := c.prog.Flow(lc.fn)
+	if maker == nil {
+		return "", false
+	}
+	var v ssa.Value
+	switch {
+	case fn == lc.fn:
+		if len(p.Values) > 0 {
+			v = p.Values[0]
+		}
+	case strings.HasPrefix(p.Root, "$f"):
+		start := lc.starts[fn]
+		i, err := strconv.Atoi(p.Root[2:])
+		if start == nil || err != nil {
+			return "", false
+		}
+		if mc, ok := start.Call.Value.(*ssa.MakeClosure); ok && i < len(mc.Bindings) && i < len(fn.FreeVars) &&
+			!assigned(fn.FreeVars[i]) {
+			v = mc.Bindings[i]
+		}
+	case strings.HasPrefix(p.Root, "$"):
+		start := lc.starts[fn]
+		i, err := strconv.Atoi(p.Root[1:])
+		if start != nil && err == nil && i < len(start.Call.Args) {
+			v = start.Call.Args[i]
+		}
+	}
+	rest := p.Rest
+	if x := cellValue(v); x != nil && strings.HasPrefix(rest, "->") {
+		v, rest = x, rest[len("->"):]
+	} else if fn == lc.fn {
+		return "", false // a value of the maker's own
+	}
+	if v == nil {
+		return "", false
+	}
+	a, ok := maker.Namer.Name(v)
+	if !ok || a.Weak || a.Local() {
+		return "", false
+	}
+	return a.Key() + rest, true
+}
+
+// assigned reports whether the goroutine stores to a variable it
+// captures: the cell then holds another value.
+func assigned(fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == fv {
+			return true
+		}
+	}
+	return false
+}
+
+// cellValue returns the value stored in v when v is the cell of a
+// variable closures capture, stored once, or nil.
+func cellValue(v ssa.Value) ssa.Value {
+	cell, ok := v.(*ssa.Alloc)
+	if !ok || cell.Referrers() == nil {
+		return nil
+	}
+	var val ssa.Value
+	for _, r := range *cell.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
+}
