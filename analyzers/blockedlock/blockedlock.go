@@ -153,6 +153,8 @@ func (c *checker) scan(fn *ssa.Function) {
 				}
 			case *ssa.MakeChan:
 				c.scanLocal(fn, instr)
+			case *ssa.Alloc:
+				c.scanLocalWG(fn, instr)
 			case *ssa.Store:
 				c.checkStore(n, instr)
 			case *ssa.FieldAddr:

@@ -320,7 +320,7 @@ func (c *checker) inMaker(p lockleak.Path, fn *ssa.Function, lc *localChan) (str
 		}
 	}
 	rest := p.Rest
-	if x := cellValue(v); x != nil && strings.HasPrefix(rest, "->") {
+	if x := lockleak.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
 		v, rest = x, rest[len("->"):]
 	} else if fn == lc.fn {
 		return "", false // a value of the maker's own
@@ -346,21 +346,102 @@ func assigned(fv *ssa.FreeVar) bool {
 	return false
 }
 
-// cellValue returns the value stored in v when v is the cell of a
-// variable closures capture, stored once, or nil.
-func cellValue(v ssa.Value) ssa.Value {
-	cell, ok := v.(*ssa.Alloc)
-	if !ok || cell.Referrers() == nil {
-		return nil
+// scanLocalWG records the Wait and Done calls on a sync.WaitGroup that
+// alloc makes, when it is used only by them (and Add with a constant
+// positive delta) in fn and in goroutines fn hands it to, as a local
+// channel is followed (see scanLocal).
+func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
+	if !lockleak.IsSyncType(alloc.Type().(*types.Pointer).Elem(), "WaitGroup") {
+		return
 	}
-	var val ssa.Value
-	for _, r := range *cell.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
-			if val != nil {
-				return nil
+	obj := fmt.Sprintf("local %d sync.WaitGroup", alloc.Pos())
+	lc := &localChan{fn: fn, starts: map[*ssa.Function]*ssa.Go{}}
+	var sites []*site
+	name := alloc.Comment
+	if name == "" {
+		name = "the WaitGroup made at " + c.short(alloc.Pos())
+	}
+	if !c.wgUses(fn, alloc, name, obj, lc, &sites) || len(lc.starts) == 0 {
+		return
+	}
+	if c.locals == nil {
+		c.locals = map[string]*localChan{}
+	}
+	c.locals[obj] = lc
+	c.sites = append(c.sites, sites...)
+}
+
+// wgUses collects into sites the Wait and Done calls of fn on the
+// WaitGroup at v, as chanUses does for a channel.
+func (c *checker) wgUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
+	loc := lockleak.Path{Display: name}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			switch wgMethod(r.Common(), v) {
+			case "Wait":
+				*sites = append(*sites, &site{fn: fn, kind: wait, obj: obj, loc: loc, pos: r.Pos(), at: r})
+			case "Done":
+				*sites = append(*sites, &site{fn: fn, kind: done, obj: obj, loc: loc, pos: r.Pos(), at: r})
+			case "Add":
+				if k, ok := r.Call.Args[1].(*ssa.Const); !ok || k.Value == nil || k.Int64() <= 0 {
+					return false // Add(-1) is a Done
+				}
+			default:
+				return false
 			}
-			val = st.Val
+		case *ssa.Defer:
+			if wgMethod(r.Common(), v) != "Done" {
+				return false
+			}
+			s := &site{fn: fn, kind: done, obj: obj, loc: loc, pos: r.Pos(), exits: []ssa.Instruction{}}
+			if flow := c.prog.Flow(fn); flow != nil {
+				for _, ret := range flow.Returns() {
+					s.exits = append(s.exits, ret)
+				}
+			}
+			*sites = append(*sites, s)
+		case *ssa.Go:
+			g, _ := r.Call.Value.(*ssa.Function)
+			if lc == nil || g == nil || !startedWith(g, r, r.Call.Args, g.Params, v, lc, func(x ssa.Value, name string) bool {
+				return c.wgUses(g, x, name, obj, nil, sites)
+			}) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !c.closureUses(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
+				return c.wgUses(g, x, name, obj, nil, sites)
+			}) {
+				return false
+			}
+		default:
+			return false
 		}
 	}
-	return val
+	return true
+}
+
+// wgMethod returns the name of the sync.WaitGroup method call calls on
+// v, or "".
+func wgMethod(call *ssa.CallCommon, v ssa.Value) string {
+	fn, ok := call.Value.(*ssa.Function)
+	if !ok || len(call.Args) == 0 || call.Args[0] != v {
+		return ""
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil ||
+		!lockleak.IsSyncType(obj.Signature().Recv().Type(), "WaitGroup") {
+		return ""
+	}
+	for _, a := range call.Args[1:] {
+		if a == v {
+			return ""
+		}
+	}
+	return obj.Name()
 }

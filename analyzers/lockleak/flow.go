@@ -254,8 +254,9 @@ func (p *Program) summaryOf(fn *ssa.Function) *Summary {
 	return f.summary
 }
 
-// prescan finds the closures that release locks and escape (returned,
-// stored, passed on: the lock is handed to whoever calls them).
+// prescan finds the closures that release locks they may be entered
+// holding, and those of them that escape (returned, stored, passed on,
+// run by a go statement: the lock is handed to whoever calls them).
 func (f *Flow) prescan() {
 	for _, b := range f.Fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -269,10 +270,9 @@ func (f *Flow) prescan() {
 				continue
 			}
 			var released []string
-			for k, bits := range s.Effects {
-				if bits&bitN == 0 {
-					continue
-				}
+			for k := range s.EntryReleased {
+				// A lock it may be entered holding: one it takes and
+				// releases itself is not its caller's to release.
 				if p, ok := f.mapPath(s, k, nil, mc.Bindings); ok {
 					released = append(released, p.Key())
 					f.paths[p.Key()] = p
@@ -656,12 +656,18 @@ func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path
 	default:
 		return Path{}, false
 	}
+	rest := p.Rest
+	if c := CapturedParam(v); c != nil && strings.HasPrefix(rest, "->") {
+		// A closure's variable bound to the cell of a parameter: the
+		// closure reaches the parameter through it.
+		v, rest = c, rest[len("->"):]
+	}
 	a, ok := f.Namer.Name(v)
 	if !ok {
 		return Path{}, false
 	}
 	q := a
-	q.Rest = a.Rest + p.Rest
+	q.Rest = a.Rest + rest
 	if p.Rest != "" {
 		q.Class = p.Class
 		q.Display = a.Display + p.Display[len(rootDisplay(p)):]
@@ -703,6 +709,11 @@ func (f *Flow) summarize() {
 			v := st.exit(k)
 			if v == bitE {
 				continue
+			}
+			if st.getDef(k)&dR != 0 && st.get(k)&bitE != 0 {
+				// A deferred release of a lock it may be entered
+				// holding.
+				s.EntryReleased[k] = true
 			}
 			s.Effects[k] |= v
 			s.Paths[k] = p

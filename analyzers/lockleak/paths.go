@@ -121,6 +121,11 @@ func (n *Namer) name(v ssa.Value, depth int) (Path, bool) {
 		if v.Op.String() != "*" {
 			return Path{}, false
 		}
+		if p := CapturedParam(v.X); p != nil {
+			// A parameter that closures capture lives in a cell; a
+			// load of it is the parameter.
+			return n.sub(p, depth)
+		}
 		x, ok := n.sub(v.X, depth)
 		if !ok {
 			return Path{}, false
@@ -148,6 +153,49 @@ func (n *Namer) name(v ssa.Value, depth int) (Path, bool) {
 		return Path{Root: "%" + v.Name(), Display: "the value of " + v.Name(), Class: typeName(v.Type()), Values: []ssa.Value{v}}, true
 	}
 	return Path{}, false
+}
+
+// CapturedParam returns the parameter v holds when v is the cell of a
+// parameter that closures capture and nothing assigns after its entry:
+// stored once, by the function, and never by the closures.
+func CapturedParam(v ssa.Value) *ssa.Parameter {
+	cell, ok := v.(*ssa.Alloc)
+	if !ok || !cell.Heap {
+		return nil
+	}
+	var param *ssa.Parameter
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			p, ok := r.Val.(*ssa.Parameter)
+			if !ok || param != nil || r.Addr != cell {
+				return nil
+			}
+			param = p
+		case *ssa.MakeClosure:
+			fn, ok := r.Fn.(*ssa.Function)
+			if !ok {
+				return nil
+			}
+			for i, b := range r.Bindings {
+				if b == cell && (i >= len(fn.FreeVars) || storedTo(fn.FreeVars[i])) {
+					return nil
+				}
+			}
+		}
+	}
+	return param
+}
+
+// storedTo reports whether a closure assigns the variable it captures
+// as fv.
+func storedTo(fv *ssa.FreeVar) bool {
+	for _, r := range *fv.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == fv {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *Namer) sub(v ssa.Value, depth int) (Path, bool) {
