@@ -58,6 +58,9 @@ type site struct {
 	pos   token.Pos
 	at    ssa.Instruction   // where the operation happens
 	exits []ssa.Instruction // for a deferred operation: the returns
+	// via is the call whose result the operation's local channel is,
+	// in a caller of the function that made it (see scanReturned).
+	via *ssa.Call
 	sel   *ssa.Select       // the select it is a case of, if any
 }
 
@@ -96,6 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range fns {
 		c.scan(fn)
 	}
+	c.scanReturned()
 	for _, s := range c.sites {
 		c.byObj[s.obj] = append(c.byObj[s.obj], s)
 	}

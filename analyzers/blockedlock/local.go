@@ -22,6 +22,14 @@ import (
 type localChan struct {
 	fn     *ssa.Function
 	starts map[*ssa.Function]*ssa.Go // the goroutines' functions and their go statements
+	// result is the index of the result fn returns the channel as (-1:
+	// not returned); the callers' operations on it are followed too.
+	result int
+	name   string
+}
+
+func newLocal(fn *ssa.Function, name string) *localChan {
+	return &localChan{fn: fn, starts: map[*ssa.Function]*ssa.Go{}, result: -1, name: name}
 }
 
 // scanLocal records the operations on the channel that mc makes, when it
@@ -34,9 +42,9 @@ func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
 		return
 	}
 	obj := fmt.Sprintf("local %d %s", mc.Pos(), types.TypeString(mc.Type(), nil))
-	lc := &localChan{fn: fn, starts: map[*ssa.Function]*ssa.Go{}}
+	lc := newLocal(fn, c.localName(mc.Pos()))
 	var sites []*site
-	ok := c.chanUses(fn, mc, c.localName(mc.Pos()), obj, lc, &sites)
+	ok := c.chanUses(fn, mc, lc.name, obj, lc, &sites)
 	if !ok || len(lc.starts) == 0 {
 		return
 	}
@@ -120,6 +128,19 @@ func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *
 			}) {
 				return false
 			}
+		case *ssa.Return:
+			// Returned: the callers' operations are followed once every
+			// function is scanned (see scanReturned).
+			i := -1
+			for j, x := range r.Results {
+				if x == v {
+					i = j
+				}
+			}
+			if lc == nil || i < 0 || lc.result >= 0 && lc.result != i {
+				return false
+			}
+			lc.result = i
 		case *ssa.Store:
 			// The variable a closure captures: a cell, stored once and
 			// loaded.
@@ -254,7 +275,7 @@ func within(p token.Pos, n ast.Node) bool { return n != nil && p >= n.Pos() && p
 // maker's terms through the go statement: the very lock, not one of its
 // class.
 func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others []*site) (finding, bool) {
-	held, ok := c.inMaker(l.Path, s.fn, lc)
+	held, ok := c.inMaker(l.Path, s, lc)
 	if !ok {
 		return finding{}, false
 	}
@@ -267,7 +288,7 @@ func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others [
 		if !ok {
 			return finding{}, false
 		}
-		if p, ok := c.inMaker(ol.Path, o.fn, lc); !ok || p != held {
+		if p, ok := c.inMaker(ol.Path, o, lc); !ok || p != held {
 			return finding{}, false
 		}
 		if l.Acq.Read && (!ol.Held || ol.Acq.Read) {
@@ -285,9 +306,18 @@ func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others [
 // through the cell of a variable that closures capture (a local of the
 // maker, a free variable of the goroutine) is named through the value
 // stored in it.
-func (c *checker) inMaker(p lockleak.Path, fn *ssa.Function, lc *localChan) (string, bool) {
+func (c *checker) inMaker(p lockleak.Path, s *site, lc *localChan) (string, bool) {
+	fn := s.fn
 	if p.Weak {
 		return "", false
+	}
+	if s.via != nil {
+		// A caller's lock, named in the maker's terms through the call.
+		q, ok := c.translate(p, s.via, lc.fn)
+		if !ok || q.Weak {
+			return "", false
+		}
+		return q.Key(), true
 	}
 	if isGlobal(p) || fn == lc.fn && !p.Local() {
 		return p.Key(), true
@@ -355,12 +385,12 @@ func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
 		return
 	}
 	obj := fmt.Sprintf("local %d sync.WaitGroup", alloc.Pos())
-	lc := &localChan{fn: fn, starts: map[*ssa.Function]*ssa.Go{}}
-	var sites []*site
 	name := alloc.Comment
 	if name == "" {
 		name = "the WaitGroup made at " + c.short(alloc.Pos())
 	}
+	lc := newLocal(fn, name)
+	var sites []*site
 	if !c.wgUses(fn, alloc, name, obj, lc, &sites) || len(lc.starts) == 0 {
 		return
 	}
@@ -444,4 +474,45 @@ func wgMethod(call *ssa.CallCommon, v ssa.Value) string {
 		}
 	}
 	return obj.Name()
+}
+
+// scanReturned follows the local channels their makers return into the
+// callers: each call's result is a channel of its own, operated on by the
+// caller and by the goroutines the maker started. A maker that code
+// outside the package, a function value or a goroutine may call is not
+// followed.
+func (c *checker) scanReturned() {
+	for obj, lc := range c.locals {
+		if lc.result < 0 {
+			continue
+		}
+		if c.refd[lc.fn] || lc.fn.Object() == nil || lc.fn.Object().Exported() {
+			delete(c.locals, obj)
+			c.taint[obj] = true
+			continue
+		}
+		for _, call := range c.calls[lc.fn] {
+			res := ssa.Value(call)
+			if lc.fn.Signature.Results().Len() > 1 {
+				res = nil
+				for _, r := range *call.Referrers() {
+					if x, ok := r.(*ssa.Extract); ok && x.Index == lc.result {
+						res = x
+					}
+				}
+			}
+			if res == nil {
+				continue
+			}
+			var sites []*site
+			if !c.chanUses(call.Parent(), res, lc.name, obj, nil, &sites) {
+				c.taint[obj] = true
+				break
+			}
+			for _, s := range sites {
+				s.via = call
+			}
+			c.sites = append(c.sites, sites...)
+		}
+	}
 }
