@@ -61,7 +61,7 @@ type site struct {
 	// via is the call whose result the operation's local channel is,
 	// in a caller of the function that made it (see scanReturned).
 	via *ssa.Call
-	sel   *ssa.Select       // the select it is a case of, if any
+	sel *ssa.Select // the select it is a case of, if any
 }
 
 type checker struct {
