@@ -647,18 +647,22 @@ func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, 
 			continue
 		}
 		a := r.f.out(e.b, e.i).site[k]
+		stmt := "break"
+		if c.outer {
+			stmt = "continue"
+		}
 		if relock.IsValid() && iterReleased {
 			// An enclosing loop comes back to the acquisition.
 			r.report(c.pos,
-				fmt.Sprintf("%s is still locked (%s) when this break leaves the loop, and the enclosing loop locks it again at %s before releasing it",
-					a.Path.Display, r.acqText(a), r.short(relock)),
+				fmt.Sprintf("%s is still locked (%s) when this %s leaves the loop, and the enclosing loop locks it again at %s before releasing it",
+					a.Path.Display, r.acqText(a), stmt, r.short(relock)),
 				analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
 				analysis.RelatedInformation{Pos: relock, Message: "locked again here"})
 			continue
 		}
 		r.report(c.pos,
-			fmt.Sprintf("%s is still locked (%s) when this break leaves the loop, and no path after the loop releases it, while the loop's other exits do",
-				a.Path.Display, r.acqText(a)),
+			fmt.Sprintf("%s is still locked (%s) when this %s leaves the loop, and no path after the loop releases it, while the loop's other exits do",
+				a.Path.Display, r.acqText(a), stmt),
 			analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"})
 	}
 }

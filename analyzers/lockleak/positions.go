@@ -33,6 +33,7 @@ type loopSyntax struct {
 type cand struct {
 	pos        token.Pos
 	brk        bool // a break; otherwise a continue or the end of the body
+	outer      bool // a labeled continue of an enclosing loop, which leaves this one as a break does
 	end        bool // the end of the body
 	scopeStart token.Pos
 	scopeEnd   token.Pos
@@ -130,9 +131,13 @@ func (sx *syntax) walk(n ast.Node, fr *frame, scope ast.Node, label *ast.Ident) 
 		if n.Tok != token.BREAK && n.Tok != token.CONTINUE {
 			return
 		}
+		var left []*loopSyntax // the loops it leaves on the way to its own
 		for f := fr; f != nil; f = f.outer {
 			if n.Label != nil {
 				if f.label == nil || f.label.Name != n.Label.Name {
+					if f.loop != nil {
+						left = append(left, f.loop)
+					}
 					continue
 				}
 			} else if n.Tok == token.CONTINUE && f.loop == nil {
@@ -140,6 +145,10 @@ func (sx *syntax) walk(n ast.Node, fr *frame, scope ast.Node, label *ast.Ident) 
 			}
 			if f.loop != nil && scope != nil {
 				f.loop.cands = append(f.loop.cands, cand{pos: n.Pos(), brk: n.Tok == token.BREAK, scopeStart: scope.Pos(), scopeEnd: scope.End()})
+				for _, l := range left {
+					l.cands = append(l.cands, cand{pos: n.Pos(), brk: true, outer: n.Tok == token.CONTINUE,
+						scopeStart: scope.Pos(), scopeEnd: scope.End()})
+				}
 			}
 			break
 		}

@@ -269,3 +269,34 @@ func (w *Watch) PollOK(paths []string) int {
 	}
 	return n
 }
+
+// A continue of the enclosing loop leaves the inner loop holding the
+// lock, which the inner loop of the next outer iteration takes again.
+func (w *Watch) Sweep(groups [][]string) {
+outer:
+	for _, g := range groups {
+		for _, p := range g {
+			w.mu.Lock()
+			if w.state[p] < 0 {
+				continue outer // want `w.mu is still locked \(locked at leaks.go:\d+\) when this continue leaves the loop, and the enclosing loop locks it again`
+			}
+			delete(w.state, p)
+			w.mu.Unlock()
+		}
+	}
+}
+
+func (w *Watch) SweepOK(groups [][]string) {
+outer:
+	for _, g := range groups {
+		for _, p := range g {
+			w.mu.Lock()
+			if w.state[p] < 0 {
+				w.mu.Unlock()
+				continue outer
+			}
+			delete(w.state, p)
+			w.mu.Unlock()
+		}
+	}
+}
