@@ -402,13 +402,14 @@ type pkgRun struct {
 	noSched string
 }
 
-// DefaultParallel is how many types are tested at once by default: one
+// DefaultParallel is how many types are tested at once by default: two
 // more than the CPUs Go uses. A type's testing leaves its CPU idle part
 // of the time (a child that starts, a watchdog that waits, the
 // linearizability oracle's pauses, a reproducer's build), and a
 // scheduled test runs on one CPU: on two CPUs, the README's main job
-// takes 85 to 97 s with three types at a time, 114 s with two.
-func DefaultParallel() int { return runtime.GOMAXPROCS(0) + 1 }
+// took 114 s with two types at a time, 85 to 97 s with three, and 82
+// and 86 s with four (84 s with five) at a91a904.
+func DefaultParallel() int { return runtime.GOMAXPROCS(0) + 2 }
 
 // A pool runs functions, at most n at a time.
 type pool struct {
