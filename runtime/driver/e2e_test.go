@@ -807,3 +807,28 @@ func TestReplayOtherOrders(t *testing.T) {
 			"then one under another order of Close ∥ Send", v.Reproduced, v.Replayed, v.ReproOutput)
 	}
 }
+
+// TestSequentialFailureRetired checks that a pair whose tests fail as
+// its calls do one after the other (Close twice), and never pass, is
+// tested no more after a few tests, with a note, and that the race of
+// the type's other pair is found within a short budget although its
+// objects are slow to build.
+func TestSequentialFailureRetired(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("seqfail")})
+	tr := typeReport(t, rep, "Feed")
+	found := false
+	for _, v := range tr.Violations {
+		found = found || v.Kind == KindRace && v.Pair == [2]string{"Add", "Last"}
+	}
+	if !found {
+		t.Errorf("violations %+v, want the race of Add ∥ Last", tr.Violations)
+	}
+	retired := false
+	for _, n := range tr.Notes {
+		retired = retired || strings.Contains(n, "Close ∥ Close") && strings.Contains(n, "not tested further")
+	}
+	if !retired {
+		t.Errorf("notes %q: want Close ∥ Close retired", tr.Notes)
+	}
+}

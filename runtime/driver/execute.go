@@ -114,6 +114,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 	switch res.Status {
 	case harness.StatusOK:
 		r.tested[[2]string{t.M1, t.M2}] = true
+		r.passed[t] = true
 		for _, o := range test.Objects {
 			r.g.CtorResult(o.Fn, true)
 		}

@@ -40,6 +40,7 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 			if rep != nil {
 				r.logf("test %d: %s %s, but also sequentially (%s;%s): %s", r.tests, cand.kind, cand.msg,
 					seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep))
+				r.failsSequentially(c.Target, fmt.Sprintf("%s;%s: %s", seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep)))
 			}
 			return nil
 		}
@@ -47,6 +48,32 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 	names := suffixNames(test)
 	msg := fmt.Sprintf("%s; neither %s; %s nor %s; %s does so sequentially", cand.msg, names[0], names[1], names[1], names[0])
 	return r.newViolation(c, test, cand.kind, msg, cand.details, cand.stacks)
+}
+
+// seqFailures is how many tests of a pair may fail as its two calls do
+// one after the other (Close twice), while none of its tests has run
+// without failing, before the pair is tested no more: its tests end at
+// that failure whatever the interleaving and whatever their arguments,
+// and would take the type's tests from the other pairs (they never
+// reach the sites of the pair's orders, which keep it first). A pair
+// some of whose tests pass (arguments its methods accept) is tested on.
+const seqFailures = 3
+
+// failsSequentially counts a test of target t whose failure its calls
+// also give sequentially (how), and retires t at seqFailures unless a
+// test of t has passed.
+func (r *typeRun) failsSequentially(t *testgen.Target, how string) {
+	if r.passed[t] {
+		return
+	}
+	if r.seqFails == nil {
+		r.seqFails = map[*testgen.Target]int{}
+	}
+	if r.seqFails[t]++; r.seqFails[t] == seqFailures {
+		r.g.Retire(t)
+		r.note("%s is not tested further: %d of its tests failed as its calls do one after the other, and none "+
+			"passed (%s)", t, seqFailures, how)
+	}
 }
 
 // reproduces reports whether the sequential run rep, of the suffixes in

@@ -224,10 +224,15 @@ func (r *typeRun) probe() bool {
 
 // Argument search: argTraces traced tests per method, each calling it
 // twice with fresh arguments; none for a method whose probe took longer
-// than argSearchSlow.
+// than argSearchSlow, no more for one whose trace took longer than
+// argTraceSlow (objects slow to build: bigcache's New allocates its
+// shards), and none once the search has taken argSearchShare of the
+// type's budget.
 const (
-	argTraces     = 8
-	argSearchSlow = 20 * time.Millisecond
+	argTraces      = 8
+	argSearchSlow  = 20 * time.Millisecond
+	argTraceSlow   = 100 * time.Millisecond
+	argSearchShare = 20
 )
 
 // searchArgs traces, for each method, tests calling it with fresh
@@ -239,17 +244,23 @@ func (r *typeRun) searchArgs() {
 	if r.sites == nil || r.cfg.Sched == SchedStress {
 		return
 	}
+	end := time.Now().Add(r.cfg.Budget / argSearchShare)
 	for _, m := range r.s.Names {
 		if r.seqTime[m] > argSearchSlow {
 			continue
 		}
 		for range argTraces {
+			if time.Now().After(end) {
+				r.logf("argument search ended: it took a %dth of the budget", argSearchShare)
+				return
+			}
 			test, ok := r.g.ArgProbe(m)
 			if !ok {
 				break
 			}
 			req := r.request(harness.OpTrace, test, m, m)
 			req.MaxTime = traceTime
+			t0 := time.Now()
 			rep := r.do(req)
 			if rep == nil {
 				return
@@ -259,6 +270,9 @@ func (r *typeRun) searchArgs() {
 			}
 			for i, c := range test.Suffix {
 				r.g.Reached(c, rep.Result.Reached[i])
+			}
+			if time.Since(t0) > argTraceSlow {
+				break
 			}
 		}
 	}

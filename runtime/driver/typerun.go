@@ -44,6 +44,11 @@ type typeRun struct {
 	}
 	tested map[[2]string]bool // pairs whose suffixes ran
 	linOff map[[2]string]int  // tests of a pair that found the linearizability oracle unusable
+	// seqFails counts the tests of a pair whose failure its calls give
+	// sequentially too, passed the pairs with a test that passed (see
+	// failsSequentially).
+	seqFails map[*testgen.Target]int
+	passed   map[*testgen.Target]bool
 	// linVaried holds the pairs whose outcomes were seen to vary between
 	// runs of one sequential order: their tests run each order twice
 	// before the iterations.
@@ -73,6 +78,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		tested:    map[[2]string]bool{},
 		linOff:    map[[2]string]int{},
 		linVaried: map[[2]string]bool{},
+		passed:    map[*testgen.Target]bool{},
 		seqTime:   map[string]time.Duration{},
 		scheds:    map[*testgen.Target]*pairSched{},
 	}
