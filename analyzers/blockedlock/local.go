@@ -6,6 +6,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,11 +16,12 @@ import (
 	"github.com/depcon/depcon/analyzers/lockleak"
 )
 
-// A localChan is an unbuffered channel made in a function and handed
-// only to goroutines it starts (as an argument or a captured variable):
-// its operations are those of the function and of those goroutines, and
-// a lock one of the goroutines needs is named in the function's terms
-// through the go statement.
+// A localChan is an unbuffered channel (or a sync.WaitGroup) made in a
+// function and handed only to goroutines it starts (as an argument or a
+// captured variable), and maybe returned to the function's callers: its
+// operations are those of the function, of those goroutines and of the
+// callers, and a lock one of them needs is named in the function's terms
+// through the go statement or the call.
 type localChan struct {
 	fn     *ssa.Function
 	starts map[*ssa.Function]*ssa.Go // the goroutines' functions and their go statements
@@ -34,11 +37,11 @@ func newLocal(fn *ssa.Function, name string) *localChan {
 
 // scanLocal records the operations on the channel that mc makes, when it
 // is unbuffered and used only by channel operations of fn and of
-// goroutines fn hands it to; a channel used any other way (stored,
-// returned, passed to a call) is not followed.
+// goroutines fn hands it to (and returned: see scanReturned); a channel
+// used any other way (stored, passed to a call) is not followed.
 func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
 	if size, ok := mc.Size.(*ssa.Const); !ok || size.Value == nil || size.Value.Kind() != constant.Int ||
-		size.Int64() != 0 {
+		size.Int64() != 0 || !mc.Pos().IsValid() {
 		return
 	}
 	obj := fmt.Sprintf("local %d %s", mc.Pos(), types.TypeString(mc.Type(), nil))
@@ -381,7 +384,7 @@ func assigned(fv *ssa.FreeVar) bool {
 // positive delta) in fn and in goroutines fn hands it to, as a local
 // channel is followed (see scanLocal).
 func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
-	if !lockleak.IsSyncType(alloc.Type().(*types.Pointer).Elem(), "WaitGroup") {
+	if !lockleak.IsSyncType(alloc.Type().(*types.Pointer).Elem(), "WaitGroup") || !alloc.Pos().IsValid() {
 		return
 	}
 	obj := fmt.Sprintf("local %d sync.WaitGroup", alloc.Pos())
@@ -482,7 +485,8 @@ func wgMethod(call *ssa.CallCommon, v ssa.Value) string {
 // outside the package, a function value or a goroutine may call is not
 // followed.
 func (c *checker) scanReturned() {
-	for obj, lc := range c.locals {
+	for _, obj := range slices.Sorted(maps.Keys(c.locals)) {
+		lc := c.locals[obj]
 		if lc.result < 0 {
 			continue
 		}
