@@ -78,12 +78,20 @@ func (g *Generator) inexact(m string) bool {
 // comparison or a copy, while another call changes it, is a degenerate
 // use, not an outcome a maintainer would call wrong.
 func PassesOwn(c harness.Call) bool {
-	for _, a := range c.Args {
-		if a.K == harness.KObj && a.Obj == c.Recv {
-			return true
-		}
+	return slices.ContainsFunc(c.Args, func(a harness.Value) bool { return holdsObj(a, c.Recv) })
+}
+
+// holdsObj reports whether value v is the shared object obj or holds it:
+// as an element of a slice or struct (a variadic []Collector{a}), or as
+// an argument of the constructor call that makes v.
+func holdsObj(v harness.Value, obj int) bool {
+	if v.K == harness.KObj && v.Obj == obj {
+		return true
 	}
-	return false
+	if slices.ContainsFunc(v.Elems, func(e harness.Value) bool { return holdsObj(e, obj) }) {
+		return true
+	}
+	return v.Call != nil && slices.ContainsFunc(v.Call.Args, func(e harness.Value) bool { return holdsObj(e, obj) })
 }
 
 // timed reports whether call c takes a deadline or a duration.

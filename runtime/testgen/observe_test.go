@@ -126,3 +126,25 @@ func TestLinClocked(t *testing.T) {
 		}
 	}
 }
+
+// TestPassesOwn checks that a call passing its own receiver is told,
+// directly, inside a slice (a variadic Register(a)) or as an argument of
+// the constructor of an argument, and that another object is not.
+func TestPassesOwn(t *testing.T) {
+	self := harness.Value{K: harness.KObj, Obj: 0}
+	other := harness.Value{K: harness.KObj, Obj: 1}
+	for _, tc := range []struct {
+		arg  harness.Value
+		want bool
+	}{
+		{self, true},
+		{harness.Value{K: harness.KSlice, Elems: []harness.Value{other, self}}, true},
+		{harness.Value{K: harness.KCall, Call: &harness.Call{Fn: "Wrap", Args: []harness.Value{self}}}, true},
+		{other, false},
+		{harness.Value{K: harness.KSlice, Elems: []harness.Value{other}}, false},
+	} {
+		if got := PassesOwn(harness.Call{Recv: 0, Fn: "Register", Args: []harness.Value{tc.arg}}); got != tc.want {
+			t.Errorf("PassesOwn(Register(%+v)) = %v, want %v", tc.arg, got, tc.want)
+		}
+	}
+}
