@@ -28,7 +28,7 @@ func (x *execution) run() Message {
 		if runs < 1 {
 			runs = 1
 		}
-		x.ref, x.linOff = x.references(nil, runs)
+		x.ref, x.linOff = x.references(nil, runs, true)
 	}
 	x.progress("suffix")
 	var slowest time.Duration

@@ -8,9 +8,10 @@ import (
 )
 
 // linRefRuns is how many times the reproducer of a non-linearizable
-// outcome runs each sequential order to learn which parts of the
-// outcome depend on more than the order (a clock, map order, what
-// expires): once with each of depcon's pauses.
+// outcome runs each sequential order with a pause, to learn which parts
+// of the outcome depend on more than the order (a clock, map order, what
+// expires): once with each of depcon's pauses; harness.LinRareRuns more
+// runs without one follow, as depcon runs them before it reports.
 var linRefRuns = len(harness.LinPauses)
 
 // showSource is the reproducer's rendering of values, a closure so that
@@ -140,8 +141,11 @@ func (w *writer) linBody(v *Violation) string {
 		pauses = append(pauses, fmt.Sprint(int64(p)))
 	}
 	fmt.Fprintf(&b, "pauses := []time.Duration{%s}\n", strings.Join(pauses, ", "))
-	fmt.Fprintf(&b, "var seq [2][]string\nvaries := map[int]bool{}\nfor n := 0; n < %d; n++ {\n", linRefRuns)
-	b.WriteString("for o := 0; o < 2; o++ {\ngot := run(o, pauses[n%len(pauses)])\nif seq[o] == nil {\nseq[o] = got\ncontinue\n}\n" +
+	fmt.Fprintf(&b, "var seq [2][]string\nvaries := map[int]bool{}\nrare := time.Now()\nfor n := 0; n < %d; n++ {\n",
+		linRefRuns+harness.LinRareRuns)
+	b.WriteString("pause := time.Duration(0)\nif n < len(pauses) {\npause = pauses[n]\nrare = time.Now()\n}\n")
+	fmt.Fprintf(&b, "if n >= len(pauses)+%d && time.Since(rare) > %d {\nbreak\n}\n", harness.LinRareLeast, int64(harness.LinRareTime))
+	b.WriteString("for o := 0; o < 2; o++ {\ngot := run(o, pause)\nif seq[o] == nil {\nseq[o] = got\ncontinue\n}\n" +
 		"for i := range got {\nif i >= len(seq[o]) || got[i] != seq[o][i] {\nvaries[i] = true\n}\n}\n}\n}\n")
 	b.WriteString("same := func(got, want []string, group int) bool {\nif len(got) != len(groups) || len(want) != len(groups) {\n" +
 		"return false\n}\nfor i := range got {\nif groups[i] == group && !varies[i] && got[i] != want[i] {\n" +
