@@ -144,7 +144,8 @@ func (x *execution) references(ref *reference, runs int, paused bool) (*referenc
 // the runs with LinPauses), stopping as soon as the outcome matches: a
 // part of the outcome that differs in one run of eight sequentially shows
 // in those 40 runs or more but for a chance of 5 in 1,000. The reproducer
-// runs them all (runtime/repro/lin.go).
+// runs them within the same bounds, all of them before its iterations
+// (runtime/repro/lin.go).
 const LinRareRuns = 30
 
 // LinRareTime bounds the time of those runs, past the first
