@@ -5,42 +5,15 @@ package service
 import (
 	"testing"
 	"time"
+
+	"github.com/depcon/depcon/testdata/corpus/internal/lincheck"
 )
 
 func TestDriver(t *testing.T) {
 	deadline := time.Now().Add(8 * time.Second)
 	for time.Now().Before(deadline) {
 		s := NewService("a")
-		pair(t, func() { s.Stop() }, func() { s.Stop() })
+		lincheck.Pair(t, func() { s.Stop() }, func() { s.Stop() })
 	}
 	t.Log("no panic observed")
-}
-
-// pair runs f and g in two goroutines released together by a start barrier.
-// It fails the test with "panic:" when either panics and with "deadlock:"
-// when they have not both returned after a timeout.
-func pair(t *testing.T, f, g func()) {
-	t.Helper()
-	start := make(chan struct{})
-	done := make(chan any, 2)
-	for _, fn := range []func(){f, g} {
-		go func() {
-			defer func() { done <- recover() }()
-			<-start
-			fn()
-		}()
-	}
-	close(start)
-	timer := time.NewTimer(2 * time.Second)
-	defer timer.Stop()
-	for range 2 {
-		select {
-		case r := <-done:
-			if r != nil {
-				t.Fatalf("panic: %v", r)
-			}
-		case <-timer.C:
-			t.Fatalf("deadlock: goroutines still blocked after 2s")
-		}
-	}
 }

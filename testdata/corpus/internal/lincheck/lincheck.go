@@ -1,8 +1,9 @@
-// Package lincheck is what the drivers of the corpus's atomicity subjects
-// and their controls share: run two calls in both sequential orders and
-// concurrently, and fail with "not linearizable:" when a concurrent
-// outcome is that of neither order (see the corpus README, "Atomicity
-// violations").
+// Package lincheck is what the corpus's drivers share: Pair runs two
+// calls concurrently behind a start barrier (every driver that hammers a
+// pair), and Check runs them in both sequential orders and concurrently
+// and fails with "not linearizable:" when a concurrent outcome is that of
+// neither order (the atomicity subjects and their controls; see the
+// corpus README, "Atomicity violations").
 package lincheck
 
 import (
