@@ -181,10 +181,7 @@ func (c *checker) scan(fn *ssa.Function) {
 				}
 			case *ssa.Defer:
 				if s := c.callSite(n, &instr.Call, instr.Pos()); s != nil {
-					s.exits = []ssa.Instruction{}
-					for _, r := range flow.Returns() {
-						s.exits = append(s.exits, r)
-					}
+					s.exits = c.exitsOf(fn)
 					add(s)
 				}
 			case *ssa.Go:

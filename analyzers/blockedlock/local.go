@@ -111,22 +111,9 @@ func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *
 			if !isClose(r.Common(), v) {
 				return false
 			}
-			s := &site{fn: fn, kind: closeOp, obj: obj, loc: loc, pos: r.Pos(), exits: []ssa.Instruction{}}
-			if flow := c.prog.Flow(fn); flow != nil {
-				for _, ret := range flow.Returns() {
-					s.exits = append(s.exits, ret)
-				}
-			}
-			*sites = append(*sites, s)
-		case *ssa.Go:
-			g, _ := r.Call.Value.(*ssa.Function)
-			if lc == nil || g == nil || !startedWith(g, r, r.Call.Args, g.Params, v, lc, func(x ssa.Value, name string) bool {
-				return c.chanUses(g, x, name, obj, nil, sites)
-			}) {
-				return false
-			}
-		case *ssa.MakeClosure:
-			if !c.closureUses(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
+			*sites = append(*sites, &site{fn: fn, kind: closeOp, obj: obj, loc: loc, pos: r.Pos(), exits: c.exitsOf(fn)})
+		case *ssa.Go, *ssa.MakeClosure:
+			if !c.intoGoroutine(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
 				return c.chanUses(g, x, name, obj, nil, sites)
 			}) {
 				return false
@@ -188,6 +175,33 @@ func (c *checker) cellUses(fn *ssa.Function, cell ssa.Value, store *ssa.Store, n
 		}
 	}
 	return true
+}
+
+// intoGoroutine follows v into the goroutine that r starts with it: r is
+// a go statement, or a closure a go statement runs, in the function that
+// made v (lc set); follow follows it there.
+func (c *checker) intoGoroutine(r ssa.Instruction, v ssa.Value, lc *localChan,
+	follow func(*ssa.Function, ssa.Value, string) bool) bool {
+	switch r := r.(type) {
+	case *ssa.Go:
+		g, _ := r.Call.Value.(*ssa.Function)
+		return lc != nil && g != nil && startedWith(g, r, r.Call.Args, g.Params, v, lc,
+			func(x ssa.Value, name string) bool { return follow(g, x, name) })
+	case *ssa.MakeClosure:
+		return c.closureUses(r, v, lc, follow)
+	}
+	return false
+}
+
+// exitsOf returns the returns of fn, where its deferred calls run.
+func (c *checker) exitsOf(fn *ssa.Function) []ssa.Instruction {
+	exits := []ssa.Instruction{}
+	if flow := c.prog.Flow(fn); flow != nil {
+		for _, r := range flow.Returns() {
+			exits = append(exits, r)
+		}
+	}
+	return exits
 }
 
 // closureUses follows v, bound by the closure mc, into the goroutine
@@ -432,22 +446,9 @@ func (c *checker) wgUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *lo
 			if wgMethod(r.Common(), v) != "Done" {
 				return false
 			}
-			s := &site{fn: fn, kind: done, obj: obj, loc: loc, pos: r.Pos(), exits: []ssa.Instruction{}}
-			if flow := c.prog.Flow(fn); flow != nil {
-				for _, ret := range flow.Returns() {
-					s.exits = append(s.exits, ret)
-				}
-			}
-			*sites = append(*sites, s)
-		case *ssa.Go:
-			g, _ := r.Call.Value.(*ssa.Function)
-			if lc == nil || g == nil || !startedWith(g, r, r.Call.Args, g.Params, v, lc, func(x ssa.Value, name string) bool {
-				return c.wgUses(g, x, name, obj, nil, sites)
-			}) {
-				return false
-			}
-		case *ssa.MakeClosure:
-			if !c.closureUses(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
+			*sites = append(*sites, &site{fn: fn, kind: done, obj: obj, loc: loc, pos: r.Pos(), exits: c.exitsOf(fn)})
+		case *ssa.Go, *ssa.MakeClosure:
+			if !c.intoGoroutine(r, v, lc, func(g *ssa.Function, x ssa.Value, name string) bool {
 				return c.wgUses(g, x, name, obj, nil, sites)
 			}) {
 				return false
