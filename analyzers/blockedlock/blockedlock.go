@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/lockleak"
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // Analyzer reports blocking channel, WaitGroup and Cond operations
@@ -224,7 +225,7 @@ func (c *checker) callSite(n *lockleak.Namer, call *ssa.CallCommon, pos token.Po
 	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil {
 		return nil
 	}
-	if lockleak.IsSyncType(obj.Signature().Recv().Type(), "Cond") {
+	if summary.TypeClass(obj.Signature().Recv().Type()) == "sync.Cond" {
 		o, loc := c.condObj(n, call.Args[0])
 		switch obj.Name() {
 		case "Wait":
@@ -234,7 +235,7 @@ func (c *checker) callSite(n *lockleak.Namer, call *ssa.CallCommon, pos token.Po
 		}
 		return nil
 	}
-	if !lockleak.IsSyncType(obj.Signature().Recv().Type(), "WaitGroup") {
+	if summary.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
 		return nil
 	}
 	o, loc := c.wgObj(n, call.Args[0])
@@ -306,7 +307,7 @@ func exported(class string) bool {
 // checkLoad taints a channel loaded from a field and used other than by
 // channel operations: it may be operated on elsewhere.
 func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
-	if lockleak.IsSyncType(load.Type(), "Cond") {
+	if summary.TypeClass(load.Type()) == "sync.Cond" {
 		if _, ok := load.Type().Underlying().(*types.Pointer); ok {
 			obj, _ := c.condObj(n, load)
 			c.onlySyncCalls(obj, load)
@@ -341,7 +342,7 @@ func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
 // checkStore records the channels made for a field: a buffer (or a
 // channel from elsewhere) makes the field's operations not followed.
 func (c *checker) checkStore(n *lockleak.Namer, st *ssa.Store) {
-	if lockleak.IsSyncType(st.Val.Type(), "Cond") {
+	if summary.TypeClass(st.Val.Type()) == "sync.Cond" {
 		c.checkCond(n, st)
 		return
 	}
@@ -399,9 +400,9 @@ func (c *checker) checkAddr(n *lockleak.Namer, fa *ssa.FieldAddr) {
 			return
 		}
 		obj = p.Class + " " + types.TypeString(t, nil)
-	} else if lockleak.IsSyncType(t, "WaitGroup") {
+	} else if summary.TypeClass(t) == "sync.WaitGroup" {
 		obj, _ = c.wgObj(n, fa)
-	} else if lockleak.IsSyncType(t, "Cond") {
+	} else if summary.TypeClass(t) == "sync.Cond" {
 		obj, _ = c.condObj(n, fa)
 	}
 	if obj == "" {

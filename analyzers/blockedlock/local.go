@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/lockleak"
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // A localChan is an unbuffered channel (or a sync.WaitGroup) made in a
@@ -398,7 +399,7 @@ func assigned(fv *ssa.FreeVar) bool {
 // positive delta) in fn and in goroutines fn hands it to, as a local
 // channel is followed (see scanLocal).
 func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
-	if !lockleak.IsSyncType(alloc.Type().(*types.Pointer).Elem(), "WaitGroup") || !alloc.Pos().IsValid() {
+	if summary.TypeClass(alloc.Type().(*types.Pointer).Elem()) != "sync.WaitGroup" || !alloc.Pos().IsValid() {
 		return
 	}
 	obj := fmt.Sprintf("local %d sync.WaitGroup", alloc.Pos())
@@ -469,7 +470,7 @@ func wgMethod(call *ssa.CallCommon, v ssa.Value) string {
 	}
 	obj, ok := fn.Object().(*types.Func)
 	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil ||
-		!lockleak.IsSyncType(obj.Signature().Recv().Type(), "WaitGroup") {
+		summary.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
 		return ""
 	}
 	for _, a := range call.Args[1:] {

@@ -60,7 +60,8 @@ func (w *walker) call(st *state, call *ssa.Call) {
 	}
 	r := w.fi.r
 	if c.IsInvoke() {
-		if c.Signature().Params().Len() == 0 && w.lockEvent(st, call, c.Method.Name(), c.Value) {
+		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+			w.lockEvent(st, call, op)
 			return
 		}
 		w.dynamic(st, call, append([]ssa.Value{c.Value}, c.Args...), []path{})
@@ -72,10 +73,11 @@ func (w *walker) call(st *state, call *ssa.Call) {
 		return
 	}
 	if name := syncName(callee); name != "" {
+		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+			w.lockEvent(st, call, op)
+			return
+		}
 		switch name {
-		case "(*sync.Mutex).Lock", "(*sync.Mutex).Unlock", "(*sync.RWMutex).Lock", "(*sync.RWMutex).Unlock",
-			"(*sync.RWMutex).RLock", "(*sync.RWMutex).RUnlock":
-			w.lockEvent(st, call, callee.Name(), c.Args[0])
 		case "(*sync.Once).Do":
 			// The body runs in this goroutine with the locks held.
 			if len(c.Args) == 2 {
@@ -157,17 +159,12 @@ func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []pa
 	w.fi.entries = append(w.fi.entries, e)
 }
 
-// lockEvent applies Lock, RLock, Unlock or RUnlock on v; it reports false
-// for another method name.
-func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) bool {
-	var mode summary.Mode
-	switch name {
-	case "Lock":
-		mode = summary.W
-	case "RLock":
-		mode = summary.R
-	case "Unlock", "RUnlock":
-		ps := w.fi.r.paths(v)
+// lockEvent applies the lock operation op (see summary.LockCall); a
+// TryLock is no event (it never blocks).
+func (w *walker) lockEvent(st *state, call *ssa.Call, op summary.LockOp) {
+	v, mode := op.Lock, op.Mode
+	ps := w.fi.r.paths(v)
+	if op.Kind == summary.OpUnlock {
 		for _, p := range ps {
 			w.release(st, p.location())
 		}
@@ -178,17 +175,17 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) && h.Class == class })
 			}
 		}
-		return true
-	default:
-		return false
+		return
 	}
-	ps := w.fi.r.paths(v)
+	if op.Kind != summary.OpLock {
+		return
+	}
 	if len(ps) == 0 {
 		w.unnamed(st, call, v, mode)
-		return true
+		return
 	}
 	if len(ps) != 1 {
-		return true
+		return
 	}
 	class := ps[0].class
 	if class == "" {
@@ -200,7 +197,6 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, name string, v ssa.Value) 
 		w.order(unnamedOnly, call, class, mode)
 	}
 	w.acquire(st, call, Lock{Lock: ps[0].location(), Class: class, Mode: mode})
-	return true
 }
 
 func unnamedKey(v ssa.Value) (key, class string) { return summary.UnnamedKey(v) }

@@ -363,16 +363,16 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *state) *state {
 	if !ok {
 		return s
 	}
-	op, lock, read := lockCall(&call.Call)
-	if op != opTryLock {
+	op := summary.LockCall(&call.Call)
+	if op.Kind != summary.OpTryLock {
 		return s
 	}
-	p, ok := f.Namer.Name(lock)
+	p, ok := f.Namer.Name(op.Lock)
 	if !ok {
 		return s
 	}
 	s = s.clone()
-	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: read})
+	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == summary.R})
 	return s
 }
 
@@ -442,11 +442,11 @@ func (f *Flow) step(instr ssa.Instruction, s *state) {
 }
 
 func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
-	op, lock, read := lockCall(c)
-	if op != opNone {
-		p, ok := f.Namer.Name(lock)
+	op := summary.LockCall(c)
+	if op.Kind != summary.OpNone {
+		p, ok := f.Namer.Name(op.Lock)
 		if !ok {
-			if op == opUnlock {
+			if op.Kind == summary.OpUnlock {
 				f.weaken(s, "", "")
 			}
 			return
@@ -456,12 +456,12 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 				p.Display = text
 			}
 		}
-		switch op {
-		case opLock:
-			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: read})
-		case opUnlock:
+		switch op.Kind {
+		case summary.OpLock:
+			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R})
+		case summary.OpUnlock:
 			f.release(s, p)
-		case opTryLock:
+		case summary.OpTryLock:
 			// Held on the true branch of an if on the result (see
 			// edge); otherwise unknown.
 			if !onlyIfs(instr) {
@@ -469,7 +469,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 				f.paths[k] = p
 				s.held[k] = s.get(k) | bitH
 				if _, ok := s.site[k]; !ok {
-					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: read}
+					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R}
 				}
 			}
 		}
@@ -560,14 +560,14 @@ func onlyIfs(v ssa.Value) bool {
 // of a summarized function) as paths of the caller with their bits.
 func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
-	op, lock, _ := lockCall(c)
-	if op != opNone {
-		if p, ok := f.Namer.Name(lock); ok {
+	op := summary.LockCall(c)
+	if op.Kind != summary.OpNone {
+		if p, ok := f.Namer.Name(op.Lock); ok {
 			f.paths[p.Key()] = p
-			switch op {
-			case opLock:
+			switch op.Kind {
+			case summary.OpLock:
 				out[p.Key()] = bitH
-			case opUnlock:
+			case summary.OpUnlock:
 				out[p.Key()] = bitN
 			}
 		}
@@ -615,8 +615,8 @@ func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
 		f.handedOff[k] = true
 		s.held[k] = s.get(k) | bitN
 	}
-	if op, lock, _ := lockCall(c); op != opNone {
-		if p, ok := f.Namer.Name(lock); ok && op == opUnlock {
+	if op := summary.LockCall(c); op.Kind != summary.OpNone {
+		if p, ok := f.Namer.Name(op.Lock); ok && op.Kind == summary.OpUnlock {
 			handOff(p)
 		}
 		return
@@ -791,12 +791,12 @@ func (f *Flow) Held(instr ssa.Instruction) map[string]Acq {
 func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
 	switch instr := instr.(type) {
 	case *ssa.Call:
-		op, lock, _ := lockCall(&instr.Call)
-		if op == opUnlock {
-			p, ok := f.Namer.Name(lock)
+		op := summary.LockCall(&instr.Call)
+		if op.Kind == summary.OpUnlock {
+			p, ok := f.Namer.Name(op.Lock)
 			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
 		}
-		if op != opNone {
+		if op.Kind != summary.OpNone {
 			return false
 		}
 		if callee, _ := staticCallee(&instr.Call); callee == nil && !instr.Call.IsInvoke() {
@@ -865,12 +865,12 @@ func (f *Flow) Acquires(instr ssa.Instruction, k string) bool {
 	if !ok {
 		return false
 	}
-	op, lock, _ := lockCall(&c.Call)
-	if op == opLock {
-		p, ok := f.Namer.Name(lock)
+	op := summary.LockCall(&c.Call)
+	if op.Kind == summary.OpLock {
+		p, ok := f.Namer.Name(op.Lock)
 		return ok && p.Key() == k
 	}
-	if op != opNone {
+	if op.Kind != summary.OpNone {
 		return false
 	}
 	return f.effects(&c.Call)[k] == bitH

@@ -24,8 +24,8 @@ const (
 //   - a call whose callee is known applies the callee's summary, computed
 //     from its body in this package or imported as a fact from another,
 //     mapped onto the caller's locations;
-//   - a Lock/Unlock/RLock/RUnlock call through an interface (sync.Locker)
-//     is a lock event on the receiver;
+//   - a Lock/Unlock/RLock/RUnlock call through an interface (a sync.Locker,
+//     see LockCall) is a lock event on the receiver;
 //   - any other call through an interface or a function value is unknown
 //     code: following DepCon, it counts as a write (flagged Indirect) of
 //     every location passed to it by reference, the receiver included.
@@ -38,7 +38,8 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 	}
 	callee := c.StaticCallee()
 	if c.IsInvoke() {
-		if w.lockCall(st, instr, c.Method.Name(), c.Value, c.Signature(), mode) {
+		if op := LockCall(c); op.Kind != OpNone {
+			w.applyLock(st, instr, op, mode)
 			return
 		}
 		args := append([]ssa.Value{c.Value}, c.Args...)
@@ -127,7 +128,7 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":
-		w.lockCall(st, instr, obj.Name(), c.Args[0], obj.Signature(), mode)
+		w.applyLock(st, instr, LockCall(c), mode)
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
@@ -181,42 +182,23 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 	w.accessAll(st, w.r.paths(addr), location, write, flags, instr)
 }
 
-// lockCall handles Lock/Unlock/RLock/RUnlock on the lock at v; it reports
-// false when name is not one of those.
-func (w *walker) lockCall(st *state, instr ssa.Instruction, name string, v ssa.Value, sig *types.Signature, mode callMode) bool {
-	if sig.Params().Len() != 0 {
-		return false
+// applyLock applies the lock operation op (see LockCall). A TryLock is
+// handled on the branch that tests its result (see edge).
+func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, mode callMode) {
+	if op.Kind != OpLock && op.Kind != OpUnlock || mode == callGo {
+		return // mode callGo: the lock state of another goroutine
 	}
-	var lmode Mode
-	acquire := true
-	switch name {
-	case "Lock":
-		lmode = W
-	case "RLock":
-		lmode = R
-	case "Unlock":
-		lmode, acquire = W, false
-	case "RUnlock":
-		lmode, acquire = R, false
-	case "TryLock", "TryRLock", "RLocker":
-		return true // handled on the branch (see edge)
-	default:
-		return false
-	}
-	if mode == callGo {
-		return true // the lock state of another goroutine
-	}
-	ps := w.r.paths(v)
+	acquire := op.Kind == OpLock
+	ps := w.r.paths(op.Lock)
 	if len(ps) == 0 {
 		if acquire {
-			w.acquireAnon(st, instr, v, lmode)
+			w.acquireAnon(st, instr, op.Lock, op.Mode)
 		} else {
-			releaseAnon(st, v)
+			releaseAnon(st, op.Lock)
 		}
-		return true
+		return
 	}
-	w.lockPaths(st, instr, v, ps, acquire, lmode)
-	return true
+	w.lockPaths(st, instr, op.Lock, ps, acquire, op.Mode)
 }
 
 // lockPaths acquires (or releases) in mode the lock v, whose paths are ps

@@ -209,23 +209,23 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *resolver, s *ssa.Send, p path
 			return true
 		case *ssa.Call:
 			c := &in.Call
-			if c.IsInvoke() {
-				return c.Method.Name() == "Unlock"
-			}
-			callee := c.StaticCallee()
-			if callee == nil {
-				return false
-			}
-			switch syncMethod(callee) {
-			case "(*sync.Mutex).Unlock", "(*sync.RWMutex).Unlock":
-				for _, q := range r.paths(c.Args[0]) {
+			if op := LockCall(c); op.Kind != OpNone {
+				if op.Kind != OpUnlock || op.Mode != W {
+					return false
+				}
+				if c.IsInvoke() {
+					return true
+				}
+				qs := r.paths(op.Lock)
+				for _, q := range qs {
 					if q.location() == lock.Lock {
 						return true
 					}
 				}
-				return len(r.paths(c.Args[0])) == 0
-			case "":
-			default:
+				return len(qs) == 0
+			}
+			callee := c.StaticCallee()
+			if c.IsInvoke() || callee == nil || syncMethod(callee) != "" {
 				return false
 			}
 			sum := b.sums[origin(callee)]

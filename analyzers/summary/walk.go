@@ -336,19 +336,15 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	if !ok {
 		return out
 	}
-	name := syncMethod(call.Call.StaticCallee())
-	if name != "(*sync.Mutex).TryLock" && name != "(*sync.RWMutex).TryLock" && name != "(*sync.RWMutex).TryRLock" {
+	op := LockCall(&call.Call)
+	if op.Kind != OpTryLock {
 		return out
-	}
-	mode := W
-	if strings.HasSuffix(name, "TryRLock") {
-		mode = R
 	}
 	st := out.clone()
 	saved := w.record
 	w.record = false // a TryLock never blocks: no acquisition event
-	for _, p := range w.r.paths(call.Call.Args[0]) {
-		w.acquire(st, call, 0, p.location(), lockClass(p, call.Call.Args[0]), mode, false)
+	for _, p := range w.r.paths(op.Lock) {
+		w.acquire(st, call, 0, p.location(), lockClass(p, op.Lock), op.Mode, false)
 	}
 	w.record = saved
 	return st

@@ -354,11 +354,7 @@ func (g *cfg) syncOp(instr ssa.Instruction) bool {
 	case *ssa.Call:
 		c := in.Common()
 		if c.IsInvoke() {
-			switch c.Method.Name() {
-			case "Lock", "Unlock", "RLock", "RUnlock", "Wait":
-				return true
-			}
-			return false
+			return summary.LockCall(c).Kind != summary.OpNone || c.Method.Name() == "Wait"
 		}
 		callee := c.StaticCallee()
 		if callee == nil {

@@ -300,3 +300,48 @@ outer:
 		}
 	}
 }
+
+// A read lock behind an interface of the package's own (not a
+// sync.Locker): the same rule as for a sync.RWMutex.
+type readLocker interface {
+	RLock()
+	RUnlock()
+}
+
+type View struct {
+	l readLocker
+	m map[string]int
+}
+
+func (v *View) Get(k string) (int, error) {
+	v.l.RLock()
+	n, ok := v.m[k]
+	if !ok {
+		return 0, ErrClosed // want `v.l is still locked at this return \(read-locked at`
+	}
+	v.l.RUnlock()
+	return n, nil
+}
+
+// A file lock that can fail is no mutex: Lock returns an error.
+type fileLock interface {
+	Lock() error
+	Unlock() error
+}
+
+type Journal struct {
+	fl fileLock
+	m  map[string]int
+}
+
+func (j *Journal) Get(k string) (int, error) {
+	if err := j.fl.Lock(); err != nil {
+		return 0, err
+	}
+	n, ok := j.m[k]
+	if !ok {
+		return 0, ErrClosed
+	}
+	j.fl.Unlock()
+	return n, nil
+}
