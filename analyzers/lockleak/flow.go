@@ -2,6 +2,7 @@ package lockleak
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -336,12 +337,71 @@ func (f *Flow) solve() {
 		out := f.transfer(b, f.in[b].clone(), nil)
 		for i, succ := range b.Succs {
 			s := f.edge(b, i, out)
+			if firstTrip(b, succ) {
+				// A loop entered on this edge runs its body at least
+				// once (for i := 0; i < 2; i++): the state goes on
+				// to the body, not to the loop's exit.
+				s = f.edge(succ, 0, f.transfer(succ, s.clone(), nil))
+				succ = succ.Succs[0]
+			}
 			if f.in[succ].join(s) && !queued[succ] {
 				queued[succ] = true
 				work = append(work, succ)
 			}
 		}
 	}
+}
+
+// firstTrip reports whether the edge from b enters a loop whose header,
+// h, tests a condition that holds for the values its φ-nodes take on
+// that edge (i := 0; i < n with a constant n > 0): control goes on to
+// the header's true branch. The header has no effect on locks but its
+// test.
+func firstTrip(b, h *ssa.BasicBlock) bool {
+	if len(h.Instrs) == 0 || h.Dominates(b) {
+		return false // not a loop header, or a back edge
+	}
+	ifi, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || cmp.Block() != h {
+		return false
+	}
+	j := slices.Index(h.Preds, b)
+	loop := false
+	for _, p := range h.Preds {
+		loop = loop || h.Dominates(p)
+	}
+	if j < 0 || !loop {
+		return false
+	}
+	for _, instr := range h.Instrs[:len(h.Instrs)-1] {
+		switch instr.(type) {
+		case *ssa.Phi, *ssa.BinOp:
+		default:
+			return false
+		}
+	}
+	value := func(v ssa.Value) constant.Value {
+		if phi, ok := v.(*ssa.Phi); ok && phi.Block() == h {
+			v = phi.Edges[j]
+		}
+		if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
+			return c.Value
+		}
+		return nil
+	}
+	x, y := value(cmp.X), value(cmp.Y)
+	if x == nil || y == nil {
+		return false
+	}
+	switch cmp.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return constant.Compare(x, cmp.Op, y)
+	}
+	return false
 }
 
 // Out returns the state at the end of b along its i'th edge.
@@ -609,28 +669,37 @@ func (f *Flow) deferred(c *ssa.CallCommon, s *state) {
 // takes and releases the lock itself changes nothing here: it waits for
 // it like any other.
 func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
-	handOff := func(p Path) {
-		k := p.Key()
-		f.paths[k] = p
+	for k := range f.handsOff(c) {
 		f.handedOff[k] = true
 		s.held[k] = s.get(k) | bitN
 	}
+}
+
+// handsOff returns the locks that the goroutine a go statement starts
+// with c releases: go mu.Unlock(), or a function that releases a lock it
+// may be entered holding. A goroutine that locks and unlocks a lock
+// itself releases none of its starter's.
+func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
+	out := map[string]bool{}
 	if op := summary.LockCall(c); op.Kind != summary.OpNone {
 		if p, ok := f.Namer.Name(op.Lock); ok && op.Kind == summary.OpUnlock {
-			handOff(p)
+			f.paths[p.Key()] = p
+			out[p.Key()] = true
 		}
-		return
+		return out
 	}
 	callee, bindings := staticCallee(c)
 	sum := f.prog.summaryOf(callee)
 	if sum == nil {
-		return
+		return out
 	}
 	for k := range sum.EntryReleased {
 		if p, ok := f.mapPath(sum, k, c.Args, bindings); ok {
-			handOff(p)
+			f.paths[p.Key()] = p
+			out[p.Key()] = true
 		}
 	}
+	return out
 }
 
 // mapPath maps a callee's lock path onto the caller's values.
@@ -811,7 +880,7 @@ func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
 	case *ssa.Defer:
 		return f.effects(&instr.Call)[k]&bitN != 0
 	case *ssa.Go:
-		return f.effects(&instr.Call)[k]&bitN != 0
+		return f.handsOff(&instr.Call)[k]
 	}
 	return false
 }

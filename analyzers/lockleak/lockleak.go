@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,8 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // Analyzer reports locks that some paths of a function release and
@@ -237,7 +240,11 @@ func (r *reporter) returns() {
 				rel = append(rel, i)
 			}
 		}
-		if len(leak) == 0 || len(rel) == 0 {
+		if len(leak) > 0 && len(rel) == 0 {
+			r.failures(k, rets, states, leak)
+			continue
+		}
+		if len(leak) == 0 {
 			continue
 		}
 		for _, i := range leak {
@@ -256,6 +263,53 @@ func (r *reporter) returns() {
 				analysis.RelatedInformation{Pos: rets[rel[0]].Pos(), Message: "a return that releases it"})
 		}
 	}
+}
+
+// failures reports the returns that leave lock k held while returning an
+// error, in a function whose returns all leave it held but which releases
+// it on other paths (a loop's next iteration): a function never hands
+// its caller a lock together with a failure, as a lock helper does with
+// a success.
+func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak []int) {
+	rel := r.releaseIn(k)
+	if rel == nil {
+		return
+	}
+	for _, i := range leak {
+		if !slices.ContainsFunc(rets[i].Results, func(v ssa.Value) bool {
+			return typeIsError(v.Type()) && r.signal(rets[i], v) == sigFail
+		}) {
+			continue
+		}
+		a := states[i].site[k]
+		r.report(rets[i].Pos(),
+			fmt.Sprintf("%s is still locked at this return (%s), which reports an error, but %s releases it on its other paths: unlock it on this path too",
+				a.Path.Display, r.acqText(a), r.f.Fn.Name()),
+			analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
+			analysis.RelatedInformation{Pos: rel.Pos(), Message: "released here"})
+	}
+}
+
+// releaseIn returns an instruction of the function that releases lock k,
+// or nil.
+func (r *reporter) releaseIn(k string) ssa.Instruction {
+	for _, b := range r.f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if op := summary.LockCall(&call.Call); op.Kind == summary.OpUnlock {
+				if p, ok := r.f.Namer.Name(op.Lock); !ok || p.Key() != k {
+					continue // another lock, or one without a name
+				}
+			}
+			if r.f.Releases(instr, k) {
+				return instr
+			}
+		}
+	}
+	return nil
 }
 
 // Result signals: what a bool, error or nilable result says to the
@@ -511,6 +565,13 @@ func nonNil(ret *ssa.Return, v ssa.Value) bool {
 // lock held while other iterations release it.
 func (r *reporter) loops() {
 	fn := r.f.Fn
+	seen := map[*loopSyntax]bool{}
+	var later []func()
+	defer func() {
+		for _, report := range later {
+			report()
+		}
+	}()
 	for _, h := range fn.Blocks {
 		var backs []*ssa.BasicBlock
 		for _, p := range h.Preds {
@@ -534,20 +595,16 @@ func (r *reporter) loops() {
 			}
 		}
 		l := r.sx.loopOf(pos)
-		if l == nil {
+		if l == nil || r.funcBody(l) {
 			continue
 		}
-		if rs, ok := l.stmt.(*ast.RangeStmt); ok {
-			if _, isFunc := r.pass.TypesInfo.TypeOf(rs.X).Underlying().(*types.Signature); isFunc {
-				continue // the body is a function of its own
-			}
-		}
+		seen[l] = true
 		// The edges that start the next iteration: into the loop's
 		// continue block (the post statement of a three-clause loop)
 		// or into the header.
 		var conts []edge
 		for _, x := range backs {
-			if len(x.Preds) >= 2 && len(x.Succs) == 1 && !r.hasLockOps(x) {
+			if (len(x.Preds) >= 2 || isPost(l, x)) && len(x.Succs) == 1 && !r.hasLockOps(x) {
 				for _, p := range x.Preds {
 					conts = append(conts, edge{p, succIndex(p, x)})
 				}
@@ -555,20 +612,7 @@ func (r *reporter) loops() {
 			}
 			conts = append(conts, edge{x, succIndex(x, h)})
 		}
-		var exits []edge
-		for b := range in {
-			for i, s := range b.Succs {
-				if !in[s] {
-					exits = append(exits, edge{b, i})
-				}
-			}
-		}
-		sort.Slice(exits, func(i, j int) bool {
-			if exits[i].b.Index != exits[j].b.Index {
-				return exits[i].b.Index < exits[j].b.Index
-			}
-			return exits[i].i < exits[j].i
-		})
+		exits := exitEdges(in)
 		for _, k := range r.keys() {
 			if !r.acquiredIn(in, k) || !r.invariant(in, k) {
 				continue
@@ -587,12 +631,17 @@ func (r *reporter) loops() {
 					released = true
 				}
 			}
-			if released && len(leak) > 0 {
+			// A continue statement that holds the lock, with the next
+			// iteration locking it again, blocks whether or not other
+			// iterations release it; the end of the body counts only
+			// when they do (a loop left by a break after its first
+			// acquisition ends its body holding the lock by design).
+			if len(leak) > 0 {
 				relock, ok := r.relock(h, in, k)
 				if ok {
 					for _, e := range leak {
 						c, ok := r.sx.edgeStmt(l, e.b, e.i)
-						if !ok || c.brk {
+						if !ok || c.brk || c.end && !released {
 							continue
 						}
 						a := r.f.out(e.b, e.i).site[k]
@@ -600,17 +649,90 @@ func (r *reporter) loops() {
 						if c.end {
 							where = "reaches the end of the loop body"
 						}
-						r.report(c.pos,
-							fmt.Sprintf("%s is still locked (%s) when the loop %s, but other iterations release it; the next iteration locks it again at %s",
-								a.Path.Display, r.acqText(a), where, r.short(relock)),
-							analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
-							analysis.RelatedInformation{Pos: relock, Message: "locked again here"})
+						why := "but other iterations release it; "
+						report := func() {
+							r.report(c.pos,
+								fmt.Sprintf("%s is still locked (%s) when the loop %s, %sthe next iteration locks it again at %s",
+									a.Path.Display, r.acqText(a), where, why, r.short(relock)),
+								analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
+								analysis.RelatedInformation{Pos: relock, Message: "locked again here"})
+						}
+						if !released {
+							// Last: an inner loop's rules say more
+							// of a labeled continue (see breaks).
+							why = "and no iteration releases it before "
+							later = append(later, report)
+							continue
+						}
+						report()
 					}
 				}
 			}
 			r.breaks(l, in, k, exits, released)
 		}
 	}
+	// A loop whose every iteration ends in a break or a return has no
+	// back edge (for { mu.Lock(); if c { break }; mu.Unlock(); break }):
+	// its blocks are those of its body, and its breaks are checked as
+	// any loop's.
+	for _, l := range r.sx.loops {
+		if seen[l] || r.funcBody(l) {
+			continue
+		}
+		in := map[*ssa.BasicBlock]bool{}
+		for _, b := range fn.Blocks {
+			if p := minPos(b); p.IsValid() && within(p, l.body) {
+				in[b] = true
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		exits := exitEdges(in)
+		for _, k := range r.keys() {
+			if r.acquiredIn(in, k) {
+				r.breaks(l, in, k, exits, false)
+			}
+		}
+	}
+}
+
+// isPost reports whether b is the post statement of the three-clause
+// loop l (i++), which every continue goes through.
+func isPost(l *loopSyntax, b *ssa.BasicBlock) bool {
+	fs, ok := l.stmt.(*ast.ForStmt)
+	return ok && fs.Post != nil && within(minPos(b), fs.Post)
+}
+
+// funcBody reports whether l ranges over a function: its body is a
+// function of its own.
+func (r *reporter) funcBody(l *loopSyntax) bool {
+	rs, ok := l.stmt.(*ast.RangeStmt)
+	if !ok {
+		return false
+	}
+	_, isFunc := r.pass.TypesInfo.TypeOf(rs.X).Underlying().(*types.Signature)
+	return isFunc
+}
+
+// exitEdges returns the edges from the blocks of in to blocks outside
+// it, in block order.
+func exitEdges(in map[*ssa.BasicBlock]bool) []edge {
+	var exits []edge
+	for b := range in {
+		for i, s := range b.Succs {
+			if !in[s] {
+				exits = append(exits, edge{b, i})
+			}
+		}
+	}
+	sort.Slice(exits, func(i, j int) bool {
+		if exits[i].b.Index != exits[j].b.Index {
+			return exits[i].b.Index < exits[j].b.Index
+		}
+		return exits[i].i < exits[j].i
+	})
+	return exits
 }
 
 // breaks reports a break that leaves the loop holding lock k, when no

@@ -345,3 +345,89 @@ func (j *Journal) Get(k string) (int, error) {
 	j.fl.Unlock()
 	return n, nil
 }
+
+// A conditional lock helper's shape (held on a nil error), but its only
+// caller never releases the lock: a goroutine that locks and unlocks it
+// on its own hands nothing back.
+type Devices struct {
+	sync.Mutex
+	deleted int
+}
+
+func (d *Devices) cleanup() error {
+	d.Lock()
+	if d.deleted == 0 {
+		return nil // want `d.Mutex is still locked at this return`
+	}
+	d.Unlock()
+	return errors.New("busy")
+}
+
+func useDevices(d *Devices, done chan bool) {
+	d.cleanup()
+	go func() {
+		d.Lock()
+		defer d.Unlock()
+		done <- true
+	}()
+}
+
+// A continue holding the lock that no iteration releases: the lock is
+// released after the loop, but the next iteration locks it again first.
+func (w *Watch) Retry(try func() error) {
+	for {
+		w.mu.Lock()
+		if err := try(); err != nil {
+			continue // want `w.mu is still locked \(locked at leaks.go:\d+\) when the loop continues to the next iteration, and no iteration releases it before the next iteration locks it again`
+		}
+		break
+	}
+	w.mu.Unlock()
+}
+
+// A loop that never iterates (every path ends in a break) has no back
+// edge; its breaks are checked all the same.
+func (w *Watch) Probe(p string) {
+	for {
+		w.mu.Lock()
+		if w.state[p] < 0 {
+			break // want `w.mu is still locked \(locked at leaks.go:\d+\) when this break leaves the loop, and no path after the loop releases it`
+		}
+		w.mu.Unlock()
+		break
+	}
+}
+
+// The loop runs at least once (its test holds on entry), so the unlock
+// after it releases the loop's lock, not one the caller holds: the
+// continue holding it is reported.
+func (w *Watch) Dial(dial func() error) {
+	for i := 0; i < 3; i++ {
+		w.mu.Lock()
+		if err := dial(); err != nil {
+			continue // want `w.mu is still locked \(locked at leaks.go:\d+\) when the loop continues to the next iteration, and no iteration releases it`
+		}
+		break
+	}
+	w.mu.Unlock()
+}
+
+// Every return is in the loop and leaves the read lock held, and the
+// error return says no lock is handed over: the loop's next iteration
+// shows the function means to release it.
+type Remote struct {
+	mu     sync.RWMutex
+	closed bool
+}
+
+func (r *Remote) acquire(wait func()) error {
+	for {
+		r.mu.RLock()
+		closed := r.closed
+		if closed {
+			return ErrClosed // want `r.mu is still locked at this return \(read-locked at leaks.go:\d+\), which reports an error, but acquire releases it on its other paths`
+		}
+		r.mu.RUnlock()
+		wait()
+	}
+}

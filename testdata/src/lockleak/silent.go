@@ -464,3 +464,113 @@ func (c *Conn) Batch(in <-chan int) {
 		c.pending = append(c.pending, v)
 	}
 }
+
+// A conditional lock helper whose caller hands the lock to a goroutine
+// that releases it.
+type Worker struct {
+	mu   sync.Mutex
+	busy bool
+}
+
+func (w *Worker) tryLock() error {
+	w.mu.Lock()
+	if w.busy {
+		w.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+func (w *Worker) Run(work func()) {
+	if w.tryLock() != nil {
+		return
+	}
+	go func() {
+		defer w.mu.Unlock()
+		work()
+	}()
+}
+
+// Twins of leaks.go's Retry and Probe that release the lock on every
+// path.
+func (w *Watch) RetryOK(try func() error) {
+	for {
+		w.mu.Lock()
+		if err := try(); err != nil {
+			w.mu.Unlock()
+			continue
+		}
+		break
+	}
+	w.mu.Unlock()
+}
+
+func (w *Watch) ProbeOK(p string) {
+	for {
+		w.mu.Lock()
+		if w.state[p] < 0 {
+			w.mu.Unlock()
+			break
+		}
+		w.mu.Unlock()
+		break
+	}
+}
+
+func (w *Watch) DialOK(dial func() error) {
+	for i := 0; i < 3; i++ {
+		w.mu.Lock()
+		if err := dial(); err != nil {
+			w.mu.Unlock()
+			continue
+		}
+		break
+	}
+	w.mu.Unlock()
+}
+
+// An unlock helper's loop may not run: n is not known.
+func (w *Watch) unlockAfter(n int, f func()) {
+	for i := 0; i < n; i++ {
+		f()
+	}
+	w.mu.Unlock()
+}
+
+// Twin of leaks.go's Remote.acquire.
+func (r *Remote) acquireOK(wait func()) error {
+	for {
+		r.mu.RLock()
+		closed := r.closed
+		r.mu.RUnlock()
+		if closed {
+			return ErrClosed
+		}
+		wait()
+	}
+}
+
+// A lock helper that returns holding the lock whatever it says, and
+// never releases it itself.
+func (r *Remote) lockChecked() error {
+	r.mu.Lock()
+	if r.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// Waits for the remote to open and returns holding the read lock, or an
+// error holding nothing.
+func (r *Remote) rlockOpen(wait func() bool) error {
+	for {
+		r.mu.RLock()
+		if !r.closed {
+			return nil
+		}
+		r.mu.RUnlock()
+		if !wait() {
+			return ErrClosed
+		}
+	}
+}
