@@ -329,8 +329,9 @@ func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
 				c.taint[obj] = true
 			}
 		case *ssa.BinOp:
-		case *ssa.Call:
-			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || (b.Name() != "close" && b.Name() != "len" && b.Name() != "cap") {
+		case ssa.CallInstruction:
+			// close, len and cap, also deferred (defer close(done)).
+			if b, ok := r.Common().Value.(*ssa.Builtin); !ok || (b.Name() != "close" && b.Name() != "len" && b.Name() != "cap") {
 				c.taint[obj] = true
 			}
 		default:
@@ -628,18 +629,32 @@ func (c *checker) under(s *site, cls string) (lockleak.Lock, bool) {
 // after acquiring it, in a loop: the end of some block of its function
 // has acquired the lock on every path (held or released since, directly
 // or through a call), and that block and the site's are on one cycle (a
-// loop that receives, and whose body locks before it comes back). The
-// goroutine running the loop may then be waiting for the lock rather
-// than at the site, whatever its callers pass; a branch that locks only
-// for some arguments is not followed. Deferred operations (at the
-// function's exits) are not either.
+// loop that receives, and whose body locks before it comes back), or
+// the block follows the site in a function called in a loop (receive,
+// then lock, and be called again). The goroutine running the loop may
+// then be waiting for the lock rather than at the site, whatever its
+// callers pass; a branch that locks only for some arguments is not
+// followed. A deferred operation (at the function's exits) is checked by
+// beforeExit.
 func (c *checker) after(s *site, cls string) (lockleak.Lock, bool) {
-	if s.exits != nil || s.at == nil || s.at.Block() == nil {
+	if s.exits != nil {
+		return c.beforeExit(s, cls)
+	}
+	if s.at == nil || s.at.Block() == nil {
 		return lockleak.Lock{}, false
 	}
 	target := s.at.Block()
+	repeated := c.repeated(s.fn, 0)
+	_, before := c.locksAt(s.fn, s.at)[cls]
 	for _, b := range s.fn.Blocks {
-		if len(b.Instrs) == 0 || !reaches(b, target) || !reaches(target, b) && b != target {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		cycle := reaches(b, target) && (reaches(target, b) || b == target)
+		// After the operation, in a function its goroutine runs again
+		// (called in a loop): the lock is taken before the next time.
+		later := repeated && (b != target && reaches(target, b) || b == target && !before)
+		if !cycle && !later {
 			continue
 		}
 		l, ok := c.locksAt(s.fn, b.Instrs[len(b.Instrs)-1])[cls]
@@ -648,6 +663,45 @@ func (c *checker) after(s *site, cls string) (lockleak.Lock, bool) {
 		}
 	}
 	return lockleak.Lock{}, false
+}
+
+// beforeExit returns the lock of class cls when a deferred operation is
+// reached only after a loop whose body acquires it (defer close(done);
+// for x := range c { s.mu.Lock() … }): the goroutine may be waiting for
+// the lock in the loop rather than at its exit.
+func (c *checker) beforeExit(s *site, cls string) (lockleak.Lock, bool) {
+	for _, b := range s.fn.Blocks {
+		if len(b.Instrs) == 0 || !reaches(b, b) {
+			continue
+		}
+		exits := false
+		for _, x := range s.exits {
+			exits = exits || x.Block() != nil && reaches(b, x.Block())
+		}
+		if !exits {
+			continue
+		}
+		l, ok := c.locksAt(s.fn, b.Instrs[len(b.Instrs)-1])[cls]
+		if ok && l.Path.Class == cls {
+			return l, true
+		}
+	}
+	return lockleak.Lock{}, false
+}
+
+// repeated reports whether fn runs again and again in its goroutine: it
+// is called from a loop, directly or through at most two more callers,
+// all of them in the package, and is used no other way.
+func (c *checker) repeated(fn *ssa.Function, depth int) bool {
+	if depth > 2 || c.refd[fn] {
+		return false
+	}
+	for _, call := range c.calls[fn] {
+		if b := call.Block(); reaches(b, b) || c.repeated(call.Parent(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // reaches reports whether a path of one or more edges leads from block
@@ -673,7 +727,9 @@ func reaches(from, to *ssa.BasicBlock) bool {
 func complementary(k kind) []kind {
 	switch k {
 	case send:
-		return []kind{recv}
+		// A close ends a blocked send too (it panics): a close that
+		// needs the lock cannot end it either.
+		return []kind{recv, closeOp}
 	case recv:
 		return []kind{send, closeOp}
 	case wait:
