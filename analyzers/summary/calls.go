@@ -8,10 +8,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-type callMode int
+// A callKind is how a callee runs: in the caller's goroutine, in a new
+// one, or as a sync.Once's initialisation.
+type callKind int
 
 const (
-	callNormal callMode = iota
+	callNormal callKind = iota
 	callGo              // the callee runs in a new goroutine
 	callOnce            // the callee is a sync.Once's initialisation
 )
@@ -31,7 +33,7 @@ const (
 //     every location passed to it by reference, the receiver included.
 //
 // A goroutine started by the function does not hold the caller's locks.
-func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode callMode) {
+func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how callKind) {
 	if b, ok := c.Value.(*ssa.Builtin); ok {
 		w.builtin(st, instr, b.Name(), c.Args)
 		return
@@ -39,22 +41,22 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 	callee := c.StaticCallee()
 	if c.IsInvoke() {
 		if op := LockCall(c); op.Kind != OpNone {
-			w.applyLock(st, instr, op, mode)
+			w.applyLock(st, instr, op, how)
 			return
 		}
 		args := append([]ssa.Value{c.Value}, c.Args...)
-		if !w.dynamicCall(st, instr, args, mode) {
+		if !w.dynamicCall(st, instr, args, how) {
 			w.unknown(st, instr, args)
 		}
 		return
 	}
 	if callee == nil {
-		if !w.dynamicCall(st, instr, c.Args, mode) {
+		if !w.dynamicCall(st, instr, c.Args, how) {
 			w.unknown(st, instr, c.Args)
 		}
 		return
 	}
-	if w.modelled(st, instr, callee, c, mode) {
+	if w.modelled(st, instr, callee, c, how) {
 		return
 	}
 	sum := w.b.summary(callee)
@@ -70,7 +72,7 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, mode 
 		// The function calls itself: say so in messages.
 		via += ", a recursive call"
 	}
-	w.apply(st, instr, callee, sum, c.Args, bindings, mode, via, true)
+	w.apply(st, instr, callee, sum, c.Args, bindings, how, via, true)
 }
 
 // maxDynamic bounds the callees of a dynamic call that are followed.
@@ -78,9 +80,9 @@ const maxDynamic = 8
 
 // dynamicCall applies the summaries of the possible callees of a call
 // through an interface or a function value, when the builder resolves
-// dynamic calls (whole-program mode) to at most maxDynamic callees. It
+// dynamic calls (whole-program how) to at most maxDynamic callees. It
 // reports false when the call stays unknown code.
-func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value, mode callMode) bool {
+func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value, how callKind) bool {
 	ci, ok := instr.(ssa.CallInstruction)
 	if w.b.dynamic == nil || !ok {
 		return false
@@ -92,7 +94,7 @@ func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value,
 	for _, callee := range callees {
 		if sum := w.b.summary(callee); sum != nil {
 			// Only a sole callee's net lock effects are certain.
-			w.apply(st, instr, callee, sum, args, nil, mode, callee.Name(), len(callees) == 1)
+			w.apply(st, instr, callee, sum, args, nil, how, callee.Name(), len(callees) == 1)
 		}
 	}
 	return true
@@ -116,7 +118,7 @@ func syncMethod(fn *ssa.Function) string {
 }
 
 // modelled handles the calls into sync and sync/atomic.
-func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, mode callMode) bool {
+func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, how callKind) bool {
 	name := syncMethod(callee)
 	if name == "" {
 		return false
@@ -128,24 +130,24 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":
-		w.applyLock(st, instr, LockCall(c), mode)
+		w.applyLock(st, instr, LockCall(c), how)
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
 			// Do reads the Once's state (synchronised): a plain
 			// write of the Once (a reset) conflicts with it.
-			w.atomicAccess(st, instr, c.Args[0], false, Atomic, mode)
-			if mode == callNormal {
-				mode = callOnce
+			w.atomicAccess(st, instr, c.Args[0], false, Atomic, how)
+			if how == callNormal {
+				how = callOnce
 			}
-			w.callValue(st, instr, c.Args[1], mode)
+			w.callValue(st, instr, c.Args[1], how)
 		}
 		return true
 	case "sync.WaitGroup":
 		if obj.Name() == "Go" && len(c.Args) == 2 {
 			w.callValue(st, instr, c.Args[1], callGo)
 		}
-		if obj.Name() == "Done" && mode == callNormal {
+		if obj.Name() == "Done" && how == callNormal {
 			signalHandoff(st, w.r.paths(c.Args[0]))
 		}
 		return true
@@ -155,28 +157,28 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 		case "Load", "Range":
 			write = false
 		}
-		w.atomicAccess(st, instr, c.Args[0], write, SyncMap, mode)
+		w.atomicAccess(st, instr, c.Args[0], write, SyncMap, how)
 		if obj.Name() == "Range" && len(c.Args) == 2 {
-			w.callValue(st, instr, c.Args[1], mode)
+			w.callValue(st, instr, c.Args[1], how)
 		}
 		return true
 	case "":
 		if obj.Pkg().Path() == "sync/atomic" && len(c.Args) > 0 {
 			// atomic.AddInt64(&x, 1) and friends.
-			w.atomicAccess(st, instr, c.Args[0], !strings.HasPrefix(obj.Name(), "Load"), Atomic, mode)
+			w.atomicAccess(st, instr, c.Args[0], !strings.HasPrefix(obj.Name(), "Load"), Atomic, how)
 		}
 		return true
 	}
 	if obj.Pkg().Path() == "sync/atomic" {
 		// Methods of atomic.Int64, atomic.Value, atomic.Pointer[T], …
-		w.atomicAccess(st, instr, c.Args[0], obj.Name() != "Load", Atomic, mode)
+		w.atomicAccess(st, instr, c.Args[0], obj.Name() != "Load", Atomic, how)
 		return true
 	}
 	return true // other sync types: no shared effect
 }
 
-func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, write bool, flags Flags, mode callMode) {
-	if mode == callGo {
+func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, write bool, flags Flags, how callKind) {
+	if how == callGo {
 		flags |= Goroutine
 	}
 	w.accessAll(st, w.r.paths(addr), location, write, flags, instr)
@@ -184,9 +186,9 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 
 // applyLock applies the lock operation op (see LockCall). A TryLock is
 // handled on the branch that tests its result (see edge).
-func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, mode callMode) {
-	if op.Kind != OpLock && op.Kind != OpUnlock || mode == callGo {
-		return // mode callGo: the lock state of another goroutine
+func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, how callKind) {
+	if op.Kind != OpLock && op.Kind != OpUnlock || how == callGo {
+		return // callGo: the lock state of another goroutine
 	}
 	acquire := op.Kind == OpLock
 	ps := w.r.paths(op.Lock)
@@ -201,7 +203,7 @@ func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, mode cal
 	w.lockPaths(st, instr, op.Lock, ps, acquire, op.Mode)
 }
 
-// lockPaths acquires (or releases) in mode the lock v, whose paths are ps
+// lockPaths acquires (or releases) in how the lock v, whose paths are ps
 // (one, or several it may be). A lock that may be one of several is an
 // acquisition event (for DS) but is not known to be held. A release of a
 // lock the function does not hold makes it one the function is entered
@@ -227,7 +229,7 @@ func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []p
 }
 
 // callValue applies a call of the function value f (sync.Once.Do(f)).
-func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, mode callMode) {
+func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, how callKind) {
 	var bindings []ssa.Value
 	var callee *ssa.Function
 	switch f := f.(type) {
@@ -240,7 +242,7 @@ func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, mode c
 		return
 	}
 	if sum := w.b.summary(callee); sum != nil {
-		w.apply(st, instr, callee, sum, nil, bindings, mode, callee.Name(), true)
+		w.apply(st, instr, callee, sum, nil, bindings, how, callee.Name(), true)
 	}
 }
 
@@ -295,7 +297,7 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 // values of the callee's parameters, bindings those of its free
 // variables; net tells whether the callee's net lock effects (locks held
 // on return, released) apply.
-func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, sum *Summary, args, bindings []ssa.Value, mode callMode, via string, net bool) {
+func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, sum *Summary, args, bindings []ssa.Value, how callKind, via string, net bool) {
 	m := mapper{r: w.r, args: args, bindings: bindings}
 	// The callee's locks recur at most of its accesses: map each once.
 	var lockMemo map[string][]string
@@ -356,7 +358,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 			return hs
 		}
 		var out []Held
-		if goroutine || mode == callGo {
+		if goroutine || how == callGo {
 			out = mapHeld(own)
 		} else {
 			out = append([]Held(nil), callerHeld...)
@@ -389,7 +391,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 	if !w.record {
 		// The fixed-point rounds only need the state: whether an access
 		// happened, the locks released after one, the net effects.
-		w.applyState(st, instr, &m, sum, mode, net)
+		w.applyState(st, instr, &m, sum, how, net)
 		return
 	}
 	if sum.Truncated && !w.sum.Truncated && w.reaches(&m, callee) {
@@ -397,7 +399,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		// this summary too, when it may be the caller's memory.
 		w.sum.Truncated = true
 	}
-	if sum.Foreign && mode != callOnce {
+	if sum.Foreign && how != callOnce {
 		st.accessed, w.sum.Foreign = true, true
 	}
 	pos := instrPos(instr, w.fn)
@@ -409,9 +411,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		if len(accesses) > 0 {
 			w.sum.Truncated = true
 		}
-		w.markAccessed(st, &m, sum, mode)
+		w.markAccessed(st, &m, sum, how)
 		for _, a := range accesses {
-			if mode != callOnce && w.foreign(a.Loc) {
+			if how != callOnce && w.foreign(a.Loc) {
 				w.sum.Foreign = true
 				break
 			}
@@ -419,7 +421,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		accesses = nil
 	}
 	for _, a := range accesses {
-		if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
+		if how == callOnce && strings.HasPrefix(a.Loc, "@") {
 			// Package variables initialised under a sync.Once are
 			// published by it: not shared mutable state.
 			continue
@@ -432,11 +434,11 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 			}
 			b := a
 			b.Loc = l
-			if mode == callGo {
+			if how == callGo {
 				b.Flags |= Goroutine
 			}
 			b.Held = held(a.Held, a.Flags&Goroutine != 0)
-			if a.Flags&Goroutine == 0 && mode != callGo {
+			if a.Flags&Goroutine == 0 && how != callGo {
 				b.Held = withHandoff(b.Held, st)
 			}
 			b.Pos, b.Where = pos, where
@@ -452,7 +454,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 				b := a
 				b.Lock = l
 				b.Held = withoutEntry(held(a.Held, a.Goroutine))
-				b.Goroutine = a.Goroutine || mode == callGo
+				b.Goroutine = a.Goroutine || how == callGo
 				b.Pos, b.Where = pos, where
 				if b.Via == "" {
 					b.Via = via
@@ -462,19 +464,19 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 					w.recordOp(instr, l, true)
 				}
 			}
-			if mode != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
+			if how != callGo && !a.Goroutine && st.accessed && !heldIn(sum.Exit, a.Lock) {
 				setAdd(&st.relAfter, l) // acquired and released inside the callee
 			}
 		}
 	}
-	w.netEffects(st, instr, &m, sum, mode, net)
+	w.netEffects(st, instr, &m, sum, how, net)
 }
 
 // applyState applies a callee's summary to the state only, as apply does
 // while the fixed point is computed (nothing is recorded).
-func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Summary, mode callMode, net bool) {
-	w.markAccessed(st, m, sum, mode)
-	if mode != callGo && st.accessed {
+func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Summary, how callKind, net bool) {
+	w.markAccessed(st, m, sum, how)
+	if how != callGo && st.accessed {
 		for _, a := range sum.Acquires {
 			if a.Goroutine || heldIn(sum.Exit, a.Lock) {
 				continue
@@ -484,21 +486,21 @@ func (w *walker) applyState(st *state, instr ssa.Instruction, m *mapper, sum *Su
 			}
 		}
 	}
-	w.netEffects(st, instr, m, sum, mode, net)
+	w.netEffects(st, instr, m, sum, how, net)
 }
 
 // markAccessed records in the state whether the callee's summary
 // accesses a location of the caller.
-func (w *walker) markAccessed(st *state, m *mapper, sum *Summary, mode callMode) {
+func (w *walker) markAccessed(st *state, m *mapper, sum *Summary, how callKind) {
 	if st.accessed {
 		return
 	}
-	if sum.Foreign && mode != callOnce {
+	if sum.Foreign && how != callOnce {
 		st.accessed = true
 		return
 	}
 	for _, a := range sum.Accesses {
-		if mode == callOnce && strings.HasPrefix(a.Loc, "@") {
+		if how == callOnce && strings.HasPrefix(a.Loc, "@") {
 			continue
 		}
 		if len(m.loc(a.Loc)) > 0 {
@@ -510,8 +512,8 @@ func (w *walker) markAccessed(st *state, m *mapper, sum *Summary, mode callMode)
 
 // netEffects applies the locks a callee releases and those it holds on
 // return.
-func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Summary, mode callMode, net bool) {
-	if mode == callGo || !net {
+func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Summary, how callKind, net bool) {
+	if how == callGo || !net {
 		return
 	}
 	// Net effects: the releases first (an unlock-and-relock callee

@@ -15,23 +15,24 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/bench"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
-const benchUsage = `usage: depcon bench [-budget D] [-seeds N] [-json] [-modes dependent,all,random]
+const benchUsage = `usage: depcon bench [-budget D] [-seeds N] [-json] [-pairs dependent,all,random]
        [-sched stress,pct,targeted,all] [-subjects a,b] DIR
 
 Bench measures depcon on the corpus in DIR: one package per subdirectory,
 described by DIR/truth.json. It computes each subject's plan (the static
 phase) and times the build of its child, then runs depcon test on every
-subject with each scheduler, in each mode, with the seeds 1..N. The modes
-are the pair selections: dependent (depcon's dependent pairs), all (every
+subject with each scheduler and each pair selection, with the seeds 1..N.
+The pair selections are dependent (depcon's dependent pairs), all (every
 pair, least covered first, as CovCon) and random (random pairs), the same
-harness in each; a subject is tested in the mode of depcon test of its bug
-(exception or deadlock), a control in both.
+harness in each; depcon test looks for the kind of a subject's bug
+(exceptions or deadlocks, -find), and for both in a control.
 
 It prints per subject the pairs and their reduction, the cost of the
 static phase and the build, the success rate, mean FDT (with and without
-that cost) and #GT per scheduler and mode, and depcon's ratios over the
+that cost) and #GT per scheduler and pair selection, and depcon's ratios over the
 baselines; every violation other than the bug, judged or counted as a
 false alarm; per control its dependent pairs and false alarms; the ratios'
 geometric means and medians; and per scheduler its success rate and FDT
@@ -107,16 +108,17 @@ func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
 		fs.PrintDefaults()
 	}
 	opt := &benchOptions{}
-	var modes, scheds, subjects string
+	var pairs, scheds, subjects string
 	fs.DurationVar(&opt.Budget, "budget", 60*time.Second, "time budget of depcon test per type and run")
-	fs.IntVar(&opt.Seeds, "seeds", 5, "run each mode with the seeds 1..`N`")
+	fs.IntVar(&opt.Seeds, "seeds", 5, "run each scheduler and pair selection with the seeds 1..`N`")
 	fs.BoolVar(&opt.json, "json", false, "print the results as JSON")
-	fs.StringVar(&modes, "modes", strings.Join([]string{bench.ModeDependent, bench.ModeAll, bench.ModeRandom}, ","),
-		"comma-separated `modes` (pair selections): dependent, all, random")
+	allPairs := strings.Join([]string{testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom}, ",")
+	fs.StringVar(&pairs, "pairs", allPairs, "comma-separated pair `selections` of depcon test, each a run dimension: dependent, all, random")
+	fs.StringVar(&pairs, "modes", allPairs, "the former name of -pairs")
 	fs.StringVar(&scheds, "sched", bench.SchedAll,
 		"comma-separated `schedulers` of depcon test, each a run dimension: stress, pct, targeted, all")
 	fs.StringVar(&subjects, "subjects", "", "comma-separated `names` of the subjects to run (default all)")
-	fs.IntVar(&opt.Parallel, "p", 1, "subjects tested at once in a run (more share the CPUs: every scheduler and mode gets the same)")
+	fs.IntVar(&opt.Parallel, "p", 1, "subjects tested at once in a run (more share the CPUs: every scheduler and pair selection gets the same)")
 	err := fs.Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -132,7 +134,7 @@ func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
 	if opt.Budget <= 0 || opt.Seeds <= 0 || opt.Parallel <= 0 {
 		return nil, errors.New("-budget, -seeds and -p must be positive")
 	}
-	if opt.Modes, err = parseList("-modes", modes, bench.ModeDependent, bench.ModeAll, bench.ModeRandom); err != nil {
+	if opt.Pairs, err = parseList("-pairs", pairs, testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom); err != nil {
 		return nil, err
 	}
 	if opt.Scheds, err = parseList("-sched", scheds, bench.SchedStress, bench.SchedPCT, bench.SchedTargeted, bench.SchedAll); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/depcon/depcon/runtime/bench"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 const corpusDir = "../../testdata/corpus"
@@ -43,8 +44,8 @@ func TestBenchUsage(t *testing.T) {
 		{},
 		{"-seeds", "0", corpusDir},
 		{"-budget", "-1s", corpusDir},
-		{"-modes", "dependent,sometimes", corpusDir},
-		{"-modes", "all,all", corpusDir},
+		{"-pairs", "dependent,sometimes", corpusDir},
+		{"-pairs", "all,all", corpusDir},
 		{"-sched", "stress,fast", corpusDir},
 		{"-sched", "pct,pct", corpusDir},
 		{"-sched", "", corpusDir},
@@ -69,16 +70,16 @@ func TestBenchUsage(t *testing.T) {
 }
 
 func TestParseBench(t *testing.T) {
-	opt, err := parseBench([]string{"-sched", "stress,targeted", "-modes", "dependent", "dir"}, &bytes.Buffer{})
+	opt, err := parseBench([]string{"-sched", "stress,targeted", "-pairs", "dependent", "dir"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(opt.Scheds, []string{bench.SchedStress, bench.SchedTargeted}) || !slices.Equal(opt.Modes, []string{bench.ModeDependent}) {
-		t.Errorf("schedulers %q, modes %q; want stress, targeted and dependent", opt.Scheds, opt.Modes)
+	if !slices.Equal(opt.Scheds, []string{bench.SchedStress, bench.SchedTargeted}) || !slices.Equal(opt.Pairs, []string{testgen.PairsDependent}) {
+		t.Errorf("schedulers %q, modes %q; want stress, targeted and dependent", opt.Scheds, opt.Pairs)
 	}
 	if opt, err = parseBench([]string{"dir"}, &bytes.Buffer{}); err != nil || !slices.Equal(opt.Scheds, []string{bench.SchedAll}) ||
-		len(opt.Modes) != 3 {
-		t.Errorf("defaults: schedulers %q, modes %q, error %v; want all and the three modes", opt.Scheds, opt.Modes, err)
+		len(opt.Pairs) != 3 {
+		t.Errorf("defaults: schedulers %q, modes %q, error %v; want all and the three modes", opt.Scheds, opt.Pairs, err)
 	}
 	opt, err = parseBench([]string{"-budget", "2s", "-seeds", "3", "-p", "2", "-json", "-subjects", "a,b", "dir"}, &bytes.Buffer{})
 	if err != nil {
@@ -98,7 +99,7 @@ func TestBenchCommand(t *testing.T) {
 		t.Skip("builds and runs the child of a subject")
 	}
 	t.Parallel()
-	cmd := exec.Command(depconBin(t), "bench", "-budget", "3s", "-seeds", "1", "-sched", "stress", "-modes", "dependent",
+	cmd := exec.Command(depconBin(t), "bench", "-budget", "3s", "-seeds", "1", "-sched", "stress", "-pairs", "dependent",
 		"-subjects", "meter", benchCorpus(t))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -106,8 +107,8 @@ func TestBenchCommand(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 0 {
 		t.Fatalf("depcon bench: exit %d (%v)\n%s", code, err, stderr.Bytes())
 	}
-	if !strings.Contains(stderr.String(), "depcon bench: 1 subjects, 1 schedulers, 1 modes, 1 seeds, budget 3s") ||
-		!strings.Contains(stderr.String(), "depcon bench: seed 1/1, scheduler stress, mode dependent: 1 of 1 bugs found") {
+	if !strings.Contains(stderr.String(), "depcon bench: 1 subjects, 1 schedulers, 1 pair selections, 1 seeds, budget 3s") ||
+		!strings.Contains(stderr.String(), "depcon bench: seed 1/1, scheduler stress, pairs dependent: 1 of 1 bugs found") {
 		t.Errorf("the log lacks the plan or the run:\n%s", stderr.Bytes())
 	}
 	out := stdout.String()

@@ -72,7 +72,8 @@ func testFlags(stderr io.Writer, cfg *driver.Config, opt *testOptions) *flag.Fla
 	fs.DurationVar(&cfg.Budget, "budget", driver.DefaultBudget, "time budget per type")
 	fs.IntVar(&cfg.Iters, "iters", driver.DefaultIters, "repetitions of each test, with fresh objects")
 	fs.IntVar(&cfg.MaxLen, "maxlen", driver.DefaultMaxLen, "most state-changing calls in a prefix")
-	fs.StringVar(&cfg.Mode, "mode", testgen.ModeAll, "violations looked for: exception (races, panics), deadlock, or all")
+	fs.StringVar(&cfg.Find, "find", testgen.FindAll, "violations looked for: exception (races, panics), deadlock, or all")
+	fs.StringVar(&cfg.Find, "mode", testgen.FindAll, "the former name of -find")
 	fs.StringVar(&cfg.Pairs, "pairs", testgen.PairsDependent,
 		"method pairs tested: dependent (DepCon+), all (every pair, least covered first), or random")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")

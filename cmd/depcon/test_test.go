@@ -73,7 +73,7 @@ func typeReport(t *testing.T, rep *driver.Report, name string) *driver.TypeRepor
 func TestTestUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{},
-		{"-mode", "fast", "./x"},
+		{"-find", "fast", "./x"},
 		{"-pairs", "some", "./x"},
 		{"-sched", "soon", "./x"},
 		{"-pct-depth", "4", "./x"},
@@ -93,8 +93,8 @@ func TestTestUsage(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"depcon", "test", "-mode", "fast", "./x"}, &stdout, &stderr)
-	if want := "depcon test: -mode \"fast\": want exception, deadlock or all\n"; code != 2 || stderr.String() != want {
+	code := run([]string{"depcon", "test", "-find", "fast", "./x"}, &stdout, &stderr)
+	if want := "depcon test: -find \"fast\": want exception, deadlock or all\n"; code != 2 || stderr.String() != want {
 		t.Errorf("depcon test -mode fast: exit status %d, stderr %q; want 2 and %q", code, stderr.String(), want)
 	}
 	stderr.Reset()

@@ -8,14 +8,6 @@ import (
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// Modes of depcon bench: the pair selections of depcon test, run with the
-// same harness.
-const (
-	ModeDependent = testgen.PairsDependent // depcon: the dependent pairs
-	ModeAll       = testgen.PairsAll       // baseline: every pair, least covered first (CovCon)
-	ModeRandom    = testgen.PairsRandom    // baseline: random pairs
-)
-
 // Schedulers of depcon bench: those of depcon test (driver.Config.Sched).
 const (
 	SchedTargeted = driver.SchedTargeted
@@ -27,8 +19,8 @@ const (
 // Groups of subjects the summary aggregates over.
 const (
 	GroupAll       = "all"       // every buggy subject
-	GroupException = "exception" // those tested in exception mode
-	GroupDeadlock  = "deadlock"  // those tested in deadlock mode
+	GroupException = "exception" // those that depcon test looks for exceptions in
+	GroupDeadlock  = "deadlock"  // those that depcon test looks for deadlocks in
 	GroupHard      = "hard"      // those marked hard
 	GroupOrdinary  = "ordinary"  // the others
 )
@@ -40,20 +32,20 @@ type Report struct {
 	Summary  Summary          `json:"summary"`
 
 	Scheds []string      `json:"-"`
-	Modes  []string      `json:"-"`
+	Pairs  []string      `json:"-"` // the pair selections (testgen.PairsDependent, PairsAll, PairsRandom)
 	Seeds  int           `json:"-"`
 	Budget time.Duration `json:"-"`
 }
 
 // A SubjectReport sums up the runs of one subject.
 type SubjectReport struct {
-	Name     string `json:"name"`
-	Type     string `json:"type"`
-	Kind     string `json:"kind"` // the truth's bug label, "none" for a control
-	Hard     bool   `json:"hard"`
-	TestMode string `json:"test_mode"` // the mode of depcon test it ran in (Subject.TestMode)
-	Objects  int    `json:"objects"`
-	Methods  int    `json:"methods"`
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Kind    string `json:"kind"` // the truth's bug label, "none" for a control
+	Hard    bool   `json:"hard"`
+	Find    string `json:"find"` // the violations depcon test looked for (Subject.Find)
+	Objects int    `json:"objects"`
+	Methods int    `json:"methods"`
 	// The plan: |M|, |M_pc|, |M_d| and |M_pc ∪ M_d|.
 	PairsTotal     int `json:"pairs_total"`
 	PairsPC        int `json:"pairs_pc"`
@@ -65,9 +57,9 @@ type SubjectReport struct {
 	Analysis float64 `json:"analysis_s"`
 	Build    float64 `json:"build_s"`
 	Cost     float64 `json:"cost_s"`
-	// Runs holds the stats by scheduler and mode.
-	Runs        map[string]map[string]*ModeStats `json:"runs"`
-	FalseAlarms int                              `json:"false_alarms"` // over all runs
+	// Runs holds the stats by scheduler and pair selection.
+	Runs        map[string]map[string]*RunStats `json:"runs"`
+	FalseAlarms int                             `json:"false_alarms"` // over all runs
 
 	Control   bool    `json:"-"`
 	Reduction float64 `json:"-"` // of M_pc ∪ M_d against M, in percent
@@ -76,11 +68,11 @@ type SubjectReport struct {
 }
 
 // stats returns the stats of s in one dimension, nil when it did not run.
-func (s *SubjectReport) stats(sched, mode string) *ModeStats { return s.Runs[sched][mode] }
+func (s *SubjectReport) stats(sched, sel string) *RunStats { return s.Runs[sched][sel] }
 
-// ModeStats sums up the runs of one subject in one mode with one
+// RunStats sums up the runs of one subject with one pair selection and one
 // scheduler.
-type ModeStats struct {
+type RunStats struct {
 	SuccessRate float64 `json:"success_rate"` // fraction of the seeds that found the bug
 	// FDT, FDTTotal and Tests are means over the successful runs, nil if
 	// none: FDT from the start of the type's testing, FDTTotal adding
@@ -94,8 +86,8 @@ type ModeStats struct {
 	FDTBudget      float64 `json:"fdt_b_s"`
 	FDTTotalBudget float64 `json:"fdt_total_b_s"`
 	TestsBudget    float64 `json:"tests_b"`
-	// Ratios of this baseline mode over the dependent mode with the same
-	// scheduler (nil in the dependent mode, or where undefined): the FDT
+	// Ratios of this baseline selection over the dependent pairs with the same
+	// scheduler (nil for the dependent pairs, or where undefined): the FDT
 	// speedup FDT_B(baseline)/FDT_B(dependent), the same with the costs
 	// counted, and the #GT reduction.
 	FDTSpeedup      *float64 `json:"fdt_speedup"`
@@ -131,24 +123,24 @@ type Summary struct {
 	// those with dependent pairs.
 	Controls                   int `json:"controls"`
 	ControlsWithDependentPairs int `json:"controls_with_dependent_pairs"`
-	// Scheds holds the summaries by scheduler and mode.
-	Scheds map[string]map[string]*ModeSummary `json:"scheds"`
+	// Scheds holds the summaries by scheduler and pair selection.
+	Scheds map[string]map[string]*RunSummary `json:"scheds"`
 }
 
-// A ModeSummary aggregates the buggy subjects in one mode with one
+// A RunSummary aggregates the buggy subjects with one pair selection and one
 // scheduler, and counts the false alarms.
-type ModeSummary struct {
+type RunSummary struct {
 	// SuccessRateMean is the arithmetic mean of the success rates.
 	SuccessRateMean *float64 `json:"success_rate_mean"`
 	// Hard and Ordinary sum up the hard subjects and the others.
 	Hard     *GroupStats `json:"hard"`
 	Ordinary *GroupStats `json:"ordinary"`
 	// SlowdownVsStress aggregates, over the ordinary subjects, the ratio
-	// FDT_B(this scheduler) / FDT_B(stress) in the same mode; nil when
+	// FDT_B(this scheduler) / FDT_B(stress) with the same pairs; nil when
 	// stress did not run.
 	SlowdownVsStress *Agg `json:"slowdown_vs_stress"`
-	// The ratios of the baseline over the dependent mode, aggregated by
-	// group (all, exception, deadlock); nil in the dependent mode.
+	// The ratios of the baseline over the dependent pairs, aggregated by
+	// group (all, exception, deadlock); nil for the dependent pairs.
 	FDTSpeedup      map[string]*Agg `json:"fdt_speedup"`
 	FDTTotalSpeedup map[string]*Agg `json:"fdt_total_speedup"`
 	TestsReduction  map[string]*Agg `json:"tests_reduction"`
@@ -158,7 +150,7 @@ type ModeSummary struct {
 	FalseAlarmsBuggy    int `json:"false_alarms_buggy"`
 }
 
-// GroupStats sums up a group of buggy subjects in one mode with one
+// GroupStats sums up a group of buggy subjects with one pair selection and one
 // scheduler.
 type GroupStats struct {
 	N           int      `json:"n"`            // subjects
@@ -174,19 +166,19 @@ type GroupStats struct {
 
 // aggregate builds the report of the subjects from their static phase and
 // their runs.
-func aggregate(subjects []*Subject, static map[string]*Static, runs Runs, scheds, modes []string, seeds int, budget time.Duration) *Report {
-	rep := &Report{Subjects: []*SubjectReport{}, Scheds: scheds, Modes: modes, Seeds: seeds, Budget: budget}
+func aggregate(subjects []*Subject, static map[string]*Static, runs Runs, scheds, sels []string, seeds int, budget time.Duration) *Report {
+	rep := &Report{Subjects: []*SubjectReport{}, Scheds: scheds, Pairs: sels, Seeds: seeds, Budget: budget}
 	for _, s := range subjects {
-		rep.Subjects = append(rep.Subjects, subjectReport(s, static[s.Name], runs, scheds, modes, budget))
+		rep.Subjects = append(rep.Subjects, subjectReport(s, static[s.Name], runs, scheds, sels, budget))
 	}
-	rep.Summary = summarize(rep.Subjects, scheds, modes)
+	rep.Summary = summarize(rep.Subjects, scheds, sels)
 	return rep
 }
 
-// subjectReport sums up the runs of s by scheduler and mode.
-func subjectReport(s *Subject, st *Static, runs Runs, scheds, modes []string, budget time.Duration) *SubjectReport {
-	sr := &SubjectReport{Name: s.Name, Type: s.Type, Kind: s.Bug, Hard: s.Hard, TestMode: s.TestMode(), Objects: s.Objects,
-		Control: s.Control(), Runs: make(map[string]map[string]*ModeStats)}
+// subjectReport sums up the runs of s by scheduler and pair selection.
+func subjectReport(s *Subject, st *Static, runs Runs, scheds, sels []string, budget time.Duration) *SubjectReport {
+	sr := &SubjectReport{Name: s.Name, Type: s.Type, Kind: s.Bug, Hard: s.Hard, Find: s.Find(), Objects: s.Objects,
+		Control: s.Control(), Runs: make(map[string]map[string]*RunStats)}
 	if st != nil {
 		sr.Load, sr.Analysis, sr.Build = st.Load.Seconds(), st.Analysis.Seconds(), st.Build.Seconds()
 		sr.Cost = sr.Load + sr.Analysis + sr.Build
@@ -197,15 +189,15 @@ func subjectReport(s *Subject, st *Static, runs Runs, scheds, modes []string, bu
 		}
 	}
 	for _, sched := range scheds {
-		sr.Runs[sched] = make(map[string]*ModeStats)
-		for _, m := range modes {
-			ms := modeStats(runs.get(s.Name, runKey{sched, m}), budget, sr.Cost)
+		sr.Runs[sched] = make(map[string]*RunStats)
+		for _, m := range sels {
+			ms := runStats(runs.get(s.Name, runKey{sched, m}), budget, sr.Cost)
 			sr.Runs[sched][m] = ms
 			sr.FalseAlarms += ms.FalseAlarms
 		}
-		dep := sr.Runs[sched][ModeDependent]
-		for _, m := range modes {
-			if m == ModeDependent || dep == nil || sr.Control {
+		dep := sr.Runs[sched][testgen.PairsDependent]
+		for _, m := range sels {
+			if m == testgen.PairsDependent || dep == nil || sr.Control {
 				continue
 			}
 			ms := sr.Runs[sched][m]
@@ -217,10 +209,10 @@ func subjectReport(s *Subject, st *Static, runs Runs, scheds, modes []string, bu
 	return sr
 }
 
-// modeStats sums up the runs of one dimension; cost is the subject's
+// runStats sums up the runs of one dimension; cost is the subject's
 // static phase and build, in seconds.
-func modeStats(runs []Run, budget time.Duration, cost float64) *ModeStats {
-	ms := &ModeStats{Others: []OtherCount{}}
+func runStats(runs []Run, budget time.Duration, cost float64) *RunStats {
+	ms := &RunStats{Others: []OtherCount{}}
 	if len(runs) == 0 {
 		return ms
 	}
@@ -265,10 +257,10 @@ func modeStats(runs []Run, budget time.Duration, cost float64) *ModeStats {
 	return ms
 }
 
-// summarize aggregates the subjects by scheduler and mode.
-func summarize(subjects []*SubjectReport, scheds, modes []string) Summary {
+// summarize aggregates the subjects by scheduler and pair selection.
+func summarize(subjects []*SubjectReport, scheds, sels []string) Summary {
 	buggy := group(subjects, GroupAll)
-	sum := Summary{Scheds: make(map[string]map[string]*ModeSummary)}
+	sum := Summary{Scheds: make(map[string]map[string]*RunSummary)}
 	sum.ReductionMean = arithMean(values(buggy, func(s *SubjectReport) *float64 { return ptr(s.Reduction) }))
 	for _, s := range subjects {
 		if s.Control {
@@ -279,58 +271,58 @@ func summarize(subjects []*SubjectReport, scheds, modes []string) Summary {
 		}
 	}
 	for _, sched := range scheds {
-		sum.Scheds[sched] = make(map[string]*ModeSummary)
-		for _, m := range modes {
-			sum.Scheds[sched][m] = modeSummary(subjects, sched, m, slices.Contains(scheds, SchedStress))
+		sum.Scheds[sched] = make(map[string]*RunSummary)
+		for _, m := range sels {
+			sum.Scheds[sched][m] = runSummary(subjects, sched, m, slices.Contains(scheds, SchedStress))
 		}
 	}
 	return sum
 }
 
-// modeSummary aggregates the subjects in one dimension; stress reports
+// runSummary aggregates the subjects in one dimension; stress reports
 // whether the stress scheduler ran, to compare with.
-func modeSummary(subjects []*SubjectReport, sched, mode string, stress bool) *ModeSummary {
-	ms := &ModeSummary{
+func runSummary(subjects []*SubjectReport, sched, sel string, stress bool) *RunSummary {
+	ms := &RunSummary{
 		SuccessRateMean: arithMean(values(group(subjects, GroupAll), func(s *SubjectReport) *float64 {
-			return ptr(s.stats(sched, mode).SuccessRate)
+			return ptr(s.stats(sched, sel).SuccessRate)
 		})),
-		Hard:     groupStats(group(subjects, GroupHard), sched, mode),
-		Ordinary: groupStats(group(subjects, GroupOrdinary), sched, mode),
+		Hard:     groupStats(group(subjects, GroupHard), sched, sel),
+		Ordinary: groupStats(group(subjects, GroupOrdinary), sched, sel),
 	}
 	if stress {
 		ms.SlowdownVsStress = aggregateValues(values(group(subjects, GroupOrdinary), func(s *SubjectReport) *float64 {
-			return ratio(s.stats(sched, mode).FDTBudget, s.stats(SchedStress, mode).FDTBudget)
+			return ratio(s.stats(sched, sel).FDTBudget, s.stats(SchedStress, sel).FDTBudget)
 		}))
 	}
-	if mode != ModeDependent && slices.ContainsFunc(subjects, func(s *SubjectReport) bool { return s.stats(sched, ModeDependent) != nil }) {
+	if sel != testgen.PairsDependent && slices.ContainsFunc(subjects, func(s *SubjectReport) bool { return s.stats(sched, testgen.PairsDependent) != nil }) {
 		ms.FDTSpeedup, ms.FDTTotalSpeedup, ms.TestsReduction = map[string]*Agg{}, map[string]*Agg{}, map[string]*Agg{}
 		for _, g := range []string{GroupAll, GroupException, GroupDeadlock} {
 			ss := group(subjects, g)
-			ms.FDTSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).FDTSpeedup }))
-			ms.FDTTotalSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).FDTTotalSpeedup }))
-			ms.TestsReduction[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, mode).TestsReduction }))
+			ms.FDTSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, sel).FDTSpeedup }))
+			ms.FDTTotalSpeedup[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, sel).FDTTotalSpeedup }))
+			ms.TestsReduction[g] = aggregateValues(values(ss, func(s *SubjectReport) *float64 { return s.stats(sched, sel).TestsReduction }))
 		}
 	}
 	for _, s := range subjects {
 		if s.Control {
-			ms.FalseAlarmsControls += s.stats(sched, mode).FalseAlarms
+			ms.FalseAlarmsControls += s.stats(sched, sel).FalseAlarms
 		} else {
-			ms.FalseAlarmsBuggy += s.stats(sched, mode).FalseAlarms
+			ms.FalseAlarmsBuggy += s.stats(sched, sel).FalseAlarms
 		}
 	}
 	return ms
 }
 
 // groupStats sums up the subjects ss in one dimension.
-func groupStats(ss []*SubjectReport, sched, mode string) *GroupStats {
+func groupStats(ss []*SubjectReport, sched, sel string) *GroupStats {
 	gs := &GroupStats{N: len(ss)}
 	var fdts []float64
 	for _, s := range ss {
-		fdts = append(fdts, s.stats(sched, mode).fdts...)
+		fdts = append(fdts, s.stats(sched, sel).fdts...)
 	}
-	gs.SuccessRate = arithMean(values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, mode).SuccessRate) }))
+	gs.SuccessRate = arithMean(values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, sel).SuccessRate) }))
 	gs.FDTMean, gs.FDTMedian = arithMean(fdts), median(fdts)
-	fdtB := values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, mode).FDTBudget) })
+	fdtB := values(ss, func(s *SubjectReport) *float64 { return ptr(s.stats(sched, sel).FDTBudget) })
 	gs.FDTBudgetMean, gs.FDTBudgetMedian = arithMean(fdtB), median(fdtB)
 	return gs
 }
@@ -347,9 +339,9 @@ func group(subjects []*SubjectReport, g string) []*SubjectReport {
 		case GroupAll:
 			in = true
 		case GroupException:
-			in = s.TestMode == testgen.ModeException
+			in = s.Find == testgen.FindExceptions
 		case GroupDeadlock:
-			in = s.TestMode == testgen.ModeDeadlock
+			in = s.Find == testgen.FindDeadlocks
 		case GroupHard:
 			in = s.Hard
 		case GroupOrdinary:

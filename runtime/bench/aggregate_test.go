@@ -12,6 +12,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // fixture returns a report built from constructed runs, with the
@@ -59,40 +60,40 @@ func fixture() *Report {
 	runs := Runs{}
 	for name, bySched := range map[string]map[string]map[string][]Run{
 		"a": {
-			SchedStress: {ModeDependent: {found(1, 2), found(3, 4, realMX)}, ModeAll: {found(4, 10), failed(20)}},
-			SchedAll:    {ModeDependent: {found(1, 2), found(1, 2)}, ModeAll: {found(2, 6), found(2, 6)}},
+			SchedStress: {testgen.PairsDependent: {found(1, 2), found(3, 4, realMX)}, testgen.PairsAll: {found(4, 10), failed(20)}},
+			SchedAll:    {testgen.PairsDependent: {found(1, 2), found(1, 2)}, testgen.PairsAll: {found(2, 6), found(2, 6)}},
 		},
 		"h": {
-			SchedStress: {ModeDependent: {failed(5), failed(5)}, ModeAll: {failed(5), failed(5)}},
-			SchedAll:    {ModeDependent: {found(4, 3), failed(5)}, ModeAll: {failed(5), failed(5)}},
+			SchedStress: {testgen.PairsDependent: {failed(5), failed(5)}, testgen.PairsAll: {failed(5), failed(5)}},
+			SchedAll:    {testgen.PairsDependent: {found(4, 3), failed(5)}, testgen.PairsAll: {failed(5), failed(5)}},
 		},
 		"b": {
-			SchedStress: {ModeDependent: {found(2, 1), found(2, 1)},
-				ModeAll: {found(8, 8, Other{Kind: "race", Pair: [2]string{"P", "P"}}), found(8, 8)}},
-			SchedAll: {ModeDependent: {found(1, 1), found(3, 1)}, ModeAll: {found(4, 4), found(4, 4)}},
+			SchedStress: {testgen.PairsDependent: {found(2, 1), found(2, 1)},
+				testgen.PairsAll: {found(8, 8, Other{Kind: "race", Pair: [2]string{"P", "P"}}), found(8, 8)}},
+			SchedAll: {testgen.PairsDependent: {found(1, 1), found(3, 1)}, testgen.PairsAll: {found(4, 4), found(4, 4)}},
 		},
 		"c": {
-			SchedStress: {ModeDependent: {failed(50, Other{Kind: "race", Pair: [2]string{"X", "Y"}}), failed(60)},
-				ModeAll: {failed(70), failed(70)}},
-			SchedAll: {ModeDependent: {{Tests: 50, Elapsed: 2, Saturated: true}, {Tests: 50, Elapsed: 4}},
-				ModeAll: {failed(70), failed(70)}},
+			SchedStress: {testgen.PairsDependent: {failed(50, Other{Kind: "race", Pair: [2]string{"X", "Y"}}), failed(60)},
+				testgen.PairsAll: {failed(70), failed(70)}},
+			SchedAll: {testgen.PairsDependent: {{Tests: 50, Elapsed: 2, Saturated: true}, {Tests: 50, Elapsed: 4}},
+				testgen.PairsAll: {failed(70), failed(70)}},
 		},
 		"k": {
-			SchedStress: {ModeDependent: {{Notes: []string{"no dependent pairs to test"}}, {Notes: []string{"no dependent pairs to test"}}},
-				ModeAll: {failed(70), failed(70)}},
-			SchedAll: {ModeDependent: {{Notes: []string{"no dependent pairs to test"}}, {Notes: []string{"no dependent pairs to test"}}},
-				ModeAll: {failed(70), failed(70)}},
+			SchedStress: {testgen.PairsDependent: {{Notes: []string{"no dependent pairs to test"}}, {Notes: []string{"no dependent pairs to test"}}},
+				testgen.PairsAll: {failed(70), failed(70)}},
+			SchedAll: {testgen.PairsDependent: {{Notes: []string{"no dependent pairs to test"}}, {Notes: []string{"no dependent pairs to test"}}},
+				testgen.PairsAll: {failed(70), failed(70)}},
 		},
 	} {
-		for sched, byMode := range bySched {
-			for mode, rs := range byMode {
+		for sched, bySel := range bySched {
+			for sel, rs := range bySel {
 				for _, r := range rs {
-					runs.add(name, runKey{sched, mode}, r)
+					runs.add(name, runKey{sched, sel}, r)
 				}
 			}
 		}
 	}
-	return aggregate(subjects, static, runs, []string{SchedStress, SchedAll}, []string{ModeDependent, ModeAll}, 2, 10*time.Second)
+	return aggregate(subjects, static, runs, []string{SchedStress, SchedAll}, []string{testgen.PairsDependent, testgen.PairsAll}, 2, 10*time.Second)
 }
 
 // subject returns the report of the subject named name.
@@ -141,10 +142,10 @@ func TestModeStats(t *testing.T) {
 		fdtB, fdtTotalB, testsB   float64
 		speedup, speedupT, reduct *float64
 	}{
-		{SchedStress, ModeDependent, 1, ptr(2), ptr(3), ptr(3), 2, 3, 3, nil, nil, nil},
+		{SchedStress, testgen.PairsDependent, 1, ptr(2), ptr(3), ptr(3), 2, 3, 3, nil, nil, nil},
 		// The failed run counts 10s; the ratios are over stress/dependent.
-		{SchedStress, ModeAll, 0.5, ptr(4), ptr(5), ptr(10), 7, 8, 15, ptr(3.5), ptr(8.0 / 3), ptr(5)},
-		{SchedAll, ModeAll, 1, ptr(2), ptr(3), ptr(6), 2, 3, 6, ptr(2), ptr(1.5), ptr(3)},
+		{SchedStress, testgen.PairsAll, 0.5, ptr(4), ptr(5), ptr(10), 7, 8, 15, ptr(3.5), ptr(8.0 / 3), ptr(5)},
+		{SchedAll, testgen.PairsAll, 1, ptr(2), ptr(3), ptr(6), 2, 3, 6, ptr(2), ptr(1.5), ptr(3)},
 	}
 	for _, tt := range tests {
 		ms := a.stats(tt.sched, tt.mode)
@@ -158,10 +159,10 @@ func TestModeStats(t *testing.T) {
 				show(tt.speedup), show(tt.speedupT), show(tt.reduct))
 		}
 	}
-	if got := rep.subject("k").stats(SchedStress, ModeDependent).Notes; !slices.Equal(got, []string{"no dependent pairs to test"}) {
+	if got := rep.subject("k").stats(SchedStress, testgen.PairsDependent).Notes; !slices.Equal(got, []string{"no dependent pairs to test"}) {
 		t.Errorf("k, stress/dependent: notes %q, want the one note once", got)
 	}
-	if got := rep.subject("c").stats(SchedStress, ModeAll).FDTSpeedup; got != nil {
+	if got := rep.subject("c").stats(SchedStress, testgen.PairsAll).FDTSpeedup; got != nil {
 		t.Errorf("c (control): FDT× all = %s, want n/a", show(got))
 	}
 }
@@ -175,7 +176,7 @@ func TestFalseAlarms(t *testing.T) {
 			t.Errorf("%s: %d false alarms, want %d", name, got, want)
 		}
 	}
-	others := rep.subject("a").stats(SchedStress, ModeDependent).Others
+	others := rep.subject("a").stats(SchedStress, testgen.PairsDependent).Others
 	if len(others) != 1 || others[0].Count != 1 || !others[0].Real || others[0].FalseAlarm() {
 		t.Errorf("a, stress/dependent: others %+v, want race M∥X once, judged real", others)
 	}
@@ -183,9 +184,9 @@ func TestFalseAlarms(t *testing.T) {
 		sched, mode     string
 		controls, buggy int
 	}{
-		{SchedStress, ModeDependent, 1, 0},
-		{SchedStress, ModeAll, 0, 1},
-		{SchedAll, ModeDependent, 0, 0},
+		{SchedStress, testgen.PairsDependent, 1, 0},
+		{SchedStress, testgen.PairsAll, 0, 1},
+		{SchedAll, testgen.PairsDependent, 0, 0},
 	} {
 		sum := rep.Summary.Scheds[tt.sched][tt.mode]
 		if sum.FalseAlarmsControls != tt.controls || sum.FalseAlarmsBuggy != tt.buggy {
@@ -201,7 +202,7 @@ func TestFalseAlarms(t *testing.T) {
 func TestSummaryRatios(t *testing.T) {
 	rep := fixture()
 	s := rep.Summary
-	stressAll := s.Scheds[SchedStress][ModeAll]
+	stressAll := s.Scheds[SchedStress][testgen.PairsAll]
 	checks := []struct {
 		what      string
 		got, want *Agg
@@ -216,21 +217,21 @@ func TestSummaryRatios(t *testing.T) {
 		{"stress #GT× all, all", stressAll.TestsReduction[GroupAll], &Agg{3, ptr(math.Cbrt(40)), ptr(5), ptr(14.0 / 3)}},
 		// Slowdown of all against stress, dependent, ordinary subjects:
 		// a 1/2, b 2/2; h (hard) is left out.
-		{"all ×stress, dependent", s.Scheds[SchedAll][ModeDependent].SlowdownVsStress, &Agg{2, ptr(math.Sqrt(0.5)), ptr(0.75), ptr(0.75)}},
-		{"stress ×stress, dependent", s.Scheds[SchedStress][ModeDependent].SlowdownVsStress, &Agg{2, ptr(1), ptr(1), ptr(1)}},
+		{"all ×stress, dependent", s.Scheds[SchedAll][testgen.PairsDependent].SlowdownVsStress, &Agg{2, ptr(math.Sqrt(0.5)), ptr(0.75), ptr(0.75)}},
+		{"stress ×stress, dependent", s.Scheds[SchedStress][testgen.PairsDependent].SlowdownVsStress, &Agg{2, ptr(1), ptr(1), ptr(1)}},
 	}
 	for _, ch := range checks {
 		if !eqAgg(ch.got, ch.want) {
 			t.Errorf("%s = %s, want %s", ch.what, showAgg(ch.got), showAgg(ch.want))
 		}
 	}
-	if dep := s.Scheds[SchedStress][ModeDependent]; dep.FDTSpeedup != nil {
+	if dep := s.Scheds[SchedStress][testgen.PairsDependent]; dep.FDTSpeedup != nil {
 		t.Errorf("dependent mode has speedups %v, want none", dep.FDTSpeedup)
 	}
 	if !eq(s.ReductionMean, ptr((80+75+0)/3.0)) {
 		t.Errorf("reduction_mean = %s, want 51.67 (controls excluded)", show(s.ReductionMean))
 	}
-	if got := s.Scheds[SchedStress][ModeDependent].SuccessRateMean; !eq(got, ptr(2.0/3)) {
+	if got := s.Scheds[SchedStress][testgen.PairsDependent].SuccessRateMean; !eq(got, ptr(2.0/3)) {
 		t.Errorf("stress/dependent success_rate_mean = %s, want 2/3", show(got))
 	}
 }
@@ -243,12 +244,12 @@ func TestSchedulerGroups(t *testing.T) {
 		what      string
 		got, want *GroupStats
 	}{
-		{"stress/dependent hard", rep.Summary.Scheds[SchedStress][ModeDependent].Hard, &GroupStats{1, ptr(0), nil, nil, ptr(10), ptr(10)}},
-		{"all/dependent hard", rep.Summary.Scheds[SchedAll][ModeDependent].Hard, &GroupStats{1, ptr(0.5), ptr(4), ptr(4), ptr(7), ptr(7)}},
+		{"stress/dependent hard", rep.Summary.Scheds[SchedStress][testgen.PairsDependent].Hard, &GroupStats{1, ptr(0), nil, nil, ptr(10), ptr(10)}},
+		{"all/dependent hard", rep.Summary.Scheds[SchedAll][testgen.PairsDependent].Hard, &GroupStats{1, ptr(0.5), ptr(4), ptr(4), ptr(7), ptr(7)}},
 		// FDT over the runs a 1, 1, b 1, 3; FDT_B over a 1, b 2.
-		{"all/dependent ordinary", rep.Summary.Scheds[SchedAll][ModeDependent].Ordinary, &GroupStats{2, ptr(1), ptr(1.5), ptr(1), ptr(1.5), ptr(1.5)}},
+		{"all/dependent ordinary", rep.Summary.Scheds[SchedAll][testgen.PairsDependent].Ordinary, &GroupStats{2, ptr(1), ptr(1.5), ptr(1), ptr(1.5), ptr(1.5)}},
 		// FDT over the runs a 1, 3, b 2, 2; FDT_B over a 2, b 2.
-		{"stress/dependent ordinary", rep.Summary.Scheds[SchedStress][ModeDependent].Ordinary, &GroupStats{2, ptr(1), ptr(2), ptr(2), ptr(2), ptr(2)}},
+		{"stress/dependent ordinary", rep.Summary.Scheds[SchedStress][testgen.PairsDependent].Ordinary, &GroupStats{2, ptr(1), ptr(2), ptr(2), ptr(2), ptr(2)}},
 	} {
 		g, w := tt.got, tt.want
 		if g.N != w.N || !eq(g.SuccessRate, w.SuccessRate) || !eq(g.FDTMean, w.FDTMean) || !eq(g.FDTMedian, w.FDTMedian) ||
@@ -262,8 +263,8 @@ func TestSchedulerGroups(t *testing.T) {
 
 func TestSummaryWithoutStressOrBaselines(t *testing.T) {
 	rep := fixture()
-	sum := summarize(rep.Subjects, []string{SchedAll}, []string{ModeDependent})
-	ms := sum.Scheds[SchedAll][ModeDependent]
+	sum := summarize(rep.Subjects, []string{SchedAll}, []string{testgen.PairsDependent})
+	ms := sum.Scheds[SchedAll][testgen.PairsDependent]
 	if ms.SlowdownVsStress != nil || ms.FDTSpeedup != nil || len(sum.Scheds) != 1 {
 		t.Errorf("without stress and baselines: slowdown %v, speedups %v, want none", ms.SlowdownVsStress, ms.FDTSpeedup)
 	}
@@ -352,18 +353,18 @@ func TestJSONShape(t *testing.T) {
 	if len(runs) != 2 || len(runs[SchedStress]) != 2 {
 		t.Errorf("runs %v, want 2 schedulers of 2 modes", runs)
 	}
-	checkKeys(t, "stress/dependent", runs[SchedStress][ModeDependent], modeKeys...)
-	if got := string(runs[SchedStress][ModeDependent]["fdt_speedup"]); got != "null" {
+	checkKeys(t, "stress/dependent", runs[SchedStress][testgen.PairsDependent], modeKeys...)
+	if got := string(runs[SchedStress][testgen.PairsDependent]["fdt_speedup"]); got != "null" {
 		t.Errorf("fdt_speedup of the dependent mode = %s, want null", got)
 	}
 	var scheds map[string]map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(doc.Summary["scheds"], &scheds); err != nil {
 		t.Fatal(err)
 	}
-	checkKeys(t, "summary of stress/all", scheds[SchedStress][ModeAll], "success_rate_mean", "hard", "ordinary",
+	checkKeys(t, "summary of stress/all", scheds[SchedStress][testgen.PairsAll], "success_rate_mean", "hard", "ordinary",
 		"slowdown_vs_stress", "fdt_speedup", "fdt_total_speedup", "tests_reduction", "false_alarms_controls", "false_alarms_buggy")
 	var hard map[string]json.RawMessage
-	if err := json.Unmarshal(scheds[SchedStress][ModeDependent]["hard"], &hard); err != nil {
+	if err := json.Unmarshal(scheds[SchedStress][testgen.PairsDependent]["hard"], &hard); err != nil {
 		t.Fatal(err)
 	}
 	checkKeys(t, "hard", hard, "n", "success_rate", "fdt_mean_s", "fdt_median_s", "fdt_b_mean_s", "fdt_b_median_s")
@@ -371,7 +372,7 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("fdt_mean_s of a group without success = %s, want null", got)
 	}
 	var agg map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(scheds[SchedStress][ModeAll]["fdt_speedup"], &agg); err != nil {
+	if err := json.Unmarshal(scheds[SchedStress][testgen.PairsAll]["fdt_speedup"], &agg); err != nil {
 		t.Fatal(err)
 	}
 	checkKeys(t, "fdt_speedup", agg[GroupAll], "n", "geomean", "median", "mean")
@@ -382,7 +383,7 @@ func TestJSONShape(t *testing.T) {
 
 var (
 	summaryKeys = []string{"reduction_mean", "controls", "controls_with_dependent_pairs", "scheds"}
-	subjectKeys = []string{"name", "type", "kind", "hard", "test_mode", "objects", "methods", "pairs_total", "pairs_pc",
+	subjectKeys = []string{"name", "type", "kind", "hard", "find", "objects", "methods", "pairs_total", "pairs_pc",
 		"pairs_d", "pairs_dependent", "load_s", "analysis_s", "build_s", "cost_s", "runs", "false_alarms"}
 	modeKeys = []string{"success_rate", "fdt_s", "fdt_total_s", "tests", "fdt_b_s", "fdt_total_b_s", "tests_b",
 		"fdt_speedup", "fdt_total_speedup", "tests_reduction", "false_alarms", "others", "ended_s", "saturated"}

@@ -12,8 +12,8 @@ import (
 type Options struct {
 	Dir      string        // the corpus directory
 	Budget   time.Duration // of depcon test per type and run
-	Seeds    int           // each mode runs with the seeds 1..Seeds
-	Modes    []string      // pair selections: ModeDependent, ModeAll, ModeRandom
+	Seeds    int           // each selection runs with the seeds 1..Seeds
+	Pairs    []string      // pair selections: testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom
 	Scheds   []string      // schedulers: SchedStress, SchedPCT, SchedTargeted, SchedAll
 	Subjects []string      // names of the subjects run, nil for the whole corpus
 	Parallel int           // types tested at once in a driver run
@@ -21,23 +21,23 @@ type Options struct {
 
 // Measure runs the bench opt describes on subjects, those of the corpus in
 // opt.Dir that opt.Subjects selects (see LoadTruth and SelectSubjects):
-// the static phase, then every scheduler and mode with each seed. It logs
+// the static phase, then every scheduler and pair selection with each seed. It logs
 // to log what the runs will take at most, then a line per seed, scheduler
-// and mode, and returns the aggregated report. The whole corpus
+// and pair selection, and returns the aggregated report. The whole corpus
 // (opt.Subjects nil) must have MinControls controls with dependent pairs.
 func Measure(ctx context.Context, opt Options, subjects []*Subject, log io.Writer) (*Report, error) {
 	static, err := staticPhase(ctx, opt.Dir, subjects, opt.Subjects == nil)
 	if err != nil {
 		return nil, fmt.Errorf("static phase: %w", err)
 	}
-	n := len(subjects) * len(opt.Scheds) * len(opt.Modes) * opt.Seeds
-	fmt.Fprintf(log, "depcon bench: %d subjects, %d schedulers, %d modes, %d seeds, budget %v: at most %v of testing, plus loading and building\n",
-		len(subjects), len(opt.Scheds), len(opt.Modes), opt.Seeds, opt.Budget, time.Duration(n)*opt.Budget)
-	runs, err := runAll(ctx, opt.Dir, subjects, opt.Scheds, opt.Modes, opt.Seeds, opt.Budget, opt.Parallel, log)
+	n := len(subjects) * len(opt.Scheds) * len(opt.Pairs) * opt.Seeds
+	fmt.Fprintf(log, "depcon bench: %d subjects, %d schedulers, %d pair selections, %d seeds, budget %v: at most %v of testing, plus loading and building\n",
+		len(subjects), len(opt.Scheds), len(opt.Pairs), opt.Seeds, opt.Budget, time.Duration(n)*opt.Budget)
+	runs, err := runAll(ctx, opt.Dir, subjects, opt.Scheds, opt.Pairs, opt.Seeds, opt.Budget, opt.Parallel, log)
 	if err != nil {
 		return nil, err
 	}
-	return aggregate(subjects, static, runs, opt.Scheds, opt.Modes, opt.Seeds, opt.Budget), nil
+	return aggregate(subjects, static, runs, opt.Scheds, opt.Pairs, opt.Seeds, opt.Budget), nil
 }
 
 // SelectSubjects returns the subjects named in names, all when names is

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // miniCorpus returns a corpus of two subjects of the corpus, in a module
@@ -39,7 +41,7 @@ func TestMeasureEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the children of two subjects in three modes")
 	}
-	opt := Options{Dir: miniCorpus(t), Budget: 3 * time.Second, Seeds: 1, Modes: []string{ModeDependent, ModeAll, ModeRandom},
+	opt := Options{Dir: miniCorpus(t), Budget: 3 * time.Second, Seeds: 1, Pairs: []string{testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom},
 		Scheds: []string{SchedStress}, Subjects: []string{"meter", "kvstore"}, Parallel: 1}
 	subjects, err := LoadTruth(opt.Dir)
 	if err != nil {
@@ -120,7 +122,7 @@ func TestMeasureEndToEnd(t *testing.T) {
 	if len(meter.Runs) != 1 || len(meter.Runs[SchedStress]) != 3 {
 		t.Errorf("meter: runs %v, want stress with dependent, all and random", meter.Runs)
 	}
-	dep := meter.Runs[SchedStress][ModeDependent]
+	dep := meter.Runs[SchedStress][testgen.PairsDependent]
 	if dep.SuccessRate != 1 || dep.FDT == nil || dep.Tests == nil || *dep.Tests < 1 {
 		t.Errorf("meter, dependent: %+v, want the race found", dep)
 	} else if meter.Cost <= 0 || dep.FDTTotal == nil || !near(*dep.FDTTotal, *dep.FDT+meter.Cost) {

@@ -15,7 +15,7 @@
 // is real, why). [LoadTruth] checks it against the directory and
 // [CheckPlans] against the plans; the whole corpus needs at least
 // [MinControls] controls with dependent pairs (a control without any is
-// not tested in the dependent mode, so it proves nothing about false
+// not tested with the dependent pairs, so it proves nothing about false
 // alarms), and the report gives each control's count.
 //
 // # Runs
@@ -26,20 +26,20 @@
 // depcon test does; cost(x) = load + analysis + build. The first subject's
 // child is built once before, so that no subject pays for the race runtime.
 //
-// The dynamic phase calls driver.Run once per scheduler, mode and seed
-// s = 1..N, with the same harness, iterations and budget B per type in
-// every run. The schedulers (-sched) are those of depcon test: stress,
-// pct, targeted and all. The modes (-modes) are the pair selections:
+// The dynamic phase calls driver.Run once per scheduler, pair selection
+// and seed s = 1..N, with the same harness, iterations and budget B per
+// type in every run. The schedulers (-sched) are those of depcon test:
+// stress, pct, targeted and all. The pair selections (-pairs) are
 // dependent (depcon's M_pc ∪ M_d), all (every pair, least covered first,
-// as CovCon) and random. Each subject is tested in the mode of depcon
-// test of its bug (Subject.TestMode), as DepCon+ does: deadlock mode when
-// every kind it allows is a deadlock or self-deadlock, exception mode
-// otherwise. In exception mode every pair selection tests one shared
-// object per pair (dependent: the M_pc pairs; all and random: every
-// pair); two-object targets exist only in deadlock mode (dependent: the
-// M_d, RWR and self pairs, each with the objects its evidence needs; all
-// and random: every pair with one and with two objects). A control is
-// tested in both modes at once, so that a false alarm of either shows.
+// as CovCon) and random. For each subject depcon test looks for the kind
+// of its bug (Subject.Find, -find), as DepCon+ does: deadlocks when every
+// kind it allows is a deadlock or self-deadlock, exceptions otherwise.
+// Looking for exceptions, every pair selection tests one shared object
+// per pair (dependent: the M_pc pairs; all and random: every pair);
+// two-object targets exist only when looking for deadlocks (dependent:
+// the M_d, RWR and self pairs, each with the objects its evidence needs;
+// all and random: every pair with one and with two objects). A control
+// is tested for both at once, so that a false alarm of either shows.
 //
 // A run of subject x is successful when the driver reports on x's type a
 // confirmed violation of a kind x allows on x's failing pair or on one of
@@ -48,8 +48,9 @@
 //   - FDT is that violation's Elapsed: the time from the start of the
 //     type's testing to the violation's confirmation;
 //   - FDT+ (fdt_total) is cost(x) + FDT: every cost counted, from loading
-//     the package to the violation (the cost is the same in every mode:
-//     the baselines' generator uses the plan too, to choose prefixes);
+//     the package to the violation (the cost is the same for every pair
+//     selection: the baselines' generator uses the plan too, to choose
+//     prefixes);
 //   - #GT is the number of generated tests up to and including the one
 //     that exposed it (TestsBefore + 1).
 //
@@ -63,7 +64,7 @@
 //
 // # Aggregation
 //
-// For subject x, scheduler S and mode m over the N seeds:
+// For subject x, scheduler S and pair selection m over the N seeds:
 //
 //   - success_rate(x,S,m) = successful runs / N, a fraction in [0,1];
 //   - fdt_s, fdt_total_s and tests are the means of FDT, FDT+ and #GT
@@ -85,14 +86,15 @@
 // median (the mean of the two middle values for an even count); their
 // arithmetic mean, the "Avg." of DepCon's tables, is given too, labelled
 // as such. Ratios are aggregated over all buggy subjects and over those
-// tested in exception mode and in deadlock mode. Success rates, FDT_B,
-// FDT+_B, #GT_B and the reduction are averaged arithmetically.
+// where depcon test looks for exceptions and for deadlocks. Success
+// rates, FDT_B, FDT+_B, #GT_B and the reduction are averaged
+// arithmetically.
 //
-// Per scheduler S and mode m, over the hard subjects and over the others
-// (ordinary): the mean success rate; the mean and median FDT over all
-// the successful runs of the group; the mean and median of the subjects'
-// FDT_B. The slowdown of S against stress is, per ordinary subject,
-// FDT_B(x,S,m) / FDT_B(x,stress,m), aggregated like every ratio (only
-// when stress ran). False alarms are counted per scheduler and mode on
-// the controls and on the buggy subjects.
+// Per scheduler S and pair selection m, over the hard subjects and over
+// the others (ordinary): the mean success rate; the mean and median FDT
+// over all the successful runs of the group; the mean and median of the
+// subjects' FDT_B. The slowdown of S against stress is, per ordinary
+// subject, FDT_B(x,S,m) / FDT_B(x,stress,m), aggregated like every ratio
+// (only when stress ran). False alarms are counted per scheduler and pair
+// selection on the controls and on the buggy subjects.
 package bench

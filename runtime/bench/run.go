@@ -15,7 +15,7 @@ import (
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
-// A Run is the outcome of testing one subject in one mode, with one
+// A Run is the outcome of testing one subject with one pair selection, one
 // scheduler and one seed.
 type Run struct {
 	// Found is set when depcon test reported the subject's bug: a
@@ -113,11 +113,11 @@ func runOf(s *Subject, tr *driver.TypeReport) Run {
 	return r
 }
 
-// A runKey names a run dimension: a scheduler and a pairs mode.
-type runKey struct{ sched, mode string }
+// A runKey names a run dimension: a scheduler and a pair selection.
+type runKey struct{ sched, sel string }
 
-// Runs holds the runs of a bench by subject name, scheduler, mode and
-// seed (runs[name][sched][mode][seed-1]).
+// Runs holds the runs of a bench by subject name, scheduler, pair selection and
+// seed (runs[name][sched][sel][seed-1]).
 type Runs map[string]map[string]map[string][]Run
 
 func (rs Runs) add(name string, k runKey, r Run) {
@@ -127,22 +127,22 @@ func (rs Runs) add(name string, k runKey, r Run) {
 	if rs[name][k.sched] == nil {
 		rs[name][k.sched] = make(map[string][]Run)
 	}
-	rs[name][k.sched][k.mode] = append(rs[name][k.sched][k.mode], r)
+	rs[name][k.sched][k.sel] = append(rs[name][k.sched][k.sel], r)
 }
 
 // get returns the runs of a subject in one dimension, nil when there are
 // none.
-func (rs Runs) get(name string, k runKey) []Run { return rs[name][k.sched][k.mode] }
+func (rs Runs) get(name string, k runKey) []Run { return rs[name][k.sched][k.sel] }
 
-// byTestMode groups the subjects by the mode of depcon test they are
-// tested in (Subject.TestMode): exception, deadlock, then the controls.
-func byTestMode(subjects []*Subject) [][]*Subject {
-	order := []string{testgen.ModeException, testgen.ModeDeadlock, testgen.ModeAll}
+// byFind groups the subjects by the violations depcon test looks for in
+// tested in (Subject.Find): exception, deadlock, then the controls.
+func byFind(subjects []*Subject) [][]*Subject {
+	order := []string{testgen.FindExceptions, testgen.FindDeadlocks, testgen.FindAll}
 	var groups [][]*Subject
 	for _, m := range order {
 		var g []*Subject
 		for _, s := range subjects {
-			if s.TestMode() == m {
+			if s.Find() == m {
 				g = append(g, s)
 			}
 		}
@@ -153,12 +153,12 @@ func byTestMode(subjects []*Subject) [][]*Subject {
 	return groups
 }
 
-// runMode tests every subject once in one pairs mode with one scheduler
-// and one seed, through the driver's API, one driver run per mode of
-// depcon test (byTestMode), and returns the runs by subject name.
-func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, seed uint64, budget time.Duration, parallel int) (map[string]Run, error) {
+// runSelection tests every subject once with one pair selection, one scheduler
+// and one seed, through the driver's API, one driver run per kind of
+// violations looked for (byFind), and returns the runs by subject name.
+func runSelection(ctx context.Context, dir string, subjects []*Subject, k runKey, seed uint64, budget time.Duration, parallel int) (map[string]Run, error) {
 	runs := make(map[string]Run)
-	for _, group := range byTestMode(subjects) {
+	for _, group := range byFind(subjects) {
 		var names []string
 		for _, s := range group {
 			names = append(names, regexp.QuoteMeta(s.Type))
@@ -167,8 +167,8 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, see
 			Dir:      dir,
 			Patterns: patterns(group),
 			Budget:   budget,
-			Mode:     group[0].TestMode(),
-			Pairs:    k.mode,
+			Find:     group[0].Find(),
+			Pairs:    k.sel,
 			Sched:    k.sched,
 			Seed:     seed,
 			Parallel: parallel,
@@ -199,20 +199,20 @@ func runMode(ctx context.Context, dir string, subjects []*Subject, k runKey, see
 	return runs, nil
 }
 
-// runAll runs every scheduler and mode over seeds 1..seeds (seed by seed,
+// runAll runs every scheduler and pair selection over seeds 1..seeds (seed by seed,
 // so that an interrupted bench has all the dimensions of the first
 // seeds) and returns the runs. It logs a line per seed, scheduler and
-// mode.
-func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, modes []string, seeds int, budget time.Duration, parallel int, log io.Writer) (Runs, error) {
+// pair selection.
+func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, sels []string, seeds int, budget time.Duration, parallel int, log io.Writer) (Runs, error) {
 	all := make(Runs)
 	for seed := 1; seed <= seeds; seed++ {
 		for _, sched := range scheds {
-			for _, mode := range modes {
-				k := runKey{sched, mode}
+			for _, sel := range sels {
+				k := runKey{sched, sel}
 				t0 := time.Now()
-				runs, err := runMode(ctx, dir, subjects, k, uint64(seed), budget, parallel)
+				runs, err := runSelection(ctx, dir, subjects, k, uint64(seed), budget, parallel)
 				if err != nil {
-					return nil, fmt.Errorf("scheduler %s, mode %s, seed %d: %w", sched, mode, seed, err)
+					return nil, fmt.Errorf("scheduler %s, pairs %s, seed %d: %w", sched, sel, seed, err)
 				}
 				found, buggy, fa := 0, 0, 0
 				for _, s := range subjects {
@@ -226,8 +226,8 @@ func runAll(ctx context.Context, dir string, subjects []*Subject, scheds, modes 
 					}
 					fa += r.FalseAlarms()
 				}
-				fmt.Fprintf(log, "depcon bench: seed %d/%d, scheduler %s, mode %s: %d of %d bugs found, %d false alarms, in %v\n",
-					seed, seeds, sched, mode, found, buggy, fa, time.Since(t0).Round(time.Second))
+				fmt.Fprintf(log, "depcon bench: seed %d/%d, scheduler %s, pairs %s: %d of %d bugs found, %d false alarms, in %v\n",
+					seed, seeds, sched, sel, found, buggy, fa, time.Since(t0).Round(time.Second))
 			}
 		}
 	}

@@ -7,10 +7,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // WriteText writes the report for a human: the static phase, the dynamic
-// phase per scheduler, subject and mode, the controls, the violations
+// phase per scheduler, subject and pair selection, the controls, the violations
 // other than the bugs, the averages and ratios, and the schedulers
 // compared.
 func (r *Report) WriteText(w io.Writer) {
@@ -35,8 +37,8 @@ func (r *Report) WriteText(w io.Writer) {
 // average at the end; then an empty line.
 func (r *Report) WriteHeader(w io.Writer, opt Options, start time.Time) {
 	buggy, controls := r.split()
-	fmt.Fprintf(w, "depcon bench %s: %d buggy subjects (%d hard), %d controls; schedulers %s; modes %s; seeds 1..%d; budget %v per type and run; %d at once\n",
-		opt.Dir, len(buggy), len(group(buggy, GroupHard)), len(controls), strings.Join(opt.Scheds, ", "), strings.Join(opt.Modes, ", "),
+	fmt.Fprintf(w, "depcon bench %s: %d buggy subjects (%d hard), %d controls; schedulers %s; pairs %s; seeds 1..%d; budget %v per type and run; %d at once\n",
+		opt.Dir, len(buggy), len(group(buggy, GroupHard)), len(controls), strings.Join(opt.Scheds, ", "), strings.Join(opt.Pairs, ", "),
 		opt.Seeds, opt.Budget, opt.Parallel)
 	fmt.Fprintf(w, "machine: %s; started %s, took %v; load average (1, 5, 15 min) at the end: %s\n\n",
 		machine(), start.Format(time.RFC3339), time.Since(start).Round(time.Second), loadAverage())
@@ -45,7 +47,7 @@ func (r *Report) WriteHeader(w io.Writer, opt Options, start time.Time) {
 // writeStatic writes the plans and the costs.
 func (r *Report) writeStatic(tw *tabwriter.Writer) {
 	fmt.Fprintf(tw, "Static phase and build (times: one load, one analysis and one build of the child of the subject alone; cost: their sum)\n")
-	fmt.Fprintf(tw, "subject\ttype\tkind\thard\tmode\tobjects\tmethods\t|M|\t|M_pc|\t|M_d|\t|M_pc∪M_d|\treduction\tpair kept\tload\tanalysis\tbuild\tcost\n")
+	fmt.Fprintf(tw, "subject\ttype\tkind\thard\tfind\tobjects\tmethods\t|M|\t|M_pc|\t|M_d|\t|M_pc∪M_d|\treduction\tpair kept\tload\tanalysis\tbuild\tcost\n")
 	for _, s := range r.Subjects {
 		kept := "yes"
 		switch {
@@ -55,7 +57,7 @@ func (r *Report) writeStatic(tw *tabwriter.Writer) {
 			kept = "NO"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.Type, s.Kind,
-			yes(s.Hard), s.TestMode, s.Objects, s.Methods, s.PairsTotal, s.PairsPC, s.PairsD, s.PairsDependent, s.Reduction, kept,
+			yes(s.Hard), s.Find, s.Objects, s.Methods, s.PairsTotal, s.PairsPC, s.PairsD, s.PairsDependent, s.Reduction, kept,
 			ms(s.Load), ms(s.Analysis), ms(s.Build), ms(s.Cost))
 	}
 	tw.Flush()
@@ -68,7 +70,7 @@ func (r *Report) writeDynamic(tw *tabwriter.Writer, buggy []*SubjectReport, sche
 	}
 	fmt.Fprintf(tw, "\nDynamic phase on the buggy subjects, scheduler %s (SR: seeds that found the bug; FDT, FDT+ (with the cost), #GT: means over those seeds; ×: depcon's ratio over the baseline, FDT_B based)\n", sched)
 	fmt.Fprintf(tw, "subject")
-	for _, m := range r.Modes {
+	for _, m := range r.Pairs {
 		fmt.Fprintf(tw, "\t%s SR\tFDT\tFDT+\t#GT", m)
 	}
 	for _, m := range r.baselines() {
@@ -77,7 +79,7 @@ func (r *Report) writeDynamic(tw *tabwriter.Writer, buggy []*SubjectReport, sche
 	fmt.Fprintln(tw)
 	for _, s := range buggy {
 		fmt.Fprintf(tw, "%s", s.Name)
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			ms := s.stats(sched, m)
 			fmt.Fprintf(tw, "\t%d/%d\t%s\t%s\t%s", int(math.Round(ms.SuccessRate*float64(r.Seeds))), r.Seeds,
 				format(ms.FDT, "%.2fs"), format(ms.FDTTotal, "%.2fs"), format(ms.Tests, "%.0f"))
@@ -100,7 +102,7 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 	}
 	fmt.Fprintf(tw, "\nControls (every violation is a false alarm; |M_pc∪M_d|: dependent pairs)\ncontrol\ttype\t|M_pc∪M_d|")
 	for _, sched := range r.Scheds {
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			fmt.Fprintf(tw, "\t%s/%s", sched, m)
 		}
 	}
@@ -109,7 +111,7 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 	for _, s := range controls {
 		fmt.Fprintf(tw, "%s\t%s\t%d", s.Name, s.Type, s.PairsDependent)
 		for _, sched := range r.Scheds {
-			for _, m := range r.Modes {
+			for _, m := range r.Pairs {
 				fmt.Fprintf(tw, "\t%s", alarms(s.stats(sched, m)))
 			}
 		}
@@ -121,7 +123,7 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 	tw.Flush()
 	fmt.Fprintf(tw, "\nEnd of the controls' testing (mean time; runs that ended by saturation, not by the budget)\ncontrol")
 	for _, sched := range r.Scheds {
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			fmt.Fprintf(tw, "\t%s/%s", sched, m)
 		}
 	}
@@ -129,7 +131,7 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 	for _, s := range controls {
 		fmt.Fprintf(tw, "%s", s.Name)
 		for _, sched := range r.Scheds {
-			for _, m := range r.Modes {
+			for _, m := range r.Pairs {
 				ms := s.stats(sched, m)
 				fmt.Fprintf(tw, "\t%.2fs %d/%d", ms.Ended, ms.Saturated, r.Seeds)
 			}
@@ -141,7 +143,7 @@ func (r *Report) writeControls(tw *tabwriter.Writer, controls []*SubjectReport) 
 	fmt.Fprintf(tw, "%d of %d controls have dependent pairs (the corpus needs at least %d)\n", sum.ControlsWithDependentPairs,
 		sum.Controls, MinControls)
 	if len(without) > 0 {
-		fmt.Fprintf(tw, "warning: no dependent pairs in %s: the dependent mode tests nothing there, which proves nothing about false alarms\n",
+		fmt.Fprintf(tw, "warning: no dependent pairs in %s: the dependent pairs test nothing there, which proves nothing about false alarms\n",
 			strings.Join(without, ", "))
 	}
 	tw.Flush()
@@ -153,7 +155,7 @@ func (r *Report) writeRemarks(w io.Writer, buggy []*SubjectReport) {
 	var lines []string
 	for _, s := range buggy {
 		for _, sched := range r.Scheds {
-			for _, m := range r.Modes {
+			for _, m := range r.Pairs {
 				for _, o := range s.stats(sched, m).Others {
 					verdict := "false alarm (not judged in truth.json)"
 					switch {
@@ -170,7 +172,7 @@ func (r *Report) writeRemarks(w io.Writer, buggy []*SubjectReport) {
 	}
 	for _, s := range r.Subjects {
 		for _, sched := range r.Scheds {
-			for _, m := range r.Modes {
+			for _, m := range r.Pairs {
 				for _, n := range s.stats(sched, m).Notes {
 					lines = append(lines, fmt.Sprintf("%s, %s/%s: %s", s.Name, sched, m, n))
 				}
@@ -184,32 +186,32 @@ func (r *Report) writeRemarks(w io.Writer, buggy []*SubjectReport) {
 
 // writeAverages writes, for one scheduler, the arithmetic means of the
 // success rates, FDT_B, FDT+_B and #GT_B over the buggy subjects, those
-// of each mode of depcon test, and the hard and ordinary ones.
+// of each kind depcon test looks for, and the hard and ordinary ones.
 func (r *Report) writeAverages(tw *tabwriter.Writer, buggy []*SubjectReport, sched string) {
 	fmt.Fprintf(tw, "\nAverages over the buggy subjects, scheduler %s (arithmetic means of the per-subject values; FDT_B, FDT+_B, #GT_B: a failed run counts the budget, %v, and the tests it ran)\n", sched, r.Budget)
 	fmt.Fprintf(tw, "subjects\tn\treduction")
-	for _, m := range r.Modes {
+	for _, m := range r.Pairs {
 		fmt.Fprintf(tw, "\t%s SR\tFDT_B\tFDT+_B\t#GT_B", m)
 	}
 	fmt.Fprintln(tw)
 	for _, g := range []string{GroupAll, GroupException, GroupDeadlock, GroupHard, GroupOrdinary} {
 		ss := group(buggy, g)
 		fmt.Fprintf(tw, "%s\t%d\t%s", g, len(ss), format(arithMean(values(ss, func(s *SubjectReport) *float64 { return ptr(s.Reduction) })), "%.1f%%"))
-		for _, m := range r.Modes {
-			mean := func(f func(*ModeStats) float64) *float64 {
+		for _, m := range r.Pairs {
+			mean := func(f func(*RunStats) float64) *float64 {
 				return arithMean(values(ss, func(s *SubjectReport) *float64 { return ptr(f(s.stats(sched, m))) }))
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s",
-				format(mean(func(ms *ModeStats) float64 { return 100 * ms.SuccessRate }), "%.0f%%"),
-				format(mean(func(ms *ModeStats) float64 { return ms.FDTBudget }), "%.2fs"),
-				format(mean(func(ms *ModeStats) float64 { return ms.FDTTotalBudget }), "%.2fs"),
-				format(mean(func(ms *ModeStats) float64 { return ms.TestsBudget }), "%.0f"))
+				format(mean(func(ms *RunStats) float64 { return 100 * ms.SuccessRate }), "%.0f%%"),
+				format(mean(func(ms *RunStats) float64 { return ms.FDTBudget }), "%.2fs"),
+				format(mean(func(ms *RunStats) float64 { return ms.FDTTotalBudget }), "%.2fs"),
+				format(mean(func(ms *RunStats) float64 { return ms.TestsBudget }), "%.0f"))
 		}
 		fmt.Fprintln(tw)
 	}
 	fa := 0
 	for _, s := range r.Subjects {
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			fa += s.stats(sched, m).FalseAlarms
 		}
 	}
@@ -241,14 +243,14 @@ func (r *Report) writeRatios(tw *tabwriter.Writer, sched string) {
 	tw.Flush()
 }
 
-// writeSchedulers compares the schedulers: per scheduler and mode, the
+// writeSchedulers compares the schedulers: per scheduler and pair selection, the
 // success rate and FDT on the hard and the ordinary subjects, the
 // slowdown against stress on the ordinary ones, and the false alarms.
 func (r *Report) writeSchedulers(tw *tabwriter.Writer) {
 	fmt.Fprintf(tw, "\nSchedulers (SR: mean success rate; FDT: over the successful runs; FDT_B: over the subjects' FDT_B; ×stress: FDT_B against stress's, per ordinary subject, geometric mean and median)\n")
-	fmt.Fprintf(tw, "scheduler\tmode\tsubjects\tn\tSR\tFDT mean\tFDT median\tFDT_B mean\tFDT_B median\t×stress geomean\t×stress median\n")
+	fmt.Fprintf(tw, "scheduler\tpairs\tsubjects\tn\tSR\tFDT mean\tFDT median\tFDT_B mean\tFDT_B median\t×stress geomean\t×stress median\n")
 	for _, sched := range r.Scheds {
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			sum := r.Summary.Scheds[sched][m]
 			for _, g := range []struct {
 				name string
@@ -265,9 +267,9 @@ func (r *Report) writeSchedulers(tw *tabwriter.Writer) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(tw, "\nFalse alarms per scheduler\nscheduler\tmode\ton controls\ton buggy subjects\n")
+	fmt.Fprintf(tw, "\nFalse alarms per scheduler\nscheduler\tpairs\ton controls\ton buggy subjects\n")
 	for _, sched := range r.Scheds {
-		for _, m := range r.Modes {
+		for _, m := range r.Pairs {
 			sum := r.Summary.Scheds[sched][m]
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", sched, m, sum.FalseAlarmsControls, sum.FalseAlarmsBuggy)
 		}
@@ -287,15 +289,15 @@ func (r *Report) split() (buggy, controls []*SubjectReport) {
 	return buggy, controls
 }
 
-// baselines returns the modes depcon is compared with, when it ran.
+// baselines returns the pair selections depcon is compared with, when it ran.
 func (r *Report) baselines() []string {
 	var bs []string
-	for _, m := range r.Modes {
-		if m != ModeDependent {
+	for _, m := range r.Pairs {
+		if m != testgen.PairsDependent {
 			bs = append(bs, m)
 		}
 	}
-	if len(bs) == len(r.Modes) {
+	if len(bs) == len(r.Pairs) {
 		return nil
 	}
 	return bs
@@ -317,7 +319,7 @@ func scale(v *float64, k float64) *float64 {
 }
 
 // alarms shows the false alarms of a dimension, "0" for none.
-func alarms(ms *ModeStats) string {
+func alarms(ms *RunStats) string {
 	if ms.FalseAlarms == 0 {
 		return "0"
 	}

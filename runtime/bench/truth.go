@@ -80,19 +80,19 @@ func (s *Subject) Judged(k, m1, m2 string) *Judgement {
 	return nil
 }
 
-// TestMode returns the mode of depcon test (driver.Config.Mode) s is
-// tested in: deadlock mode when every kind s allows is a deadlock or a
-// self-deadlock, exception mode otherwise, as DepCon+ runs each subject
-// in the mode of its bug; a control is tested in both (testgen.ModeAll),
-// so that a false alarm of either shows.
-func (s *Subject) TestMode() string {
+// Find returns the violations depcon test (driver.Config.Find) looks for
+// in s: deadlocks when every kind s allows is a deadlock or a
+// self-deadlock, exceptions otherwise, as DepCon+ runs each subject for
+// the kind of its bug; a control is tested for both (testgen.FindAll), so
+// that a false alarm of either shows.
+func (s *Subject) Find() string {
 	switch {
 	case s.Control():
-		return testgen.ModeAll
+		return testgen.FindAll
 	case s.deadlock():
-		return testgen.ModeDeadlock
+		return testgen.FindDeadlocks
 	}
-	return testgen.ModeException
+	return testgen.FindExceptions
 }
 
 // deadlock reports whether every kind s allows is a deadlock or a
@@ -227,7 +227,7 @@ func packageDirs(dir string) ([]string, error) {
 }
 
 // MinControls is the number of controls with dependent pairs a corpus
-// needs: a control without any is not tested in the dependent mode, so it
+// needs: a control without any is not tested with the dependent pairs, so it
 // proves nothing about depcon's false alarms.
 const MinControls = 7
 

@@ -102,12 +102,12 @@ func TestHitAndTestMode(t *testing.T) {
 		s    *Subject
 		want string
 	}{
-		{s, testgen.ModeException}, // one allowed kind is not a deadlock
-		{&Subject{Bug: "b", Kinds: []string{"deadlock", "self-deadlock"}}, testgen.ModeDeadlock},
-		{&Subject{Bug: "none"}, testgen.ModeAll},
+		{s, testgen.FindExceptions}, // one allowed kind is not a deadlock
+		{&Subject{Bug: "b", Kinds: []string{"deadlock", "self-deadlock"}}, testgen.FindDeadlocks},
+		{&Subject{Bug: "none"}, testgen.FindAll},
 	} {
-		if got := tt.s.TestMode(); got != tt.want {
-			t.Errorf("TestMode of %q = %s, want %s", tt.s.Kinds, got, tt.want)
+		if got := tt.s.Find(); got != tt.want {
+			t.Errorf("Find of %q = %s, want %s", tt.s.Kinds, got, tt.want)
 		}
 	}
 }

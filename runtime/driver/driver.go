@@ -83,7 +83,7 @@ type Config struct {
 	Budget   time.Duration
 	Iters    int    // repetitions of each test
 	MaxLen   int    // most state-changing calls in a prefix
-	Mode     string // testgen.ModeException, ModeDeadlock or ModeAll
+	Find     string // testgen.FindExceptions, FindDeadlocks or FindAll
 	Pairs    string // testgen.PairsDependent, PairsAll or PairsRandom
 	Seed     uint64
 	// TypeRE selects the types to test by name; nil selects the types
@@ -163,8 +163,8 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxLen <= 0 {
 		cfg.MaxLen = DefaultMaxLen
 	}
-	if cfg.Mode == "" {
-		cfg.Mode = testgen.ModeAll
+	if cfg.Find == "" {
+		cfg.Find = testgen.FindAll
 	}
 	if cfg.Pairs == "" {
 		cfg.Pairs = testgen.PairsDependent
@@ -179,15 +179,15 @@ func (cfg Config) withDefaults() Config {
 }
 
 // Validate reports the first setting of cfg that Run cannot use, in the
-// terms of the flags of depcon test that set it: an unknown Mode, Pairs or
+// terms of the flags of depcon test that set it: an unknown Find, Pairs or
 // Sched, a PCTDepth outside 1 to 3, or a Budget, Iters, MaxLen or Parallel
 // that is not positive. It checks the values as given: unlike Run, it does
 // not read a zero as the default.
 func (cfg Config) Validate() error {
-	switch cfg.Mode {
-	case testgen.ModeException, testgen.ModeDeadlock, testgen.ModeAll:
+	switch cfg.Find {
+	case testgen.FindExceptions, testgen.FindDeadlocks, testgen.FindAll:
 	default:
-		return fmt.Errorf("-mode %q: want exception, deadlock or all", cfg.Mode)
+		return fmt.Errorf("-find %q: want exception, deadlock or all", cfg.Find)
 	}
 	switch cfg.Pairs {
 	case testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom:

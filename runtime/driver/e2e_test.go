@@ -159,7 +159,7 @@ func TestCorrectTypes(t *testing.T) {
 		{"seed1", Config{Seed: 1}},
 		{"seed2-maxlen3", Config{Seed: 2, MaxLen: 3}},
 		{"seed3-pairsall-iters20", Config{Seed: 3, Pairs: testgen.PairsAll, Iters: 20}},
-		{"seed4-pairsrandom-modeexception", Config{Seed: 4, Pairs: testgen.PairsRandom, Mode: testgen.ModeException}},
+		{"seed4-pairsrandom-modeexception", Config{Seed: 4, Pairs: testgen.PairsRandom, Find: testgen.FindExceptions}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -441,7 +441,7 @@ func TestApplicationCode(t *testing.T) {
 func TestSchedulersKeepRaces(t *testing.T) {
 	for _, sched := range []string{SchedTargeted, SchedPCT, SchedStress, SchedAll} {
 		t.Run(sched, func(t *testing.T) {
-			rep := depconTest(t, Config{Sched: sched, Budget: 30 * time.Second, First: true, Mode: testgen.ModeException,
+			rep := depconTest(t, Config{Sched: sched, Budget: 30 * time.Second, First: true, Find: testgen.FindExceptions,
 				Patterns: pkgs("handoff")})
 			if rep.Violations() == 0 {
 				t.Fatalf("no violation, want a race\n%s", reportText(rep))

@@ -72,7 +72,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		cfg:       cfg,
 		pkgRun:    p,
 		s:         s,
-		g:         testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Mode: cfg.Mode, Pairs: cfg.Pairs}),
+		g:         testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Find: cfg.Find, Pairs: cfg.Pairs}),
 		rep:       newTypeReport(s.Pkg.Path(), s.Plan),
 		start:     time.Now(),
 		tested:    map[[2]string]bool{},

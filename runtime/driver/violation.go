@@ -356,8 +356,8 @@ func (r *typeRun) rerun() string {
 	if r.cfg.PCTDepth != DefaultPCTDepth && r.cfg.PCTDepth != 0 {
 		args = append(args, "-pct-depth", fmt.Sprint(r.cfg.PCTDepth))
 	}
-	if r.cfg.Mode != testgen.ModeAll {
-		args = append(args, "-mode", r.cfg.Mode)
+	if r.cfg.Find != testgen.FindAll {
+		args = append(args, "-find", r.cfg.Find)
 	}
 	if r.cfg.Strict {
 		args = append(args, "-strict")

@@ -94,7 +94,7 @@ func TestSetUpInPrefixesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(s, Config{Seed: 1, Iters: 1, MaxLen: 4, Mode: ModeAll, Pairs: PairsDependent})
+	g := New(s, Config{Seed: 1, Iters: 1, MaxLen: 4, Find: FindAll, Pairs: PairsDependent})
 	for _, tg := range g.Targets() {
 		if tg.M1 == "Put" || tg.M2 == "Put" {
 			t.Errorf("target %s ∥ %s involves the set-up method Put", tg.M1, tg.M2)

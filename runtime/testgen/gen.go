@@ -11,11 +11,11 @@ import (
 	"github.com/depcon/depcon/runtime/harness"
 )
 
-// Test modes (-mode).
+// Violations looked for (depcon test -find).
 const (
-	ModeException = "exception" // parallel+conflict dependent pairs, one shared object
-	ModeDeadlock  = "deadlock"  // double-lock, RWR and self dependent pairs
-	ModeAll       = "all"
+	FindExceptions = "exception" // parallel+conflict dependent pairs, one shared object
+	FindDeadlocks  = "deadlock"  // double-lock, RWR and self dependent pairs
+	FindAll        = "all"
 )
 
 // Pair selections (-pairs).
@@ -30,7 +30,7 @@ type Config struct {
 	Seed   uint64
 	Iters  int    // repetitions of each test
 	MaxLen int    // most state-changing calls in a prefix
-	Mode   string // ModeException, ModeDeadlock or ModeAll
+	Find   string // FindExceptions, FindDeadlocks or FindAll
 	Pairs  string // PairsDependent, PairsAll or PairsRandom
 }
 
@@ -134,8 +134,8 @@ func (g *Generator) makeTargets() []*Target {
 		}
 		ts = append(ts, t)
 	}
-	exc := g.cfg.Mode != ModeDeadlock
-	dl := g.cfg.Mode != ModeException
+	exc := g.cfg.Find != FindDeadlocks
+	dl := g.cfg.Find != FindExceptions
 	if g.cfg.Pairs == PairsDependent {
 		for i := range g.s.Plan.Pairs {
 			p := &g.s.Plan.Pairs[i]

@@ -97,8 +97,8 @@ func newGen(t *testing.T, cfg Config) *Generator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Mode == "" {
-		cfg.Mode = ModeAll
+	if cfg.Find == "" {
+		cfg.Find = FindAll
 	}
 	if cfg.Pairs == "" {
 		cfg.Pairs = PairsDependent
@@ -267,21 +267,21 @@ func TestModes(t *testing.T) {
 		mode, pairs string
 		want        int
 	}{
-		{ModeException, PairsDependent, 2},
-		{ModeDeadlock, PairsDependent, 1},
-		{ModeAll, PairsDependent, 3},
-		{ModeException, PairsAll, 21}, // 6 methods: 6*7/2 pairs, one object
-		{ModeAll, PairsAll, 42},       // and two objects
+		{FindExceptions, PairsDependent, 2},
+		{FindDeadlocks, PairsDependent, 1},
+		{FindAll, PairsDependent, 3},
+		{FindExceptions, PairsAll, 21}, // 6 methods: 6*7/2 pairs, one object
+		{FindAll, PairsAll, 42},        // and two objects
 	} {
-		g := newGen(t, Config{Seed: 1, Mode: tc.mode, Pairs: tc.pairs})
+		g := newGen(t, Config{Seed: 1, Find: tc.mode, Pairs: tc.pairs})
 		if n := len(g.Targets()); n != tc.want {
-			t.Errorf("-mode %s -pairs %s: %d targets, want %d", tc.mode, tc.pairs, n, tc.want)
+			t.Errorf("-find %s -pairs %s: %d targets, want %d", tc.mode, tc.pairs, n, tc.want)
 		}
 	}
 }
 
 func TestFeedback(t *testing.T) {
-	g := newGen(t, Config{Seed: 1, Mode: ModeException})
+	g := newGen(t, Config{Seed: 1, Find: FindExceptions})
 	for range 3 {
 		g.CtorResult("NewMap", false)
 		g.CtorResult("NewMapSized", false)
