@@ -52,11 +52,16 @@
 // one), or a select without default all of whose cases block that way,
 // made while the lock is held on every path (in the function itself or
 // in every caller of an unexported function), when every operation of
-// the package that would unblock it (receive for a send; send or close
-// for a receive; Done for a WaitGroup.Wait, deferred or not; Signal or
-// Broadcast for a Cond.Wait) happens with the same lock held or after
-// acquiring it on every path, directly or through every caller. A
-// goroutine does not inherit the locks of the function that starts it.
+// the package that would unblock it (receive or close for a send, a
+// close ending it with a panic; send or close for a receive; Done for a
+// WaitGroup.Wait, deferred or not; Signal or Broadcast for a Cond.Wait)
+// happens with the same lock held or after acquiring it on every path,
+// directly or through every caller, or may wait for the lock instead of
+// reaching the operation: in a loop whose body locks before it comes
+// back, after the operation in a function called in a loop (receive,
+// then lock, then receive again), or, for a deferred close, in a loop
+// before the function returns. A goroutine does not inherit the locks of
+// the function that starts it.
 //
 // An unbuffered channel a function makes and hands only to goroutines it
 // starts (as an argument or a captured variable), using it otherwise only

@@ -104,7 +104,7 @@ func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypeP
 		ms = append(ms, mm)
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
 			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites})
+			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut})
 	}
 	for i, mm := range ms {
 		tp.Methods[i].SetUp = setUp(mm, ms)

@@ -157,13 +157,19 @@ type Method struct {
 	// synchronised operation (atomic, channel, sync.Map) at all: an
 	// accessor that does not try to cope with concurrent calls.
 	Unsynchronised bool
+	// CallsOut is set when the method takes a lock and calls a function
+	// its caller gives it with no lock held (summary.Method.CallsOut):
+	// the caller's code runs between its critical sections, so it is
+	// not one atomic step, and the linearizability oracle has no measure
+	// for it.
+	CallsOut bool
 }
 
 // Dependency kinds.
 const (
-	DepPC  = "pc"  // parallel and conflict dependent (exception mode)
-	DepD   = "d"   // double-lock dependent (deadlock mode, two objects)
-	DepRWR = "rwr" // read-write-read dependent (deadlock mode, one object)
+	DepPC  = "pc"  // parallel and conflict dependent (races and panics: -find exception)
+	DepD   = "d"   // double-lock dependent (-find deadlock, two objects)
+	DepRWR = "rwr" // read-write-read dependent (-find deadlock, one object)
 	// DepSelf marks the self-pair of a method that re-acquires a lock it
 	// holds (a self-deadlock of a sequential call); counted in M_d.
 	DepSelf = "self"

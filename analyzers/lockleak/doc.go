@@ -36,14 +36,23 @@
 //
 //   - a return where the lock is held on every path that reaches it,
 //     while another return of the function releases it;
-//   - a continue (also in a case of a switch) or the end of a loop body
-//     where the lock is held, while other iterations release it, when
-//     the next iteration locks it again (a sure self-deadlock for a
-//     Mutex);
+//   - a return that holds the lock and returns an error, in a function
+//     whose returns all hold it but which releases it elsewhere (a loop
+//     that releases it before its next iteration): a function hands its
+//     caller a lock with a success, never with a failure;
+//   - a continue (also in a case of a switch) where the lock is held
+//     when the next iteration locks it again (a sure self-deadlock for a
+//     Mutex), and the end of a loop body likewise when other iterations
+//     release the lock;
 //   - a break that leaves the loop holding the lock when no path after
 //     the loop releases it, while the loop's other exits do, or when
 //     other iterations release it and an enclosing loop comes back to
-//     the acquisition before any release.
+//     the acquisition before any release. A loop whose every iteration
+//     ends in a break or a return (for { …; break }) counts as a loop.
+//
+// A three-clause loop whose test holds for its initial values
+// (for i := 0; i < 3; i++) runs its body at least once: an unlock after
+// it releases the loop's lock, not one held on entry.
 //
 // Locks are followed through fields, elements and map values of other
 // objects, also through a local variable that holds one
@@ -52,7 +61,9 @@
 // It does not report: lock and unlock helpers (functions that return
 // holding the lock on every path, or that release a lock held on entry);
 // locks released by defer; the false branch of TryLock; locks handed to
-// a goroutine or to a returned or stored function (return mu.Unlock);
+// a goroutine (one that releases a lock it did not take: not one that
+// locks and unlocks it itself) or to a returned or stored function
+// (return mu.Unlock);
 // paths that end in a panic or a call that does not return (os.Exit,
 // log.Fatal, t.Fatal); a lock taken and released on the same condition
 // (if x { mu.Lock() } ... if x { mu.Unlock() }), where the paths merge

@@ -86,6 +86,10 @@ type Method struct {
 	Func     *ssa.Function // the method, or the wrapper of a promoted one
 	Summary  *Summary
 	Params   []string // the names of $0 ("recv"), $1, …
+	// CallsOut is set when the method takes a lock and calls a function
+	// its caller gives it with no lock held: it is not one atomic step
+	// (see builder.callsOut).
+	CallsOut bool
 }
 
 // Of returns the summary of fn, or nil when it has no shared effects known.

@@ -107,7 +107,33 @@ func (b *builder) method(m *types.Func, fn *ssa.Function) *Method {
 	if sum == nil {
 		sum = new(Summary)
 	}
-	return &Method{Name: m.Name(), Exported: m.Exported(), Func: fn, Summary: sum, Params: ParamNames(fn)}
+	return &Method{Name: m.Name(), Exported: m.Exported(), Func: fn, Summary: sum, Params: ParamNames(fn),
+		CallsOut: b.callsOut(fn, sum)}
+}
+
+// callsOut reports whether fn takes a lock and calls a function its
+// caller gives it (a parameter) with no lock held: what it does before
+// and after that call are separate critical sections with the caller's
+// code between them, not one atomic step (a circuit breaker's
+// Execute(req) counts the request, runs req unlocked, then records its
+// outcome). It is false when the locks held at calls are not recorded
+// (whole-program summaries).
+func (b *builder) callsOut(fn *ssa.Function, sum *Summary) bool {
+	if b.callHeld == nil || len(sum.Acquires) == 0 {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			if p, ok := call.Call.Value.(*ssa.Parameter); ok && p.Parent() == fn && len(b.callHeld[call]) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // typeArgCandidates returns the type arguments tried for a type

@@ -20,8 +20,10 @@ const maxObservers = 4
 // design, so that no sequential order can be its measure: a suffix call
 // given a deadline (a context that times out, a time.Duration or
 // time.Time parameter), named Try..., by Go's convention a call that may
-// give up when it meets contention, documented as inexact, or passed its
-// own receiver (see PassesOwn). The
+// give up when it meets contention, documented as inexact, passed its
+// own receiver (see PassesOwn), or a method that runs a function it is
+// given between critical sections (deps.Method.CallsOut: the caller's
+// code runs in its middle, by design). The
 // results of a suffix call that counts events (see eventStatRE) are not
 // compared.
 func (g *Generator) Lin(test harness.Test) *harness.Lin {
@@ -30,12 +32,23 @@ func (g *Generator) Lin(test harness.Test) *harness.Lin {
 	}
 	lin := &harness.Lin{Observers: g.Observers(test)}
 	for i, c := range test.Suffix {
-		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) {
+		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) || g.callsOut(c.Fn) {
 			return nil
 		}
 		lin.SkipResults[i] = eventStatRE.MatchString(c.Fn)
 	}
 	return lin
+}
+
+// callsOut reports whether method m runs a function it is given between
+// critical sections (deps.Method.CallsOut).
+func (g *Generator) callsOut(m string) bool {
+	for _, pm := range g.s.Plan.Methods {
+		if pm.Name == m {
+			return pm.CallsOut
+		}
+	}
+	return false
 }
 
 // inexactRE matches documentation that says a method's result or effect

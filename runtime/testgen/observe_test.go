@@ -148,3 +148,23 @@ func TestPassesOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestLinCallsOut checks that a method which runs a function it is given
+// between critical sections (deps.Method.CallsOut) turns the oracle off:
+// the caller's code runs in its middle by design.
+func TestLinCallsOut(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	put := harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: "k"}, {K: harness.KLit, Lit: "1"}}}
+	test := harness.Test{Type: "Map", Objects: []harness.Call{{}}, Suffix: []harness.Call{put, {Fn: "Len"}}}
+	if lin := g.Lin(test); lin == nil {
+		t.Fatal("no oracle for Put ∥ Len")
+	}
+	for i := range g.s.Plan.Methods {
+		if g.s.Plan.Methods[i].Name == "Put" {
+			g.s.Plan.Methods[i].CallsOut = true
+		}
+	}
+	if lin := g.Lin(test); lin != nil {
+		t.Errorf("Put runs its caller's code between critical sections: oracle %+v, want none", lin)
+	}
+}
