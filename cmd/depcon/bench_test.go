@@ -112,7 +112,7 @@ func TestBenchCommand(t *testing.T) {
 		t.Errorf("the log lacks the plan or the run:\n%s", stderr.Bytes())
 	}
 	out := stdout.String()
-	for _, want := range []string{"depcon bench ", ": 1 buggy subjects (0 hard), 0 controls; schedulers stress; modes dependent; seeds 1..1; budget 3s per type and run; 1 at once\n",
+	for _, want := range []string{"depcon bench ", ": 1 buggy subjects (0 hard), 0 controls; schedulers stress; pairs dependent; seeds 1..1; budget 3s per type and run; 1 at once\n",
 		"\nmachine: ", "load average (1, 5, 15 min) at the end: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the header lacks %q:\n%s", want, out)

@@ -16,7 +16,7 @@ import (
 )
 
 // fixture returns a report built from constructed runs, with the
-// schedulers stress and all, the modes dependent and all, two seeds and a
+// schedulers stress and all, the pair selections dependent and all, two seeds and a
 // budget of 10s, of three buggy subjects and two controls:
 //
 //	a (race, exception mode, cost 1s = 0.1 load + 0.2 analysis + 0.7 build):
