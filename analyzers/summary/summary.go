@@ -48,11 +48,12 @@ const (
 	Indirect                    // modelled conservatively: a call to unknown code
 	Goroutine                   // performed by a goroutine started by the function
 	May                         // one of several possible locations (x := a or b)
+	LastRef                     // after the last reference to the object was dropped (see lastRefBlocks)
 )
 
 func (f Flags) String() string {
 	var s []string
-	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine", "may"} {
+	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine", "may", "last-ref"} {
 		if f&(1<<i) != 0 {
 			s = append(s, name)
 		}

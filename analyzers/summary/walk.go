@@ -19,6 +19,11 @@ type walker struct {
 	r      *resolver
 	sum    *Summary
 	record bool
+	// lastRef holds the blocks that run after the function dropped the
+	// last reference to an object (lastRefBlocks); inLastRef is set while
+	// one of them is recorded.
+	lastRef   map[*ssa.BasicBlock]bool
+	inLastRef bool
 
 	pkg     string            // the function's package path ("": unknown)
 	sites   map[siteKey]int32 // acquisition sites
@@ -46,6 +51,9 @@ type walker struct {
 // addAccess adds a to the summary unless it is recorded already or the
 // summary is full.
 func (w *walker) addAccess(a Access) {
+	if w.inLastRef {
+		a.Flags |= LastRef
+	}
 	if len(w.sum.Accesses) >= maxAccesses {
 		w.sum.Truncated = true
 		return
@@ -226,13 +234,16 @@ func (w *walker) run() {
 	}
 	// Record.
 	w.record = true
+	w.lastRef = lastRefBlocks(fn)
 	released := map[string]bool{}
 	for _, b := range fn.Blocks {
 		if !in[b.Index].live {
 			continue
 		}
 		st := in[b.Index].clone()
+		w.inLastRef = w.lastRef[b]
 		w.block(b, st)
+		w.inLastRef = false
 		for k := range st.released {
 			released[k] = true
 		}

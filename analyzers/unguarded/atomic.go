@@ -32,7 +32,7 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 	var locs []string
 	for _, m := range t.methods {
 		for _, a := range m.Summary.Accesses {
-			if !strings.HasPrefix(a.Loc, "$0.") || a.Flags&(summary.SyncMap|summary.Chan|summary.Indirect|summary.May) != 0 {
+			if !strings.HasPrefix(a.Loc, "$0.") || a.Flags&(summary.SyncMap|summary.Chan|summary.Indirect|summary.May|summary.LastRef) != 0 {
 				continue
 			}
 			switch {

@@ -41,7 +41,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 		for _, a := range sum.Accesses {
 			f, ok := field(a.Loc)
 			if !ok || a.Write || !a.Pos.IsValid() || a.Pos == fn.Pos() ||
-				a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
+				a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May|summary.LastRef) != 0 ||
 				atomicField[f] || synchronized(st, f) || token.IsExported(strings.TrimPrefix(f, "$0.")) {
 				continue
 			}
@@ -145,7 +145,7 @@ func guardedWrite(t *typeEntries, fn *ssa.Function, r summary.Access, contents, 
 	var writes []entryAccess
 	for _, wm := range t.methods {
 		for _, w := range wm.Summary.Accesses {
-			if !w.Write || w.Flags&(summary.Indirect|summary.May) != 0 ||
+			if !w.Write || w.Flags&(summary.Indirect|summary.May|summary.LastRef) != 0 ||
 				!summary.Compatible(w.Loc, r.Loc) && !summary.Compatible(w.Loc, contents) {
 				continue
 			}

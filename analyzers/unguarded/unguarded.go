@@ -77,7 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 			for _, a := range m.Summary.Accesses {
 				f, ok := part(a.Loc)
 				fld, _ := field(a.Loc)
-				if !ok || lazy[a.Pos] || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May) != 0 ||
+				if !ok || lazy[a.Pos] || handedOver(a.Loc) || a.Flags&(summary.Atomic|summary.SyncMap|summary.Chan|summary.Indirect|summary.Goroutine|summary.May|summary.LastRef) != 0 ||
 					synchronized(st, fld) || token.IsExported(strings.TrimPrefix(fld, "$0.")) || ownLocked(a) {
 					continue
 				}
