@@ -174,8 +174,18 @@
 //	func New() *Registry { return &Registry{m: map[string]int{}} }
 //	func (r *Registry) Set(k string, v int) { if r.m == nil { r.m = map[string]int{} }; r.mu.Lock() … }
 //
-// (a constructor that leaves m nil keeps the store reported). Fields that
-// are themselves
+// (a constructor that leaves m nil keeps the store reported). Nor are the
+// accesses made once an atomic decrement of a reference count reached
+// zero: no other goroutine holds the object then
+//
+//	func (l *Log) Finish() {
+//		if atomic.AddInt32(&l.refs, -1) == 0 {
+//			l.reset() // plain writes of l's guarded fields, not reported
+//			pool.Put(l)
+//		}
+//	}
+//
+// Fields that are themselves
 // synchronisation primitives or channels, the accesses of an object that
 // a field refers to, or of a struct value within the receiver, made with
 // that object's own lock held (recv.in.err with the mutex embedded in
