@@ -38,8 +38,9 @@
 //     while another return of the function releases it;
 //   - a return that holds the lock and returns an error, in a function
 //     whose returns all hold it but which releases it elsewhere (a loop
-//     that releases it before its next iteration): a function hands its
-//     caller a lock with a success, never with a failure;
+//     that releases it before its next iteration), when no caller
+//     releases it after the call: a lock helper hands its caller the
+//     lock with a success, not with a failure;
 //   - a continue (also in a case of a switch) where the lock is held
 //     when the next iteration locks it again (a sure self-deadlock for a
 //     Mutex), and the end of a loop body likewise when other iterations

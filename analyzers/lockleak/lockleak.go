@@ -267,12 +267,12 @@ func (r *reporter) returns() {
 
 // failures reports the returns that leave lock k held while returning an
 // error, in a function whose returns all leave it held but which releases
-// it on other paths (a loop's next iteration): a function never hands
-// its caller a lock together with a failure, as a lock helper does with
-// a success.
+// it on other paths (a loop's next iteration), when no caller releases it
+// after the call: a lock helper hands its caller the lock with a
+// success, not with a failure.
 func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak []int) {
 	rel := r.releaseIn(k)
-	if rel == nil {
+	if rel == nil || r.callerMayRelease(k) {
 		return
 	}
 	for _, i := range leak {
@@ -288,6 +288,34 @@ func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak 
 			analysis.RelatedInformation{Pos: a.Pos, Message: a.Path.Display + " acquired here"},
 			analysis.RelatedInformation{Pos: rel.Pos(), Message: "released here"})
 	}
+}
+
+// callerMayRelease reports whether a caller of the function may release
+// lock k after the call, whatever the result says: one in the package
+// does, or the callers are not all known (a function value, an interface
+// method, an exported function whose callers can name the lock or have
+// it released by an exported function).
+func (r *reporter) callerMayRelease(k string) bool {
+	f := r.f
+	if r.callers.escaped[f.Fn] || f.summary == nil {
+		return true
+	}
+	calls := r.callers.calls[f.Fn]
+	if len(calls) == 0 {
+		obj, ok := f.Fn.Object().(*types.Func)
+		return !ok || obj.Exported() && (nameable(f.paths[k]) || r.callers.unlocker(f.prog, f.paths[k].Class))
+	}
+	for _, call := range calls {
+		cf := f.prog.Flow(call.Parent())
+		if cf == nil {
+			return true
+		}
+		p, ok := cf.mapPath(f.summary, k, call.Call.Args, nil)
+		if !ok || cf.releasedAfter(call, p.Key()) {
+			return true
+		}
+	}
+	return false
 }
 
 // releaseIn returns an instruction of the function that releases lock k,

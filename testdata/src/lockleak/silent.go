@@ -574,3 +574,24 @@ func (r *Remote) rlockOpen(wait func() bool) error {
 		}
 	}
 }
+
+// Returns holding the lock whatever it says, with a caller that releases
+// it in any case: a lock helper, though it reports an error.
+func (r *Remote) lockWhenOpen(wait func() bool) error {
+	for {
+		r.mu.Lock()
+		if !r.closed {
+			return nil
+		}
+		if !wait() {
+			return ErrClosed
+		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *Remote) Update(wait func() bool) error {
+	err := r.lockWhenOpen(wait)
+	defer r.mu.Unlock()
+	return err
+}
