@@ -429,9 +429,11 @@ func TestSetUp(t *testing.T) {
 		"Cache.SetHash":    "it takes no lock and is the only writer of recv.hash, which the other methods read without synchronisation",
 		"Pool.WithSize":    "it returns its receiver (a fluent setter)",
 		"Server.Configure": "doc: must be called before using",
+		"Server.Register":  "doc: must be called before invoking",
+		"Queue.Init":       "it is named as an initialiser (Init) and takes no lock",
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
 	}
-	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry"} {
+	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			t.Fatalf("no plan for %s", typ)

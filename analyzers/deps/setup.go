@@ -24,6 +24,7 @@ import (
 // A method is a set-up method when
 //   - it is a fluent setter: it returns its receiver and writes no state
 //     under a lock (WithSize(n) *T, chained after the constructor);
+//   - it is named as an initialiser (Init, InitShards) and takes no lock;
 //   - it is an option conversion: named With… and returning another type
 //     of the package, taking no lock (a pool's WithErrors() *ErrorPool,
 //     which wraps the pool before it is used);
@@ -63,10 +64,24 @@ func setUp(m *method, all []*method) string {
 	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
 		return "doc: " + phrase
 	}
+	if initialiser(m.m.Name) && len(m.m.Summary.Acquires) == 0 {
+		return "it is named as an initialiser (" + m.m.Name + ") and takes no lock"
+	}
 	if loc := soleUnsynchronisedWriter(m, all); loc != "" {
 		return "it takes no lock and is the only writer of " + loc + ", which the other methods read without synchronisation"
 	}
 	return ""
+}
+
+// initialiser reports whether a method's name says it initialises its
+// receiver: Init, or Init followed by a word (InitShards), also
+// unexported (init, initShards).
+func initialiser(name string) bool {
+	rest, ok := strings.CutPrefix(name, "init")
+	if !ok {
+		rest, ok = strings.CutPrefix(name, "Init")
+	}
+	return ok && (rest == "" || unicode.IsUpper([]rune(rest)[0]))
 }
 
 // returnsReceiver reports whether every return of the method fn returns
@@ -193,7 +208,7 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 // setUpPhrases match the documentation of a method to call before the
 // object is used or shared.
 var setUpPhrases = regexp.MustCompile(`(?i)\b((must|should) (only )?be called (once |only once )?(before|prior to) ` +
-	`(\w+ )?(use|using|any|calling|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared))|` +
+	`(\w+ )?(use|using|any|calling|invoking|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared))|` +
 	`call (it |this( method)? )?(once )?before (using|use|any other|the first|starting|serving|sharing)|` +
 	`only (be )?called (once|during (initiali[sz]ation|setup|set-up|construction))|` +
 	`(during|at) (initiali[sz]ation|setup|set-up) (time|only)|before (it|the \w+) is (used|shared|started))`)

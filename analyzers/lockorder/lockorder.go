@@ -74,6 +74,9 @@ func run(pass *analysis.Pass) (any, error) {
 	var sites []site
 	seen := map[[2]string]bool{}
 	add := func(s site) {
+		if report.TestUse(pass, outer(s.f.Fn).Pos(), s.held.Class, s.acq.Class) {
+			return // a test driving the package's own types
+		}
 		key := [2]string{s.From, s.To}
 		if !seen[key] {
 			seen[key] = true

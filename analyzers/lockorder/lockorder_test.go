@@ -16,3 +16,9 @@ import (
 func Test(t *testing.T) {
 	analysistest.Run(t, testpkgs.Dir(t), lockorder.Analyzer, "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5")
 }
+
+// TestTestCode checks that a test reversing the package's own lock order
+// is not reported, while code under test declared in a test file is.
+func TestTestCode(t *testing.T) {
+	analysistest.Run(t, testpkgs.Dir(t), lockorder.Analyzer, "testorder")
+}

@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"sort"
 	"strings"
-	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -41,7 +40,7 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 					locs = append(locs, a.Loc)
 				}
 				atomics[a.Loc] = append(atomics[a.Loc], entryAccess{m, a})
-			case a.Flags&summary.Goroutine == 0 && a.Pos.IsValid() && !initialisation(m.Name):
+			case a.Flags&summary.Goroutine == 0 && a.Pos.IsValid():
 				plains[a.Loc] = append(plains[a.Loc], entryAccess{m, a})
 			}
 		}
@@ -79,17 +78,6 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 			})
 		}
 	}
-}
-
-// initialisation reports whether a method named name initialises its
-// receiver (Init, init, initFoo): like a constructor, it runs before the
-// value is shared.
-func initialisation(name string) bool {
-	rest, ok := strings.CutPrefix(name, "init")
-	if !ok {
-		rest, ok = strings.CutPrefix(name, "Init")
-	}
-	return ok && (rest == "" || unicode.IsUpper([]rune(rest)[0]))
 }
 
 // isLocker reports whether *t declares Lock and Unlock methods (not

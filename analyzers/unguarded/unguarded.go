@@ -64,7 +64,12 @@ func run(pass *analysis.Pass) (any, error) {
 		// Set-up methods run before the object is shared (deps.Method.SetUp,
 		// the definition depcon test uses too): what they write is
 		// configuration, not state the lock guards.
-		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool { return setUp(plan, t.obj.Name(), m.Name) })
+		// So do test hooks (methods of the type declared in a test file,
+		// export_test.go): only tests call them.
+		class := summary.TypeClass(t.obj.Type())
+		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
+			return setUp(plan, t.obj.Name(), m.Name) || report.TestUse(pass, m.Func.Pos(), class)
+		})
 		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {
 			continue

@@ -4,7 +4,9 @@ package report
 
 import (
 	"go/token"
+	"go/types"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -66,4 +68,42 @@ func Via(via string) string {
 		return ""
 	}
 	return " (in " + via + ")"
+}
+
+// InTestFile reports whether pos lies in a _test.go file.
+func InTestFile(pass *analysis.Pass, pos token.Pos) bool {
+	f := pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+}
+
+// TestUse reports whether a function declared at pos is test code using
+// the package's own types: it lies in a _test.go file while the types
+// named by classes ("pkg/path.T.f", see summary.TypeClass) are declared
+// in the package's other files or in other packages. A test drives the
+// package from one goroutine, or through hooks (export_test.go) that only
+// tests call: its lock orders and unguarded writes are not the type's.
+// Code under test written in a test file (a type declared there) is
+// reported as any other.
+func TestUse(pass *analysis.Pass, pos token.Pos, classes ...string) bool {
+	if !InTestFile(pass, pos) {
+		return false
+	}
+	for _, c := range classes {
+		if obj := typeOfClass(pass, c); obj != nil && InTestFile(pass, obj.Pos()) {
+			return false
+		}
+	}
+	return true
+}
+
+// typeOfClass returns the type name a class of this package names
+// ("pkg/path.T" or "pkg/path.T.f…"), nil for another package's.
+func typeOfClass(pass *analysis.Pass, class string) *types.TypeName {
+	rest, ok := strings.CutPrefix(class, pass.Pkg.Path()+".")
+	if !ok {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, ".")
+	obj, _ := pass.Pkg.Scope().Lookup(name).(*types.TypeName)
+	return obj
 }

@@ -72,6 +72,13 @@ func (s *Server) Configure(name string) {
 	s.mu.Unlock()
 }
 
+// Register adds a service. This must be called before invoking Serve.
+func (s *Server) Register(name string) {
+	s.mu.Lock()
+	s.name += name
+	s.mu.Unlock()
+}
+
 // Accept counts a connection.
 func (s *Server) Accept() {
 	s.mu.Lock()
@@ -174,4 +181,26 @@ func (r *Registry) Add(name string) {
 	r.mu.Lock()
 	r.names = append(r.names, name)
 	r.mu.Unlock()
+}
+
+// Queue has an initialiser that takes no lock, and one that does.
+type Queue struct {
+	mu    sync.Mutex
+	items []int
+	hits  int
+}
+
+func (q *Queue) Init(n int) { q.items = make([]int, 0, n) }
+
+func (q *Queue) InitStats() {
+	q.mu.Lock()
+	q.hits = 0
+	q.mu.Unlock()
+}
+
+func (q *Queue) Push(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.hits++
+	q.mu.Unlock()
 }
