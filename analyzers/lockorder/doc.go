@@ -74,8 +74,11 @@
 //
 // Not reported: a cycle with a shorter cycle inside (the shorter one is),
 // a cycle whose every order is taken while holding one same other lock (a
-// gate lock serialises them), and a cycle with a link where both locks are
-// read locks, which do not exclude each other.
+// gate lock serialises them), a cycle with a link where both locks are
+// read locks, which do not exclude each other, and the orders a function
+// of a _test.go file takes on the locks of types declared in the
+// package's other files (a test driving the package from one goroutine;
+// code under test declared in a test file is checked as any other).
 //
 // It also reports a function that locks two objects of the same type in
 // the order of its arguments, such as Equal(other *T) locking the receiver

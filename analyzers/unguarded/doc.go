@@ -159,10 +159,12 @@
 // before the value is shared), and only when one of their accesses is a
 // write; constructors and other functions (which run before the value is
 // shared) are not entry points, and neither are set-up methods (those the
-// deps analyzer marks: fluent setters returning their receiver, methods
-// documented to be called before use, and the only, unsynchronised,
-// writers of fields the other methods read without synchronisation
-// either; depcon test calls them in prefixes only), so
+// deps analyzer marks: fluent setters returning their receiver,
+// initialisers (Init, InitX) that take no lock, methods documented to be
+// called before use, and the only, unsynchronised, writers of fields the
+// other methods read without synchronisation either; depcon test calls
+// them in prefixes only) or methods that a _test.go file adds to a type
+// declared in the package's other files (test hooks), so
 //
 //	func (t *Table) SetHash(f func(int) int) { t.hash = f }
 //	func (l *Limiter) WithMax(m int64) *Limiter { l.max = m; return l }
