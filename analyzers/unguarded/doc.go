@@ -154,6 +154,11 @@
 //
 // # Not reported
 //
+// A type that is not meant to be shared between goroutines (documented
+// "not safe for concurrent use" or for one goroutine, annotated
+// //depcon:single-goroutine, or a handle: the deps analyzer's definition,
+// which depcon test uses too) is not checked.
+//
 // To keep the bar of a vet check, the lock rules (the first and the last)
 // only consider unexported fields (exported ones are configuration, set
 // before the value is shared), and only when one of their accesses is a

@@ -61,6 +61,13 @@ func run(pass *analysis.Pass) (any, error) {
 			// methods. Nothing is said of the type's fields.
 			continue
 		}
+		if tp := plan.Full(t.obj.Name()); tp != nil && tp.NotShared != "" {
+			// Not meant to be shared between goroutines (documented or
+			// annotated so, or a handle: deps.TypePlan.NotShared, the
+			// definition depcon test uses too): its accesses are the
+			// single goroutine's.
+			continue
+		}
 		// Set-up methods run before the object is shared (deps.Method.SetUp,
 		// the definition depcon test uses too): what they write is
 		// configuration, not state the lock guards.
