@@ -109,6 +109,9 @@ func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypeP
 	for i, mm := range ms {
 		tp.Methods[i].SetUp = setUp(mm, ms)
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()
+		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
+			tp.Methods[i].Sequential = SequentialDoc(funcDoc(fn))
+		}
 	}
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2

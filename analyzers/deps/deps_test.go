@@ -363,6 +363,9 @@ func TestPlanGob(t *testing.T) {
 	for _, tp := range append(append([]*deps.TypePlan(nil), p.All...), p.Types...) {
 		for i := range tp.Methods {
 			tp.Methods[i].CallsOut = tp.Methods[i].Name == "Get"
+			if tp.Methods[i].Name == "Put" {
+				tp.Methods[i].Sequential = "must not be called concurrently"
+			}
 		}
 	}
 	var buf bytes.Buffer
@@ -385,7 +388,7 @@ func TestPlanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v any
 		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 10}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
+	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 11}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
 		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
 			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
 		}
@@ -442,6 +445,26 @@ func TestSetUp(t *testing.T) {
 			if got := m.SetUp; got != want[typ+"."+m.Name] {
 				t.Errorf("%s.%s: SetUp %q, want %q", typ, m.Name, got, want[typ+"."+m.Name])
 			}
+		}
+	}
+}
+
+// TestSequential checks the one rule for a method whose documentation
+// forbids concurrent calls (deps.SequentialDoc): its phrase is in the
+// plan, and ordinary documentation says nothing.
+func TestSequential(t *testing.T) {
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "setupmethods")
+	tp := results[0].Result.(*deps.Plan).Type("Stream")
+	if tp == nil {
+		t.Fatal("no plan for Stream")
+	}
+	for _, m := range tp.Methods {
+		want := ""
+		if m.Name == "SetHeader" {
+			want = "should not be called in parallel"
+		}
+		if m.Sequential != want {
+			t.Errorf("Stream.%s: Sequential %q, want %q", m.Name, m.Sequential, want)
 		}
 	}
 }

@@ -157,6 +157,9 @@ type Method struct {
 	// synchronised operation (atomic, channel, sync.Map) at all: an
 	// accessor that does not try to cope with concurrent calls.
 	Unsynchronised bool
+	// Sequential is the phrase of the method's documentation that forbids
+	// calling it concurrently (SequentialDoc), "" when none does.
+	Sequential string
 	// CallsOut is set when the method takes a lock and calls a function
 	// its caller gives it with no lock held (summary.Method.CallsOut):
 	// the caller's code runs between its critical sections, so it is

@@ -62,7 +62,7 @@ func exportedView(all []*TypePlan) []*TypePlan {
 // only (the exported view is derived from it), its fields in declaration
 // order; the strings (the positions repeat their file names) are stored
 // once.
-const planVersion = 2
+const planVersion = 3
 
 // GobEncode encodes the plan's full view.
 func (p *Plan) GobEncode() ([]byte, error) {
@@ -119,6 +119,7 @@ func encodeType(e *codec.Encoder, t *TypePlan) {
 		e.Str(m.SetUp)
 		e.Bool(m.Truncated)
 		e.Bool(m.Unsynchronised)
+		e.Str(m.Sequential)
 		e.Bool(m.CallsOut)
 	}
 	e.Int(int64(t.PairsTotal))
@@ -168,6 +169,7 @@ func decodeType(d *codec.Decoder) *TypePlan {
 			m.SetUp = d.Str()
 			m.Truncated = d.Bool()
 			m.Unsynchronised = d.Bool()
+			m.Sequential = d.Str()
 			m.CallsOut = d.Bool()
 		}
 	}

@@ -23,15 +23,18 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-// setUp reports whether the method m of the type typ is a set-up method.
-func setUp(plan *deps.Plan, typ, m string) bool {
+// notConcurrent reports whether the contract of the method m of the type
+// typ keeps it from running concurrently with the others, as depcon test
+// reads it: a set-up method (deps.Method.SetUp), or one whose
+// documentation forbids concurrent calls (deps.Method.Sequential).
+func notConcurrent(plan *deps.Plan, typ, m string) bool {
 	tp := plan.Full(typ)
 	if tp == nil {
 		return false
 	}
 	for _, mm := range tp.Methods {
 		if mm.Name == m {
-			return mm.SetUp != ""
+			return mm.SetUp != "" || mm.Sequential != ""
 		}
 	}
 	return false
@@ -68,14 +71,15 @@ func run(pass *analysis.Pass) (any, error) {
 			// single goroutine's.
 			continue
 		}
-		// Set-up methods run before the object is shared (deps.Method.SetUp,
-		// the definition depcon test uses too): what they write is
-		// configuration, not state the lock guards.
-		// So do test hooks (methods of the type declared in a test file,
-		// export_test.go): only tests call them.
+		// Set-up methods run before the object is shared, and methods
+		// documented never to run concurrently run alone (the contract
+		// depcon test reads too): what they write is not state the lock
+		// guards against them. Nor is what test hooks write (methods of
+		// the type declared in a test file, export_test.go): only tests
+		// call them.
 		class := summary.TypeClass(t.obj.Type())
 		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
-			return setUp(plan, t.obj.Name(), m.Name) || report.TestUse(pass, m.Func.Pos(), class)
+			return notConcurrent(plan, t.obj.Name(), m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
 		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {

@@ -15,12 +15,6 @@ import (
 // a named method) is not tested concurrently with what it names; it may
 // still run in a prefix, before the concurrent calls.
 var (
-	// sequentialRE matches the phrases that forbid concurrent calls of
-	// the method documented.
-	sequentialRE = regexp.MustCompile(`(?i)\b(?:must|should|may) not be (?:called|used|modified|changed|invoked) ` +
-		`(?:concurrently|in parallel|while|from (?:multiple|several|more than one) goroutines)|` +
-		`\bnot (?:safe for concurrent|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)|` +
-		`\b(?:is|are) not safe to (?:call|use) concurrently`)
 	// beforeRE matches "must happen before a Wait", "must be called
 	// before Start": the method named must not run concurrently with
 	// the one documented.
@@ -70,7 +64,7 @@ func readContract(docs map[string]string, typeDoc string, methods []string) *con
 		final: map[string]string{}}
 	for m, doc := range docs {
 		doc = strings.Join(strings.Fields(doc), " ")
-		if sequentialRE.MatchString(doc) {
+		if deps.SequentialDoc(doc) != "" {
 			c.sequential[m] = true
 		}
 		for _, sub := range beforeRE.FindAllStringSubmatch(doc, -1) {

@@ -204,3 +204,24 @@ func (q *Queue) Push(v int) {
 	q.hits++
 	q.mu.Unlock()
 }
+
+// Stream has a method its documentation keeps from running concurrently.
+type Stream struct {
+	mu     sync.Mutex
+	header []string
+}
+
+// SetHeader adds to the header. This should not be called in parallel to
+// other data writes.
+func (s *Stream) SetHeader(h string) {
+	s.mu.Lock()
+	s.header = append(s.header, h)
+	s.mu.Unlock()
+}
+
+// Header returns the header.
+func (s *Stream) Header() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.header
+}

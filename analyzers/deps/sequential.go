@@ -1,0 +1,24 @@
+package deps
+
+import (
+	"regexp"
+	"strings"
+)
+
+// sequentialRE matches the phrases of a method's documentation that forbid
+// calling it concurrently.
+var sequentialRE = regexp.MustCompile(`(?i)\b(?:must|should|may) not be (?:called|used|modified|changed|invoked) ` +
+	`(?:concurrently|in parallel|while|from (?:multiple|several|more than one) goroutines)|` +
+	`\bnot (?:safe for concurrent|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)|` +
+	`\b(?:is|are) not safe to (?:call|use) concurrently`)
+
+// SequentialDoc returns the phrase of a method's documentation that
+// forbids calling it concurrently ("must not be called concurrently",
+// "should not be called in parallel to other data writes", "is not safe
+// for concurrent use"), or "". It is the one rule: depcon test never
+// runs such a method concurrently (it may run in a prefix), and the
+// unguarded analyzer does not take its accesses for racing ones (see
+// Method.Sequential).
+func SequentialDoc(doc string) string {
+	return strings.ToLower(sequentialRE.FindString(strings.Join(strings.Fields(doc), " ")))
+}
