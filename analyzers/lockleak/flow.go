@@ -702,6 +702,23 @@ func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
 	return out
 }
 
+// staticCallee returns the function a call statically calls, with the
+// values bound to its free variables (a closure called where it is made).
+func staticCallee(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
+	if c.IsInvoke() {
+		return nil, nil
+	}
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		return v, nil
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return fn, v.Bindings
+		}
+	}
+	return nil, nil
+}
+
 // mapPath maps a callee's lock path onto the caller's values.
 func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path, bool) {
 	p := sum.Paths[k]
