@@ -424,7 +424,8 @@ func TestRecursion(t *testing.T) {
 	}
 }
 
-// TestSetUp checks which methods are set-up methods, and why.
+// TestSetUp checks which methods are set-up methods, and why, and which
+// are documented never to run concurrently.
 func TestSetUp(t *testing.T) {
 	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "setupmethods")
 	p := results[0].Result.(*deps.Plan)
@@ -447,14 +448,10 @@ func TestSetUp(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestSequential checks the one rule for a method whose documentation
-// forbids concurrent calls (deps.SequentialDoc): its phrase is in the
-// plan, and ordinary documentation says nothing.
-func TestSequential(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "setupmethods")
-	tp := results[0].Result.(*deps.Plan).Type("Stream")
+	// The one rule for a method whose documentation forbids concurrent
+	// calls (deps.SequentialDoc): its phrase is in the plan, and ordinary
+	// documentation says nothing.
+	tp := p.Type("Stream")
 	if tp == nil {
 		t.Fatal("no plan for Stream")
 	}

@@ -122,6 +122,16 @@ func (t *TypePlan) Reduction() float64 {
 	return 100 * float64(t.PairsTotal-len(t.Pairs)) / float64(t.PairsTotal)
 }
 
+// Method returns the method named name, or nil.
+func (t *TypePlan) Method(name string) *Method {
+	for i := range t.Methods {
+		if t.Methods[i].Name == name {
+			return &t.Methods[i]
+		}
+	}
+	return nil
+}
+
 // Pair returns the dependent pair {m1, m2} (in either order), or nil.
 func (t *TypePlan) Pair(m1, m2 string) *Pair {
 	for i := range t.Pairs {

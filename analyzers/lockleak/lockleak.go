@@ -306,16 +306,24 @@ func (r *reporter) callerMayRelease(k string) bool {
 		return !ok || obj.Exported() && (nameable(f.paths[k]) || r.callers.unlocker(f.prog, f.paths[k].Class))
 	}
 	for _, call := range calls {
-		cf := f.prog.Flow(call.Parent())
-		if cf == nil {
-			return true
-		}
-		p, ok := cf.mapPath(f.summary, k, call.Call.Args, nil)
-		if !ok || cf.releasedAfter(call, p.Key()) {
+		if _, _, released, ok := afterCall(f, k, call); !ok || released {
 			return true
 		}
 	}
 	return false
+}
+
+// afterCall names lock k of f in the function that makes call, and
+// reports whether some path after the call releases it there; ok is false
+// when that function's flow, or the lock's name in it, is not known.
+func afterCall(f *Flow, k string, call *ssa.Call) (cf *Flow, p Path, released, ok bool) {
+	if cf = f.prog.Flow(call.Parent()); cf == nil {
+		return nil, Path{}, false, false
+	}
+	if p, ok = cf.mapPath(f.summary, k, call.Call.Args, nil); !ok {
+		return nil, Path{}, false, false
+	}
+	return cf, p, cf.releasedAfter(call, p.Key()), true
 }
 
 // releaseIn returns an instruction of the function that releases lock k,
@@ -406,19 +414,14 @@ func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
 		return ok && obj.Exported() && !nameable(f.paths[k]) && !callers.unlocker(f.prog, f.paths[k].Class)
 	}
 	for _, call := range calls {
-		cf := f.prog.Flow(call.Parent())
-		if cf == nil || call.Parent() == f.Fn {
+		if call.Parent() == f.Fn {
 			return false
 		}
-		p, ok := cf.mapPath(f.summary, k, call.Call.Args, nil)
-		if !ok {
+		cf, p, released, ok := afterCall(f, k, call)
+		if !ok || released {
 			return false
 		}
-		key := p.Key()
-		if cf.releasedAfter(call, key) {
-			return false
-		}
-		if returnsResult(call) && (p.Local() || !refuted(cf, key, callers, depth+1)) {
+		if returnsResult(call) && (p.Local() || !refuted(cf, p.Key(), callers, depth+1)) {
 			return false // a wrapper, which its own callers may use
 		}
 	}

@@ -32,12 +32,8 @@ func notConcurrent(plan *deps.Plan, typ, m string) bool {
 	if tp == nil {
 		return false
 	}
-	for _, mm := range tp.Methods {
-		if mm.Name == m {
-			return mm.SetUp != "" || mm.Sequential != ""
-		}
-	}
-	return false
+	mm := tp.Method(m)
+	return mm != nil && (mm.SetUp != "" || mm.Sequential != "")
 }
 
 // minGuarded is the number of other accesses that must hold the guard

@@ -43,12 +43,8 @@ func (g *Generator) Lin(test harness.Test) *harness.Lin {
 // callsOut reports whether method m runs a function it is given between
 // critical sections (deps.Method.CallsOut).
 func (g *Generator) callsOut(m string) bool {
-	for _, pm := range g.s.Plan.Methods {
-		if pm.Name == m {
-			return pm.CallsOut
-		}
-	}
-	return false
+	pm := g.s.Plan.Method(m)
+	return pm != nil && pm.CallsOut
 }
 
 // inexactRE matches documentation that says a method's result or effect
