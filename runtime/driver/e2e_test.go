@@ -791,11 +791,14 @@ func TestReplayOtherOrders(t *testing.T) {
 		v.Schedule = "targeted, one call after the other"
 		return true
 	}
-	rep := depconTest(t, Config{Budget: 30 * time.Second, Sched: SchedTargeted, Iters: 2, StopAt: swap,
+	// The run ends at its first violation (about 10 s on an idle
+	// machine); the budget leaves room for a loaded one, where building
+	// the race-instrumented tests alone takes a good part of 30 s.
+	rep := depconTest(t, Config{Budget: 90 * time.Second, Sched: SchedTargeted, Iters: 2, StopAt: swap,
 		Patterns: []string{"../../testdata/corpus/stream"}})
 	vs := typeReport(t, rep, "Stream").Violations
 	if len(vs) != 1 || vs[0].Kind != KindPanic {
-		t.Fatalf("violations %+v, want a panic", vs)
+		t.Fatalf("violations %+v, want a panic; report:\n%s", vs, reportText(rep))
 	}
 	v := vs[0]
 	if v.Reproduced == ReproYes && strings.Contains(v.ReproOutput, "--- FAIL") {
