@@ -14,7 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/lockleak"
+	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "blockedlock",
 	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/blockedlock",
-	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockleak.Analyzer},
+	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockflow.Analyzer},
 	Run:      run,
 }
 
@@ -55,7 +55,7 @@ type site struct {
 	fn    *ssa.Function
 	kind  kind
 	obj   string        // the channel or WaitGroup: its class and type
-	loc   lockleak.Path // where the channel or WaitGroup is
+	loc   lockflow.Path // where the channel or WaitGroup is
 	pos   token.Pos
 	at    ssa.Instruction   // where the operation happens
 	exits []ssa.Instruction // for a deferred operation: the returns
@@ -67,7 +67,7 @@ type site struct {
 
 type checker struct {
 	pass   *analysis.Pass
-	prog   *lockleak.Program
+	prog   *lockflow.Program
 	sites  []*site
 	byObj  map[string][]*site
 	taint  map[string]bool   // objects used in ways not followed
@@ -76,7 +76,7 @@ type checker struct {
 	calls  map[*ssa.Function][]*ssa.Call
 	refd   map[*ssa.Function]bool // used other than by a direct call
 	names  map[string]bool        // method names called through interfaces
-	entry  map[*ssa.Function]map[string]lockleak.Lock
+	entry  map[*ssa.Function]map[string]lockflow.Lock
 	busy   map[*ssa.Function]bool
 	locals map[string]*localChan // the local channels followed, by object
 }
@@ -85,7 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	c := &checker{
 		pass:   pass,
-		prog:   pass.ResultOf[lockleak.Analyzer].(*lockleak.Program),
+		prog:   pass.ResultOf[lockflow.Analyzer].(*lockflow.Program),
 		byObj:  map[string][]*site{},
 		taint:  map[string]bool{},
 		condL:  map[string]string{},
@@ -93,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 		calls:  map[*ssa.Function][]*ssa.Call{},
 		refd:   map[*ssa.Function]bool{},
 		names:  map[string]bool{},
-		entry:  map[*ssa.Function]map[string]lockleak.Lock{},
+		entry:  map[*ssa.Function]map[string]lockflow.Lock{},
 		busy:   map[*ssa.Function]bool{},
 	}
 	fns := ssainfo.SrcFuncs
@@ -118,7 +118,7 @@ func (c *checker) scan(fn *ssa.Function) {
 	if flow == nil {
 		return
 	}
-	n := flow.Namer
+	n := flow
 	add := func(s *site) {
 		if s.obj != "" {
 			s.fn = fn
@@ -212,7 +212,7 @@ func (c *checker) scan(fn *ssa.Function) {
 }
 
 // callSite recognizes close(ch), wg.Wait() and wg.Done().
-func (c *checker) callSite(n *lockleak.Namer, call *ssa.CallCommon, pos token.Pos) *site {
+func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos) *site {
 	if b, ok := call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(call.Args) == 1 {
 		obj, loc := c.chanObj(n, call.Args[0])
 		return &site{kind: closeOp, obj: obj, loc: loc, pos: pos}
@@ -258,7 +258,7 @@ func (c *checker) callSite(n *lockleak.Namer, call *ssa.CallCommon, pos token.Po
 
 // chanObj names the channel a value was loaded from: a field of a type
 // or a package variable, with the channel's type.
-func (c *checker) chanObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
 	for {
 		ct, ok := v.(*ssa.ChangeType)
 		if !ok {
@@ -268,31 +268,31 @@ func (c *checker) chanObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path
 	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return "", lockleak.Path{}
+		return "", lockflow.Path{}
 	}
 	p, ok := n.Name(load.X)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockleak.Path{}
+		return "", lockflow.Path{}
 	}
 	return p.Class + " " + types.TypeString(v.Type(), nil), p
 }
 
-func (c *checker) wgObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockleak.Path{}
+		return "", lockflow.Path{}
 	}
 	return p.Class + " sync.WaitGroup", p
 }
 
 // condObj names a sync.Cond: a field holding it or a pointer to it.
-func (c *checker) condObj(n *lockleak.Namer, v ssa.Value) (string, lockleak.Path) {
+func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockleak.Path{}
+		return "", lockflow.Path{}
 	}
 	return p.Class + " sync.Cond", p
 }
@@ -306,7 +306,7 @@ func exported(class string) bool {
 
 // checkLoad taints a channel loaded from a field and used other than by
 // channel operations: it may be operated on elsewhere.
-func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
+func (c *checker) checkLoad(n *lockflow.Flow, load *ssa.UnOp) {
 	if summary.TypeClass(load.Type()) == "sync.Cond" {
 		if _, ok := load.Type().Underlying().(*types.Pointer); ok {
 			obj, _ := c.condObj(n, load)
@@ -342,7 +342,7 @@ func (c *checker) checkLoad(n *lockleak.Namer, load *ssa.UnOp) {
 
 // checkStore records the channels made for a field: a buffer (or a
 // channel from elsewhere) makes the field's operations not followed.
-func (c *checker) checkStore(n *lockleak.Namer, st *ssa.Store) {
+func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
 	if summary.TypeClass(st.Val.Type()) == "sync.Cond" {
 		c.checkCond(n, st)
 		return
@@ -368,7 +368,7 @@ func (c *checker) checkStore(n *lockleak.Namer, st *ssa.Store) {
 
 // checkCond records the lock of a Cond made by sync.NewCond(&x.mu) and
 // stored in a field of the same object.
-func (c *checker) checkCond(n *lockleak.Namer, st *ssa.Store) {
+func (c *checker) checkCond(n *lockflow.Flow, st *ssa.Store) {
 	p, ok := n.Name(st.Addr)
 	if !ok || p.Class == "" {
 		return
@@ -392,7 +392,7 @@ func (c *checker) checkCond(n *lockleak.Namer, st *ssa.Store) {
 
 // checkAddr taints a channel or WaitGroup field whose address is used
 // other than to load, store or call a WaitGroup method.
-func (c *checker) checkAddr(n *lockleak.Namer, fa *ssa.FieldAddr) {
+func (c *checker) checkAddr(n *lockflow.Flow, fa *ssa.FieldAddr) {
 	t := fa.Type().Underlying().(*types.Pointer).Elem()
 	var obj string
 	if _, ok := t.Underlying().(*types.Chan); ok {
@@ -460,7 +460,7 @@ func (c *checker) onlySyncCalls(obj string, v ssa.Value) {
 // entryLocks returns the locks (by class) that every caller of fn holds
 // or has acquired when it calls fn: none for a function that other
 // packages, goroutines or function values may call.
-func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
+func (c *checker) entryLocks(fn *ssa.Function) map[string]lockflow.Lock {
 	if e, ok := c.entry[fn]; ok {
 		return e
 	}
@@ -469,7 +469,7 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
 	}
 	c.busy[fn] = true
 	defer delete(c.busy, fn)
-	var res map[string]lockleak.Lock
+	var res map[string]lockflow.Lock
 	calls := c.calls[fn]
 	open := c.refd[fn] || len(calls) == 0
 	if obj, ok := fn.Object().(*types.Func); ok {
@@ -481,7 +481,7 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
 	}
 	if !open {
 		for i, call := range calls {
-			here := map[string]lockleak.Lock{}
+			here := map[string]lockflow.Lock{}
 			for cls, l := range c.locksAt(call.Parent(), call) {
 				if p, ok := c.translate(l.Path, call, fn); ok {
 					l.Path = p
@@ -506,7 +506,7 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
 		}
 	}
 	if res == nil {
-		res = map[string]lockleak.Lock{}
+		res = map[string]lockflow.Lock{}
 	}
 	c.entry[fn] = res
 	return res
@@ -514,26 +514,26 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockleak.Lock {
 
 // translate names a lock of a caller, at a call of fn, in fn's terms:
 // through the parameter or free variable it is reached from.
-func (c *checker) translate(p lockleak.Path, call *ssa.Call, fn *ssa.Function) (lockleak.Path, bool) {
+func (c *checker) translate(p lockflow.Path, call *ssa.Call, fn *ssa.Function) (lockflow.Path, bool) {
 	if isGlobal(p) {
 		return p, true
 	}
 	flow := c.prog.Flow(call.Parent())
 	if flow == nil {
-		return lockleak.Path{}, false
+		return lockflow.Path{}, false
 	}
 	key := p.Key()
-	try := func(v ssa.Value, root, name string) (lockleak.Path, bool) {
-		a, ok := flow.Namer.Name(v)
+	try := func(v ssa.Value, root, name string) (lockflow.Path, bool) {
+		a, ok := flow.Name(v)
 		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
-			return lockleak.Path{}, false
+			return lockflow.Path{}, false
 		}
 		rest := key[len(a.Key()):]
 		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
-			return lockleak.Path{}, false
+			return lockflow.Path{}, false
 		}
 		disp := name + strings.ReplaceAll(rest, "->", "")
-		return lockleak.Path{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+		return lockflow.Path{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
 	}
 	for j, arg := range call.Call.Args {
 		if j < len(fn.Params) {
@@ -551,16 +551,16 @@ func (c *checker) translate(p lockleak.Path, call *ssa.Call, fn *ssa.Function) (
 			}
 		}
 	}
-	return lockleak.Path{}, false
+	return lockflow.Path{}, false
 }
 
 // isGlobal reports whether a lock is a package variable (or in one).
-func isGlobal(p lockleak.Path) bool {
+func isGlobal(p lockflow.Path) bool {
 	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
 }
 
 // container returns the object a field path selects from.
-func container(p lockleak.Path) string {
+func container(p lockflow.Path) string {
 	k := strings.TrimSuffix(p.Key(), "->")
 	i := strings.LastIndexByte(k, '.')
 	if i < len(p.Root) {
@@ -572,7 +572,7 @@ func container(p lockleak.Path) string {
 // sameObject reports whether a lock and a channel (or WaitGroup) are
 // fields of the same object, or the lock is a package variable: then a
 // lock class and a channel class name one lock for the channel.
-func sameObject(lock, loc lockleak.Path) bool {
+func sameObject(lock, loc lockflow.Path) bool {
 	if isGlobal(lock) {
 		return true
 	}
@@ -582,8 +582,8 @@ func sameObject(lock, loc lockleak.Path) bool {
 
 // locksAt returns the locks, by class, held or acquired on every path
 // to instr, including those of every caller of its function.
-func (c *checker) locksAt(fn *ssa.Function, instr ssa.Instruction) map[string]lockleak.Lock {
-	out := map[string]lockleak.Lock{}
+func (c *checker) locksAt(fn *ssa.Function, instr ssa.Instruction) map[string]lockflow.Lock {
+	out := map[string]lockflow.Lock{}
 	for cls, l := range c.entryLocks(fn) {
 		out[cls] = l
 	}
@@ -604,19 +604,19 @@ func (c *checker) locksAt(fn *ssa.Function, instr ssa.Instruction) map[string]lo
 
 // under returns the lock of class cls at a site if every path to it has
 // acquired it.
-func (c *checker) under(s *site, cls string) (lockleak.Lock, bool) {
+func (c *checker) under(s *site, cls string) (lockflow.Lock, bool) {
 	points := []ssa.Instruction{s.at}
 	if s.exits != nil {
 		points = s.exits
 	}
 	if len(points) == 0 {
-		return lockleak.Lock{}, false
+		return lockflow.Lock{}, false
 	}
-	var res lockleak.Lock
+	var res lockflow.Lock
 	for i, p := range points {
 		l, ok := c.locksAt(s.fn, p)[cls]
 		if !ok {
-			return lockleak.Lock{}, false
+			return lockflow.Lock{}, false
 		}
 		if i == 0 || !l.Held {
 			res = l
@@ -636,12 +636,12 @@ func (c *checker) under(s *site, cls string) (lockleak.Lock, bool) {
 // callers pass; a branch that locks only for some arguments is not
 // followed. A deferred operation (at the function's exits) is checked by
 // beforeExit.
-func (c *checker) after(s *site, cls string) (lockleak.Lock, bool) {
+func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 	if s.exits != nil {
 		return c.beforeExit(s, cls)
 	}
 	if s.at == nil || s.at.Block() == nil {
-		return lockleak.Lock{}, false
+		return lockflow.Lock{}, false
 	}
 	target := s.at.Block()
 	repeated := c.repeated(s.fn, 0)
@@ -662,14 +662,14 @@ func (c *checker) after(s *site, cls string) (lockleak.Lock, bool) {
 			return l, true
 		}
 	}
-	return lockleak.Lock{}, false
+	return lockflow.Lock{}, false
 }
 
 // beforeExit returns the lock of class cls when a deferred operation is
 // reached only after a loop whose body acquires it (defer close(done);
 // for x := range c { s.mu.Lock() … }): the goroutine may be waiting for
 // the lock in the loop rather than at its exit.
-func (c *checker) beforeExit(s *site, cls string) (lockleak.Lock, bool) {
+func (c *checker) beforeExit(s *site, cls string) (lockflow.Lock, bool) {
 	for _, b := range s.fn.Blocks {
 		if len(b.Instrs) == 0 || !reaches(b, b) {
 			continue
@@ -686,7 +686,7 @@ func (c *checker) beforeExit(s *site, cls string) (lockleak.Lock, bool) {
 			return l, true
 		}
 	}
-	return lockleak.Lock{}, false
+	return lockflow.Lock{}, false
 }
 
 // repeated reports whether fn runs again and again in its goroutine: it
@@ -742,9 +742,9 @@ func complementary(k kind) []kind {
 
 // finding is a blocking operation that deadlocks with its other side.
 type finding struct {
-	lock  lockleak.Lock // held by the blocking side
+	lock  lockflow.Lock // held by the blocking side
 	other *site         // an operation of the other side
-	olock lockleak.Lock // the lock there
+	olock lockflow.Lock // the lock there
 	// again is set when the other side reaches its operation on some
 	// path only, after locking (a loop whose body locks): the goroutine
 	// may be waiting for the lock instead of at the operation.
@@ -753,7 +753,7 @@ type finding struct {
 
 // blocked returns the finding for a blocking site holding lock l, or
 // false when some operation that would unblock it does not need l.
-func (c *checker) blocked(s *site, l lockleak.Lock) (finding, bool) {
+func (c *checker) blocked(s *site, l lockflow.Lock) (finding, bool) {
 	if c.taint[s.obj] || c.buffer[s.obj] {
 		return finding{}, false
 	}
@@ -913,7 +913,7 @@ func (c *checker) short(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-func sortedClasses(m map[string]lockleak.Lock) []string {
+func sortedClasses(m map[string]lockflow.Lock) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

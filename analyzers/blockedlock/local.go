@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/lockleak"
+	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -64,7 +64,7 @@ func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
 // it when lc is set (in fn's own body); it reports false when v is used
 // any other way.
 func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := lockleak.Path{Display: name}
+	loc := lockflow.Path{Display: name}
 	add := func(k kind, pos token.Pos, at ssa.Instruction, sel *ssa.Select) {
 		*sites = append(*sites, &site{fn: fn, kind: k, obj: obj, loc: loc, pos: pos, at: at, sel: sel})
 	}
@@ -292,7 +292,7 @@ func within(p token.Pos, n ast.Node) bool { return n != nil && p >= n.Pos() && p
 // channel, or one it started with it) and needs the lock l, named in the
 // maker's terms through the go statement: the very lock, not one of its
 // class.
-func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others []*site) (finding, bool) {
+func (c *checker) blockedLocal(s *site, l lockflow.Lock, lc *localChan, others []*site) (finding, bool) {
 	held, ok := c.inMaker(l.Path, s, lc)
 	if !ok {
 		return finding{}, false
@@ -324,7 +324,7 @@ func (c *checker) blockedLocal(s *site, l lockleak.Lock, lc *localChan, others [
 // through the cell of a variable that closures capture (a local of the
 // maker, a free variable of the goroutine) is named through the value
 // stored in it.
-func (c *checker) inMaker(p lockleak.Path, s *site, lc *localChan) (string, bool) {
+func (c *checker) inMaker(p lockflow.Path, s *site, lc *localChan) (string, bool) {
 	fn := s.fn
 	if p.Weak {
 		return "", false
@@ -368,7 +368,7 @@ func (c *checker) inMaker(p lockleak.Path, s *site, lc *localChan) (string, bool
 		}
 	}
 	rest := p.Rest
-	if x := lockleak.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
+	if x := lockflow.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
 		v, rest = x, rest[len("->"):]
 	} else if fn == lc.fn {
 		return "", false // a value of the maker's own
@@ -376,7 +376,7 @@ func (c *checker) inMaker(p lockleak.Path, s *site, lc *localChan) (string, bool
 	if v == nil {
 		return "", false
 	}
-	a, ok := maker.Namer.Name(v)
+	a, ok := maker.Name(v)
 	if !ok || a.Weak || a.Local() {
 		return "", false
 	}
@@ -422,7 +422,7 @@ func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
 // wgUses collects into sites the Wait and Done calls of fn on the
 // WaitGroup at v, as chanUses does for a channel.
 func (c *checker) wgUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := lockleak.Path{Display: name}
+	loc := lockflow.Path{Display: name}
 	refs := v.Referrers()
 	if refs == nil {
 		return false

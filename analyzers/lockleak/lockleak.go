@@ -6,38 +6,31 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // Analyzer reports locks that some paths of a function release and
-// others leave held. Its result is the package's lock flows (*Program),
-// which other analyzers use to know the locks held at an instruction.
+// others leave held, from the lock flows of lockflow.Analyzer.
 var Analyzer = &analysis.Analyzer{
-	Name:       "lockleak",
-	Doc:        doc,
-	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockleak",
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer, ctrlflow.Analyzer},
-	Run:        run,
-	ResultType: reflect.TypeOf(new(Program)),
+	Name:     "lockleak",
+	Doc:      doc,
+	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockleak",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockflow.Analyzer},
+	Run:      run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	prog := NewProgram(ssainfo.Pkg, pass.Files, func(fn *ssa.Function) bool {
-		obj, ok := fn.Object().(*types.Func)
-		return ok && cfgs.NoReturn(obj)
-	})
+	prog := pass.ResultOf[lockflow.Analyzer].(*lockflow.Program)
 	callers := &callIndex{funcs: ssainfo.SrcFuncs}
 	callers.index()
 	for _, fn := range ssainfo.SrcFuncs {
@@ -54,12 +47,12 @@ func run(pass *analysis.Pass) (any, error) {
 			r.loops()
 		}
 	}
-	return prog, nil
+	return nil, nil
 }
 
 type reporter struct {
 	pass    *analysis.Pass
-	f       *Flow
+	f       *lockflow.Flow
 	sx      *syntax
 	done    map[token.Pos]bool
 	callers *callIndex
@@ -127,7 +120,7 @@ func (x *callIndex) index() {
 
 // unlocker reports whether an exported function of the package releases
 // a lock of class cls held by its caller.
-func (x *callIndex) unlocker(prog *Program, cls string) bool {
+func (x *callIndex) unlocker(prog *lockflow.Program, cls string) bool {
 	if x.unlockers == nil {
 		x.unlockers = map[string]bool{}
 		for _, fn := range x.funcs {
@@ -138,10 +131,8 @@ func (x *callIndex) unlocker(prog *Program, cls string) bool {
 			if f == nil {
 				continue
 			}
-			for k := range f.entryHeld {
-				if c, v := f.paths[k].Class, f.summary.Effects[k]; c != "" && v&bitN != 0 && v&bitH == 0 {
-					x.unlockers[c] = true
-				}
+			for _, c := range f.CallerReleases(false) {
+				x.unlockers[c] = true
 			}
 		}
 	}
@@ -151,7 +142,7 @@ func (x *callIndex) unlocker(prog *Program, cls string) bool {
 // releaser reports whether a function of the package, exported or not,
 // releases a lock of class cls that it never acquires: it works on a
 // lock acquired elsewhere and handed to it.
-func (x *callIndex) releaser(prog *Program, cls string) bool {
+func (x *callIndex) releaser(prog *lockflow.Program, cls string) bool {
 	if cls == "" {
 		return false
 	}
@@ -159,13 +150,11 @@ func (x *callIndex) releaser(prog *Program, cls string) bool {
 		x.releasers = map[string]bool{}
 		for _, fn := range x.funcs {
 			f := prog.Flow(fn)
-			if f == nil || f.summary == nil {
+			if f == nil || !f.Summarized() {
 				continue
 			}
-			for k := range f.entryReleased {
-				if c, v := f.paths[k].Class, f.summary.Effects[k]; c != "" && v&bitN != 0 && v&bitH == 0 {
-					x.releasers[c] = true
-				}
+			for _, c := range f.CallerReleases(true) {
+				x.releasers[c] = true
 			}
 		}
 	}
@@ -173,18 +162,11 @@ func (x *callIndex) releaser(prog *Program, cls string) bool {
 }
 
 func (r *reporter) excluded(k string) bool {
-	return r.f.entryHeld[k] || r.f.handedOff[k]
+	return r.f.EntryHeld(k) || r.f.HandedOff(k)
 }
 
 func (r *reporter) keys() []string {
-	var ks []string
-	for k := range r.f.paths {
-		if !r.excluded(k) {
-			ks = append(ks, k)
-		}
-	}
-	sort.Strings(ks)
-	return ks
+	return slices.DeleteFunc(r.f.Keys(), r.excluded)
 }
 
 func (r *reporter) report(pos token.Pos, msg string, related ...analysis.RelatedInformation) {
@@ -206,9 +188,7 @@ func (r *reporter) short(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-func releasing(v uint8) bool { return v&bitN != 0 && v&bitH == 0 }
-
-func (r *reporter) acqText(a Acq) string {
+func (r *reporter) acqText(a lockflow.Acq) string {
 	verb := "locked"
 	if a.Read {
 		verb = "read-locked"
@@ -223,20 +203,20 @@ func (r *reporter) acqText(a Acq) string {
 // returns of the function release it.
 func (r *reporter) returns() {
 	rets := r.f.Returns()
-	states := make([]*state, len(rets))
+	states := make([]*lockflow.State, len(rets))
 	for i, ret := range rets {
 		states[i] = r.f.Before(ret)
 	}
 	for _, k := range r.keys() {
 		var leak, rel []int
 		for i, s := range states {
-			if s == nil || s.dead {
+			if s == nil || s.Dead() {
 				continue
 			}
-			switch v := s.exit(k); {
-			case v == bitH:
+			switch v := s.Exit(k); {
+			case v == lockflow.Held:
 				leak = append(leak, i)
-			case releasing(v):
+			case lockflow.Releasing(v):
 				rel = append(rel, i)
 			}
 		}
@@ -251,7 +231,7 @@ func (r *reporter) returns() {
 			if r.protocol(rets[i], rets, rel) && !r.refuted(k) {
 				continue
 			}
-			a := states[i].site[k]
+			a := states[i].Site(k)
 			pos := rets[i].Pos()
 			if !pos.IsValid() && r.sx != nil {
 				pos = r.sx.body.Rbrace
@@ -270,7 +250,7 @@ func (r *reporter) returns() {
 // it on other paths (a loop's next iteration), when no caller releases it
 // after the call: a lock helper hands its caller the lock with a
 // success, not with a failure.
-func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak []int) {
+func (r *reporter) failures(k string, rets []*ssa.Return, states []*lockflow.State, leak []int) {
 	rel := r.releaseIn(k)
 	if rel == nil || r.callerMayRelease(k) {
 		return
@@ -281,7 +261,7 @@ func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak 
 		}) {
 			continue
 		}
-		a := states[i].site[k]
+		a := states[i].Site(k)
 		r.report(rets[i].Pos(),
 			fmt.Sprintf("%s is still locked at this return (%s), which reports an error, but %s releases it on its other paths: unlock it on this path too",
 				a.Path.Display, r.acqText(a), r.f.Fn.Name()),
@@ -297,13 +277,13 @@ func (r *reporter) failures(k string, rets []*ssa.Return, states []*state, leak 
 // it released by an exported function).
 func (r *reporter) callerMayRelease(k string) bool {
 	f := r.f
-	if r.callers.escaped[f.Fn] || f.summary == nil {
+	if r.callers.escaped[f.Fn] || !f.Summarized() {
 		return true
 	}
 	calls := r.callers.calls[f.Fn]
 	if len(calls) == 0 {
 		obj, ok := f.Fn.Object().(*types.Func)
-		return !ok || obj.Exported() && (nameable(f.paths[k]) || r.callers.unlocker(f.prog, f.paths[k].Class))
+		return !ok || obj.Exported() && (nameable(f.Path(k)) || r.callers.unlocker(f.Program(), f.Path(k).Class))
 	}
 	for _, call := range calls {
 		if _, _, released, ok := afterCall(f, k, call); !ok || released {
@@ -316,14 +296,14 @@ func (r *reporter) callerMayRelease(k string) bool {
 // afterCall names lock k of f in the function that makes call, and
 // reports whether some path after the call releases it there; ok is false
 // when that function's flow, or the lock's name in it, is not known.
-func afterCall(f *Flow, k string, call *ssa.Call) (cf *Flow, p Path, released, ok bool) {
-	if cf = f.prog.Flow(call.Parent()); cf == nil {
-		return nil, Path{}, false, false
+func afterCall(f *lockflow.Flow, k string, call *ssa.Call) (cf *lockflow.Flow, p lockflow.Path, released, ok bool) {
+	if cf = f.Program().Flow(call.Parent()); cf == nil {
+		return nil, lockflow.Path{}, false, false
 	}
-	if p, ok = cf.mapPath(f.summary, k, call.Call.Args, nil); !ok {
-		return nil, Path{}, false, false
+	if p, ok = cf.MapPath(f, k, call.Call.Args); !ok {
+		return nil, lockflow.Path{}, false, false
 	}
-	return cf, p, cf.releasedAfter(call, p.Key()), true
+	return cf, p, cf.ReleasedAfter(call, p.Key()), true
 }
 
 // releaseIn returns an instruction of the function that releases lock k,
@@ -336,7 +316,7 @@ func (r *reporter) releaseIn(k string) ssa.Instruction {
 				continue
 			}
 			if op := summary.LockCall(&call.Call); op.Kind == summary.OpUnlock {
-				if p, ok := r.f.Namer.Name(op.Lock); !ok || p.Key() != k {
+				if p, ok := r.f.Name(op.Lock); !ok || p.Key() != k {
 					continue // another lock, or one without a name
 				}
 			}
@@ -395,11 +375,11 @@ func (r *reporter) refuted(k string) bool {
 	return refuted(r.f, k, r.callers, 0)
 }
 
-func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
-	if callers.escaped[f.Fn] || f.summary == nil || depth > 3 {
+func refuted(f *lockflow.Flow, k string, callers *callIndex, depth int) bool {
+	if callers.escaped[f.Fn] || !f.Summarized() || depth > 3 {
 		return false
 	}
-	if callers.releaser(f.prog, f.paths[k].Class) {
+	if callers.releaser(f.Program(), f.Path(k).Class) {
 		// Another function of the package releases a lock of this class
 		// that it did not acquire (a Tx's Rollback releasing the lock
 		// its DB's beginTx returned holding): the lock is handed over
@@ -411,7 +391,7 @@ func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
 		// Callers outside the package, if exported: they must be
 		// able to release the lock.
 		obj, ok := f.Fn.Object().(*types.Func)
-		return ok && obj.Exported() && !nameable(f.paths[k]) && !callers.unlocker(f.prog, f.paths[k].Class)
+		return ok && obj.Exported() && !nameable(f.Path(k)) && !callers.unlocker(f.Program(), f.Path(k).Class)
 	}
 	for _, call := range calls {
 		if call.Parent() == f.Fn {
@@ -431,7 +411,7 @@ func refuted(f *Flow, k string, callers *callIndex, depth int) bool {
 // nameable reports whether code of another package can name the lock at
 // p to release it: its root is a parameter or an exported package
 // variable, and every field on the way is exported.
-func nameable(p Path) bool {
+func nameable(p lockflow.Path) bool {
 	switch {
 	case strings.HasPrefix(p.Root, "@"):
 		if i := strings.LastIndexByte(p.Root, '.'); i < 0 || !token.IsExported(p.Root[i+1:]) {
@@ -651,14 +631,14 @@ func (r *reporter) loops() {
 			var leak []edge
 			released := false
 			for _, e := range conts {
-				s := r.f.out(e.b, e.i)
-				if s.dead {
+				s := r.f.Out(e.b, e.i)
+				if s.Dead() {
 					continue
 				}
-				switch v := s.get(k); {
-				case v == bitH:
+				switch v := s.Get(k); {
+				case v == lockflow.Held:
 					leak = append(leak, e)
-				case releasing(v):
+				case lockflow.Releasing(v):
 					released = true
 				}
 			}
@@ -675,7 +655,7 @@ func (r *reporter) loops() {
 						if !ok || c.brk || c.end && !released {
 							continue
 						}
-						a := r.f.out(e.b, e.i).site[k]
+						a := r.f.Out(e.b, e.i).Site(k)
 						where := "continues to the next iteration"
 						if c.end {
 							where = "reaches the end of the loop body"
@@ -775,14 +755,14 @@ func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, 
 	released := false
 	var leak []int
 	for j, e := range exits {
-		s := r.f.out(e.b, e.i)
-		if s.dead {
+		s := r.f.Out(e.b, e.i)
+		if s.Dead() {
 			continue
 		}
-		v := s.get(k)
-		if v == bitH && s.getDef(k) == dE {
+		v := s.Get(k)
+		if v == lockflow.Held && s.Undeferred(k) {
 			leak = append(leak, j)
-		} else if releasing(v) {
+		} else if lockflow.Releasing(v) {
 			released = true
 		}
 	}
@@ -799,7 +779,7 @@ func (r *reporter) breaks(l *loopSyntax, in map[*ssa.BasicBlock]bool, k string, 
 		if after || !released && !relock.IsValid() {
 			continue
 		}
-		a := r.f.out(e.b, e.i).site[k]
+		a := r.f.Out(e.b, e.i).Site(k)
 		stmt := "break"
 		if c.outer {
 			stmt = "continue"
@@ -876,7 +856,7 @@ func (r *reporter) acquiredIn(in map[*ssa.BasicBlock]bool, k string) bool {
 // iteration: its values are defined outside the loop, or are loads of
 // locations the loop does not store to.
 func (r *reporter) invariant(in map[*ssa.BasicBlock]bool, k string) bool {
-	p := r.f.paths[k]
+	p := r.f.Path(k)
 	if p.Weak {
 		return false
 	}
@@ -889,7 +869,7 @@ func (r *reporter) invariant(in map[*ssa.BasicBlock]bool, k string) bool {
 		if !ok {
 			return false
 		}
-		addr, ok := r.f.Namer.Name(load.X)
+		addr, ok := r.f.Name(load.X)
 		if !ok {
 			return false
 		}
@@ -899,7 +879,7 @@ func (r *reporter) invariant(in map[*ssa.BasicBlock]bool, k string) bool {
 				if !ok {
 					continue
 				}
-				if a, ok := r.f.Namer.Name(st.Addr); !ok || a.Key() == addr.Key() {
+				if a, ok := r.f.Name(st.Addr); !ok || a.Key() == addr.Key() {
 					return false
 				}
 			}
@@ -973,4 +953,9 @@ func (r *reporter) afterExit(b *ssa.BasicBlock, k string) (released bool, relock
 		}
 	}
 	return false, relock
+}
+
+// typeIsError reports whether t is the error interface.
+func typeIsError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

@@ -1,4 +1,4 @@
-package lockleak
+package lockflow
 
 import (
 	"go/constant"

@@ -1,4 +1,4 @@
-package lockleak
+package lockflow
 
 import (
 	"go/ast"
@@ -7,21 +7,22 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
-// The lock state of one lock at a program point is a set of the ways it
+// The lock State of one lock at a program point is a set of the ways it
 // may be, over the paths that reach the point: untouched since the
 // function's entry (E), held (H), or released (N). A lock is definitely
 // held where its set is exactly H; where paths disagree ({H, N}, a lock
 // taken on one branch only) nothing is certain and nothing is reported.
 const (
-	bitE uint8 = 1 << iota
-	bitH
-	bitN
+	Untouched uint8 = 1 << iota
+	Held
+	Released
 )
 
 // Deferred operations on a lock, as a set over paths: none (dE), a
@@ -41,26 +42,26 @@ type Acq struct {
 	Via  string // the callee that acquires it, if not a direct Lock
 }
 
-// state is the lock state at a program point.
-type state struct {
+// State is the lock State at a program point.
+type State struct {
 	held map[string]uint8
 	def  map[string]uint8
 	site map[string]Acq
 	dead bool // no path reaches the point
 }
 
-func newState() *state {
-	return &state{held: map[string]uint8{}, def: map[string]uint8{}, site: map[string]Acq{}}
+func newState() *State {
+	return &State{held: map[string]uint8{}, def: map[string]uint8{}, site: map[string]Acq{}}
 }
 
-func deadState() *state {
+func deadState() *State {
 	s := newState()
 	s.dead = true
 	return s
 }
 
-func (s *state) clone() *state {
-	c := &state{held: make(map[string]uint8, len(s.held)), def: make(map[string]uint8, len(s.def)), site: make(map[string]Acq, len(s.site)), dead: s.dead}
+func (s *State) clone() *State {
+	c := &State{held: make(map[string]uint8, len(s.held)), def: make(map[string]uint8, len(s.def)), site: make(map[string]Acq, len(s.site)), dead: s.dead}
 	for k, v := range s.held {
 		c.held[k] = v
 	}
@@ -73,14 +74,14 @@ func (s *state) clone() *state {
 	return c
 }
 
-func (s *state) get(k string) uint8 {
+func (s *State) get(k string) uint8 {
 	if v, ok := s.held[k]; ok {
 		return v
 	}
-	return bitE
+	return Untouched
 }
 
-func (s *state) getDef(k string) uint8 {
+func (s *State) getDef(k string) uint8 {
 	if v, ok := s.def[k]; ok {
 		return v
 	}
@@ -88,7 +89,7 @@ func (s *state) getDef(k string) uint8 {
 }
 
 // join merges t into s and reports whether s changed.
-func (s *state) join(t *state) bool {
+func (s *State) join(t *State) bool {
 	if t.dead {
 		return false
 	}
@@ -136,18 +137,18 @@ func (s *state) join(t *state) bool {
 	return changed
 }
 
-// exit returns the state of lock k once the deferred calls have run.
-func (s *state) exit(k string) uint8 {
+// exit returns the State of lock k once the deferred calls have run.
+func (s *State) exit(k string) uint8 {
 	d := s.getDef(k)
 	var v uint8
 	if d&dE != 0 {
 		v |= s.get(k)
 	}
 	if d&dR != 0 {
-		v |= bitN
+		v |= Released
 	}
 	if d&dA != 0 {
-		v |= bitH
+		v |= Held
 	}
 	return v
 }
@@ -162,12 +163,15 @@ type Summary struct {
 	NoReturn bool
 	// EntryReleased lists the locks the function releases while they
 	// may be held on entry (its caller's lock), as opposed to those it
-	// acquires and releases itself: both end released (bitN).
+	// acquires and releases itself: both end released (Released).
 	EntryReleased map[string]bool
 }
 
-// Program holds the lock flows of a package's functions.
+// Program holds the lock flows of a package's functions. It is safe for
+// concurrent use: the analyzers that read it may run in parallel, and
+// flows are computed on demand.
 type Program struct {
+	mu       sync.Mutex // guards the flows, and every Flow's paths and namer
 	pkg      *ssa.Package
 	noReturn func(*ssa.Function) bool
 	flows    map[*ssa.Function]*Flow
@@ -197,9 +201,9 @@ func NewProgram(pkg *ssa.Package, files []*ast.File, noReturn func(*ssa.Function
 // Flow is the lock dataflow of one function.
 type Flow struct {
 	Fn    *ssa.Function
-	Namer *Namer
+	namer *Namer
 	prog  *Program
-	in    map[*ssa.BasicBlock]*state
+	in    map[*ssa.BasicBlock]*State
 	paths map[string]Path
 	// entryHeld lists locks the function releases while they may be
 	// held on entry: it works on its caller's lock.
@@ -218,9 +222,9 @@ type Flow struct {
 	summary   *Summary
 }
 
-// Flow returns the lock flow of fn, computing it if needed, or nil when
+// flow returns the lock flow of fn, computing it if needed, or nil when
 // fn has no body or is being computed (recursion).
-func (p *Program) Flow(fn *ssa.Function) *Flow {
+func (p *Program) flow(fn *ssa.Function) *Flow {
 	if f, ok := p.flows[fn]; ok {
 		return f
 	}
@@ -228,7 +232,7 @@ func (p *Program) Flow(fn *ssa.Function) *Flow {
 		return nil
 	}
 	p.busy[fn] = true
-	f := &Flow{Fn: fn, Namer: NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*state{}, paths: map[string]Path{},
+	f := &Flow{Fn: fn, namer: NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]Path{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.prescan()
 	f.solve()
@@ -248,7 +252,7 @@ func (p *Program) summaryOf(fn *ssa.Function) *Summary {
 	if fn.Pkg != p.pkg && fn.Synthetic == "" {
 		return nil
 	}
-	f := p.Flow(fn)
+	f := p.flow(fn)
 	if f == nil {
 		return nil
 	}
@@ -339,7 +343,7 @@ func (f *Flow) solve() {
 			s := f.edge(b, i, out)
 			if firstTrip(b, succ) {
 				// A loop entered on this edge runs its body at least
-				// once (for i := 0; i < 2; i++): the state goes on
+				// once (for i := 0; i < 2; i++): the State goes on
 				// to the body, not to the loop's exit.
 				s = f.edge(succ, 0, f.transfer(succ, s.clone(), nil))
 				succ = succ.Succs[0]
@@ -404,14 +408,14 @@ func firstTrip(b, h *ssa.BasicBlock) bool {
 	return false
 }
 
-// Out returns the state at the end of b along its i'th edge.
-func (f *Flow) out(b *ssa.BasicBlock, i int) *state {
+// Out returns the State at the end of b along its i'th edge.
+func (f *Flow) out(b *ssa.BasicBlock, i int) *State {
 	return f.edge(b, i, f.transfer(b, f.in[b].clone(), nil))
 }
 
-// edge refines the state at the end of b for its i'th successor: the
+// edge refines the State at the end of b for its i'th successor: the
 // true branch of TryLock holds the lock.
-func (f *Flow) edge(b *ssa.BasicBlock, i int, s *state) *state {
+func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
 	if i != 0 || s.dead || len(b.Instrs) == 0 {
 		return s
 	}
@@ -427,7 +431,7 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *state) *state {
 	if op.Kind != summary.OpTryLock {
 		return s
 	}
-	p, ok := f.Namer.Name(op.Lock)
+	p, ok := f.namer.Name(op.Lock)
 	if !ok {
 		return s
 	}
@@ -436,11 +440,11 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *state) *state {
 	return s
 }
 
-// visit is called for each instruction with the state before it.
-type visit func(instr ssa.Instruction, s *state)
+// visit is called for each instruction with the State before it.
+type visit func(instr ssa.Instruction, s *State)
 
 // transfer runs the instructions of b over s.
-func (f *Flow) transfer(b *ssa.BasicBlock, s *state, fn visit) *state {
+func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
 	for _, instr := range b.Instrs {
 		if s.dead {
 			return s
@@ -453,21 +457,21 @@ func (f *Flow) transfer(b *ssa.BasicBlock, s *state, fn visit) *state {
 	return s
 }
 
-func (f *Flow) acquire(s *state, p Path, a Acq) {
+func (f *Flow) acquire(s *State, p Path, a Acq) {
 	k := p.Key()
 	f.paths[k] = p
-	s.held[k] = bitH
+	s.held[k] = Held
 	s.site[k] = a
 }
 
-func (f *Flow) release(s *state, p Path) {
+func (f *Flow) release(s *State, p Path) {
 	k := p.Key()
 	f.paths[k] = p
-	if s.get(k)&bitE != 0 {
+	if s.get(k)&Untouched != 0 {
 		f.entryHeld[k] = true
 		f.entryReleased[k] = true
 	}
-	s.held[k] = bitN
+	s.held[k] = Released
 	if p.Weak {
 		f.weaken(s, p.Class, k)
 	}
@@ -475,20 +479,20 @@ func (f *Flow) release(s *state, p Path) {
 
 // weaken records that a release of an unknown lock of class cls (any
 // class if empty) may have released any held lock.
-func (f *Flow) weaken(s *state, cls, except string) {
+func (f *Flow) weaken(s *State, cls, except string) {
 	for k, v := range s.held {
-		if k == except || v&bitH == 0 {
+		if k == except || v&Held == 0 {
 			continue
 		}
 		if cls != "" && f.paths[k].Class != "" && f.paths[k].Class != cls {
 			continue
 		}
-		s.held[k] = v | bitN
+		s.held[k] = v | Released
 	}
 }
 
 // step applies one instruction to s.
-func (f *Flow) step(instr ssa.Instruction, s *state) {
+func (f *Flow) step(instr ssa.Instruction, s *State) {
 	switch instr := instr.(type) {
 	case *ssa.Call:
 		f.call(&instr.Call, instr, s)
@@ -501,10 +505,10 @@ func (f *Flow) step(instr ssa.Instruction, s *state) {
 	}
 }
 
-func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
+func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 	op := summary.LockCall(c)
 	if op.Kind != summary.OpNone {
-		p, ok := f.Namer.Name(op.Lock)
+		p, ok := f.namer.Name(op.Lock)
 		if !ok {
 			if op.Kind == summary.OpUnlock {
 				f.weaken(s, "", "")
@@ -527,7 +531,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 			if !onlyIfs(instr) {
 				k := p.Key()
 				f.paths[k] = p
-				s.held[k] = s.get(k) | bitH
+				s.held[k] = s.get(k) | Held
 				if _, ok := s.site[k]; !ok {
 					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R}
 				}
@@ -541,8 +545,8 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 			// A dynamic call may call a closure of this function that
 			// releases a lock.
 			for _, k := range f.releasers {
-				if s.get(k)&bitH != 0 {
-					s.held[k] = s.get(k) | bitN
+				if s.get(k)&Held != 0 {
+					s.held[k] = s.get(k) | Released
 				}
 			}
 		}
@@ -563,7 +567,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 	for k, bits := range sum.Effects {
 		p, ok := f.mapPath(sum, k, c.Args, bindings)
 		if !ok {
-			if bits&bitN != 0 {
+			if bits&Released != 0 {
 				f.weaken(s, "", "")
 			}
 			continue
@@ -577,24 +581,24 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *state) {
 		key := p.Key()
 		f.paths[key] = p
 		old := s.get(key)
-		if bits&bitN != 0 && old&bitE != 0 {
+		if bits&Released != 0 && old&Untouched != 0 {
 			f.entryHeld[key] = true
 			if sum.EntryReleased[k] {
 				f.entryReleased[key] = true
 			}
 		}
 		var v uint8
-		if bits&bitE != 0 {
+		if bits&Untouched != 0 {
 			v = old
 		}
-		v |= bits &^ bitE
+		v |= bits &^ Untouched
 		s.held[key] = v
-		if bits&bitH != 0 {
-			if _, ok := s.site[key]; !ok || bits == bitH {
+		if bits&Held != 0 {
+			if _, ok := s.site[key]; !ok || bits == Held {
 				s.site[key] = Acq{Path: p, Pos: instr.Pos(), Read: sum.Read[k], Via: callee.Name()}
 			}
 		}
-		if bits == bitN && p.Weak {
+		if bits == Released && p.Weak {
 			f.weaken(s, p.Class, key)
 		}
 	}
@@ -622,13 +626,13 @@ func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
 	op := summary.LockCall(c)
 	if op.Kind != summary.OpNone {
-		if p, ok := f.Namer.Name(op.Lock); ok {
+		if p, ok := f.namer.Name(op.Lock); ok {
 			f.paths[p.Key()] = p
 			switch op.Kind {
 			case summary.OpLock:
-				out[p.Key()] = bitH
+				out[p.Key()] = Held
 			case summary.OpUnlock:
-				out[p.Key()] = bitN
+				out[p.Key()] = Released
 			}
 		}
 		return out
@@ -647,16 +651,16 @@ func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	return out
 }
 
-func (f *Flow) deferred(c *ssa.CallCommon, s *state) {
+func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
 	for k, bits := range f.effects(c) {
 		d := s.getDef(k) &^ dE
-		if bits&bitN != 0 {
+		if bits&Released != 0 {
 			d |= dR
 		}
-		if bits&bitH != 0 {
+		if bits&Held != 0 {
 			d |= dA
 		}
-		if bits&bitE != 0 {
+		if bits&Untouched != 0 {
 			d |= dE
 		}
 		s.def[k] = d
@@ -668,10 +672,10 @@ func (f *Flow) deferred(c *ssa.CallCommon, s *state) {
 // may be entered holding: the lock is handed to it). A goroutine that
 // takes and releases the lock itself changes nothing here: it waits for
 // it like any other.
-func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
+func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
 	for k := range f.handsOff(c) {
 		f.handedOff[k] = true
-		s.held[k] = s.get(k) | bitN
+		s.held[k] = s.get(k) | Released
 	}
 }
 
@@ -682,7 +686,7 @@ func (f *Flow) goStmt(c *ssa.CallCommon, s *state) {
 func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
 	if op := summary.LockCall(c); op.Kind != summary.OpNone {
-		if p, ok := f.Namer.Name(op.Lock); ok && op.Kind == summary.OpUnlock {
+		if p, ok := f.namer.Name(op.Lock); ok && op.Kind == summary.OpUnlock {
 			f.paths[p.Key()] = p
 			out[p.Key()] = true
 		}
@@ -748,7 +752,7 @@ func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path
 		// closure reaches the parameter through it.
 		v, rest = c, rest[len("->"):]
 	}
-	a, ok := f.Namer.Name(v)
+	a, ok := f.namer.Name(v)
 	if !ok {
 		return Path{}, false
 	}
@@ -783,7 +787,7 @@ func (f *Flow) summarize() {
 		}
 	}
 	for _, r := range f.Returns() {
-		st := f.Before(r)
+		st := f.before(r)
 		if st == nil || st.dead {
 			continue
 		}
@@ -793,10 +797,10 @@ func (f *Flow) summarize() {
 				continue
 			}
 			v := st.exit(k)
-			if v == bitE {
+			if v == Untouched {
 				continue
 			}
-			if st.getDef(k)&dR != 0 && st.get(k)&bitE != 0 {
+			if st.getDef(k)&dR != 0 && st.get(k)&Untouched != 0 {
 				// A deferred release of a lock it may be entered
 				// holding.
 				s.EntryReleased[k] = true
@@ -811,12 +815,12 @@ func (f *Flow) summarize() {
 	// A lock changed on some returns only is untouched on the others.
 	for k := range s.Effects {
 		for _, r := range f.Returns() {
-			st := f.Before(r)
+			st := f.before(r)
 			if st == nil || st.dead {
 				continue
 			}
-			if st.exit(k) == bitE {
-				s.Effects[k] |= bitE
+			if st.exit(k) == Untouched {
+				s.Effects[k] |= Untouched
 			}
 		}
 	}
@@ -838,15 +842,15 @@ func (f *Flow) Returns() []*ssa.Return {
 	return out
 }
 
-// Before returns the state before instr, or nil if instr is unreachable.
-func (f *Flow) Before(instr ssa.Instruction) *state {
+// before returns the State before instr, or nil if instr is unreachable.
+func (f *Flow) before(instr ssa.Instruction) *State {
 	b := instr.Block()
 	in, ok := f.in[b]
 	if !ok {
 		return nil
 	}
-	var res *state
-	f.transfer(b, in.clone(), func(i ssa.Instruction, s *state) {
+	var res *State
+	f.transfer(b, in.clone(), func(i ssa.Instruction, s *State) {
 		if i == instr {
 			res = s.clone()
 		}
@@ -857,29 +861,29 @@ func (f *Flow) Before(instr ssa.Instruction) *state {
 	return res
 }
 
-// Held returns the locks definitely held before instr, by key, with
+// heldAt returns the locks definitely held before instr, by key, with
 // their acquisitions. Locks held on entry are not known.
-func (f *Flow) Held(instr ssa.Instruction) map[string]Acq {
-	s := f.Before(instr)
+func (f *Flow) heldAt(instr ssa.Instruction) map[string]Acq {
+	s := f.before(instr)
 	out := map[string]Acq{}
 	if s == nil || s.dead {
 		return out
 	}
 	for k, v := range s.held {
-		if v == bitH {
+		if v == Held {
 			out[k] = s.site[k]
 		}
 	}
 	return out
 }
 
-// Releases reports whether instr releases (or may release) lock k.
-func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
+// releases reports whether instr releases (or may release) lock k.
+func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 	switch instr := instr.(type) {
 	case *ssa.Call:
 		op := summary.LockCall(&instr.Call)
 		if op.Kind == summary.OpUnlock {
-			p, ok := f.Namer.Name(op.Lock)
+			p, ok := f.namer.Name(op.Lock)
 			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
 		}
 		if op.Kind != summary.OpNone {
@@ -893,9 +897,9 @@ func (f *Flow) Releases(instr ssa.Instruction, k string) bool {
 			}
 			return false
 		}
-		return f.effects(&instr.Call)[k]&bitN != 0
+		return f.effects(&instr.Call)[k]&Released != 0
 	case *ssa.Defer:
-		return f.effects(&instr.Call)[k]&bitN != 0
+		return f.effects(&instr.Call)[k]&Released != 0
 	case *ssa.Go:
 		return f.handsOff(&instr.Call)[k]
 	}
@@ -935,36 +939,31 @@ func (f *Flow) releasedAfter(instr ssa.Instruction, k string) bool {
 // (released), or acquire it first (stop).
 func (f *Flow) scanRelease(instrs []ssa.Instruction, k string) (released, stop bool) {
 	for _, x := range instrs {
-		if f.Releases(x, k) {
+		if f.releases(x, k) {
 			return true, false
 		}
-		if f.Acquires(x, k) {
+		if f.acquires(x, k) {
 			return false, true
 		}
 	}
 	return false, false
 }
 
-// Acquires returns the position of instr if it acquires lock k.
-func (f *Flow) Acquires(instr ssa.Instruction, k string) bool {
+// acquires reports whether instr acquires lock k.
+func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 	c, ok := instr.(*ssa.Call)
 	if !ok {
 		return false
 	}
 	op := summary.LockCall(&c.Call)
 	if op.Kind == summary.OpLock {
-		p, ok := f.Namer.Name(op.Lock)
+		p, ok := f.namer.Name(op.Lock)
 		return ok && p.Key() == k
 	}
 	if op.Kind != summary.OpNone {
 		return false
 	}
-	return f.effects(&c.Call)[k] == bitH
-}
-
-// typeIsError reports whether t is the error interface.
-func typeIsError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
+	return f.effects(&c.Call)[k] == Held
 }
 
 // A Lock is a lock as seen at one instruction by another analyzer.
@@ -978,25 +977,25 @@ type Lock struct {
 	Acq Acq
 }
 
-// Under returns the locks that every path to instr has acquired since
+// under returns the locks that every path to instr has acquired since
 // the function's entry, held or released since, by key.
-func (f *Flow) Under(instr ssa.Instruction) map[string]Lock {
-	s := f.Before(instr)
+func (f *Flow) under(instr ssa.Instruction) map[string]Lock {
+	s := f.before(instr)
 	out := map[string]Lock{}
 	if s == nil || s.dead {
 		return out
 	}
 	for k, v := range s.held {
-		if v&bitE != 0 || f.entryReleased[k] || v&(bitH|bitN) == 0 {
+		if v&Untouched != 0 || f.entryReleased[k] || v&(Held|Released) == 0 {
 			continue
 		}
-		out[k] = Lock{Path: f.paths[k], Held: v == bitH, Acq: s.site[k]}
+		out[k] = Lock{Path: f.paths[k], Held: v == Held, Acq: s.site[k]}
 	}
 	return out
 }
 
-// Reachable reports whether some path of the function reaches instr.
-func (f *Flow) Reachable(instr ssa.Instruction) bool {
-	s := f.Before(instr)
+// reachable reports whether some path of the function reaches instr.
+func (f *Flow) reachable(instr ssa.Instruction) bool {
+	s := f.before(instr)
 	return s != nil && !s.dead
 }

@@ -1,0 +1,16 @@
+// Package lockflow computes, for each function of a package, the states
+// each lock may be in at each instruction: untouched since the function's
+// entry, held, or released, over the paths that reach it, with the calls
+// deferred on the way. It is the may-held half of the lock engine; the
+// summary package computes the must-held half (the locks held at every
+// access and call, which the summaries, the deadlock analyzers and deps
+// read). Both decide what a call does to a lock by summary.LockCall.
+//
+// A lock is named by its access path in the function (Path): exact
+// indices and local roots, so that a loop's lock of one element is told
+// from another's. A callee's net effect on the locks its caller can name
+// is mapped onto the caller's paths at the call.
+//
+// The lockleak and blockedlock analyzers read the flows through the
+// Analyzer's result, a *Program, which is safe for concurrent use.
+package lockflow
