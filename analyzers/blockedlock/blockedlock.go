@@ -54,8 +54,8 @@ func (k kind) noun() string {
 type site struct {
 	fn    *ssa.Function
 	kind  kind
-	obj   string        // the channel or WaitGroup: its class and type
-	loc   lockflow.Path // where the channel or WaitGroup is
+	obj   string            // the channel or WaitGroup: its class and type
+	loc   summary.ExactPath // where the channel or WaitGroup is
 	pos   token.Pos
 	at    ssa.Instruction   // where the operation happens
 	exits []ssa.Instruction // for a deferred operation: the returns
@@ -258,7 +258,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 
 // chanObj names the channel a value was loaded from: a field of a type
 // or a package variable, with the channel's type.
-func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
+func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
 	for {
 		ct, ok := v.(*ssa.ChangeType)
 		if !ok {
@@ -268,31 +268,31 @@ func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path)
 	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return "", lockflow.Path{}
+		return "", summary.ExactPath{}
 	}
 	p, ok := n.Name(load.X)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockflow.Path{}
+		return "", summary.ExactPath{}
 	}
 	return p.Class + " " + types.TypeString(v.Type(), nil), p
 }
 
-func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
+func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockflow.Path{}
+		return "", summary.ExactPath{}
 	}
 	return p.Class + " sync.WaitGroup", p
 }
 
 // condObj names a sync.Cond: a field holding it or a pointer to it.
-func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, lockflow.Path) {
+func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", lockflow.Path{}
+		return "", summary.ExactPath{}
 	}
 	return p.Class + " sync.Cond", p
 }
@@ -514,26 +514,26 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockflow.Lock {
 
 // translate names a lock of a caller, at a call of fn, in fn's terms:
 // through the parameter or free variable it is reached from.
-func (c *checker) translate(p lockflow.Path, call *ssa.Call, fn *ssa.Function) (lockflow.Path, bool) {
+func (c *checker) translate(p summary.ExactPath, call *ssa.Call, fn *ssa.Function) (summary.ExactPath, bool) {
 	if isGlobal(p) {
 		return p, true
 	}
 	flow := c.prog.Flow(call.Parent())
 	if flow == nil {
-		return lockflow.Path{}, false
+		return summary.ExactPath{}, false
 	}
 	key := p.Key()
-	try := func(v ssa.Value, root, name string) (lockflow.Path, bool) {
+	try := func(v ssa.Value, root, name string) (summary.ExactPath, bool) {
 		a, ok := flow.Name(v)
 		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
-			return lockflow.Path{}, false
+			return summary.ExactPath{}, false
 		}
 		rest := key[len(a.Key()):]
 		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
-			return lockflow.Path{}, false
+			return summary.ExactPath{}, false
 		}
 		disp := name + strings.ReplaceAll(rest, "->", "")
-		return lockflow.Path{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+		return summary.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
 	}
 	for j, arg := range call.Call.Args {
 		if j < len(fn.Params) {
@@ -551,16 +551,16 @@ func (c *checker) translate(p lockflow.Path, call *ssa.Call, fn *ssa.Function) (
 			}
 		}
 	}
-	return lockflow.Path{}, false
+	return summary.ExactPath{}, false
 }
 
 // isGlobal reports whether a lock is a package variable (or in one).
-func isGlobal(p lockflow.Path) bool {
+func isGlobal(p summary.ExactPath) bool {
 	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
 }
 
 // container returns the object a field path selects from.
-func container(p lockflow.Path) string {
+func container(p summary.ExactPath) string {
 	k := strings.TrimSuffix(p.Key(), "->")
 	i := strings.LastIndexByte(k, '.')
 	if i < len(p.Root) {
@@ -572,7 +572,7 @@ func container(p lockflow.Path) string {
 // sameObject reports whether a lock and a channel (or WaitGroup) are
 // fields of the same object, or the lock is a package variable: then a
 // lock class and a channel class name one lock for the channel.
-func sameObject(lock, loc lockflow.Path) bool {
+func sameObject(lock, loc summary.ExactPath) bool {
 	if isGlobal(lock) {
 		return true
 	}

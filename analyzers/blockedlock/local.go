@@ -64,7 +64,7 @@ func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
 // it when lc is set (in fn's own body); it reports false when v is used
 // any other way.
 func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := lockflow.Path{Display: name}
+	loc := summary.ExactPath{Display: name}
 	add := func(k kind, pos token.Pos, at ssa.Instruction, sel *ssa.Select) {
 		*sites = append(*sites, &site{fn: fn, kind: k, obj: obj, loc: loc, pos: pos, at: at, sel: sel})
 	}
@@ -324,7 +324,7 @@ func (c *checker) blockedLocal(s *site, l lockflow.Lock, lc *localChan, others [
 // through the cell of a variable that closures capture (a local of the
 // maker, a free variable of the goroutine) is named through the value
 // stored in it.
-func (c *checker) inMaker(p lockflow.Path, s *site, lc *localChan) (string, bool) {
+func (c *checker) inMaker(p summary.ExactPath, s *site, lc *localChan) (string, bool) {
 	fn := s.fn
 	if p.Weak {
 		return "", false
@@ -368,7 +368,7 @@ func (c *checker) inMaker(p lockflow.Path, s *site, lc *localChan) (string, bool
 		}
 	}
 	rest := p.Rest
-	if x := lockflow.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
+	if x := summary.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
 		v, rest = x, rest[len("->"):]
 	} else if fn == lc.fn {
 		return "", false // a value of the maker's own
@@ -422,7 +422,7 @@ func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
 // wgUses collects into sites the Wait and Done calls of fn on the
 // WaitGroup at v, as chanUses does for a channel.
 func (c *checker) wgUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := lockflow.Path{Display: name}
+	loc := summary.ExactPath{Display: name}
 	refs := v.Referrers()
 	if refs == nil {
 		return false

@@ -30,10 +30,10 @@ func (p path) location() string {
 }
 
 // A resolver names the SSA values of one function as the summaries do
-// (summary.Resolver), so that the two never disagree on a path.
-type resolver struct{ r *summary.Resolver }
+// (summary.Namer), so that the two never disagree on a path.
+type resolver struct{ r *summary.Namer }
 
-func newResolver(fn *ssa.Function) *resolver { return &resolver{summary.NewResolver(fn)} }
+func newResolver(fn *ssa.Function) *resolver { return &resolver{summary.NewNamer(fn)} }
 
 // paths returns the access paths v may denote (nil when v is local or
 // unknown).

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // This file is what the analyzers that read the flows see: the methods
@@ -21,11 +23,12 @@ func (p *Program) Flow(fn *ssa.Function) *Flow {
 // Program returns the Program the flow belongs to.
 func (f *Flow) Program() *Program { return f.prog }
 
-// Name returns the path of v in the flow's function (see Namer.Name).
-func (f *Flow) Name(v ssa.Value) (Path, bool) {
+// Name returns the path of v in the flow's function, under the exact
+// policy (summary.Namer.Exact).
+func (f *Flow) Name(v ssa.Value) (summary.ExactPath, bool) {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
-	return f.namer.Name(v)
+	return f.namer.Exact(v)
 }
 
 // Before returns the state before instr, or nil if instr is unreachable.
@@ -88,11 +91,11 @@ func (f *Flow) ReleasedAfter(instr ssa.Instruction, k string) bool {
 }
 
 // MapPath names lock k of callee, a function f calls with args, in f.
-func (f *Flow) MapPath(callee *Flow, k string, args []ssa.Value) (Path, bool) {
+func (f *Flow) MapPath(callee *Flow, k string, args []ssa.Value) (summary.ExactPath, bool) {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	if callee.summary == nil {
-		return Path{}, false
+		return summary.ExactPath{}, false
 	}
 	return f.mapPath(callee.summary, k, args, nil)
 }
@@ -109,8 +112,8 @@ func (f *Flow) Keys() []string {
 	return ks
 }
 
-// Path returns the path of lock k.
-func (f *Flow) Path(k string) Path {
+// summary.ExactPath returns the path of lock k.
+func (f *Flow) Path(k string) summary.ExactPath {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	return f.paths[k]

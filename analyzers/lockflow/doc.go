@@ -6,9 +6,10 @@
 // access and call, which the summaries, the deadlock analyzers and deps
 // read). Both decide what a call does to a lock by summary.LockCall.
 //
-// A lock is named by its access path in the function (Path): exact
-// indices and local roots, so that a loop's lock of one element is told
-// from another's. A callee's net effect on the locks its caller can name
+// A lock is named by its access path in the function under the exact
+// policy of summary.Namer (summary.ExactPath): exact indices and local
+// roots, so that a loop's lock of one element is told from another's. The
+// summaries name the same values under the namer's other policy. A callee's net effect on the locks its caller can name
 // is mapped onto the caller's paths at the call.
 //
 // The lockleak and blockedlock analyzers read the flows through the

@@ -36,7 +36,7 @@ const (
 // An Acq is an acquisition: the lock, where it was acquired (a Lock call,
 // or a call of a function that returns holding it) and in which mode.
 type Acq struct {
-	Path Path
+	Path summary.ExactPath
 	Pos  token.Pos
 	Read bool
 	Via  string // the callee that acquires it, if not a direct Lock
@@ -158,7 +158,7 @@ func (s *State) exit(k string) uint8 {
 // for each lock, the set of its states at the function's returns.
 type Summary struct {
 	Effects  map[string]uint8
-	Paths    map[string]Path
+	Paths    map[string]summary.ExactPath
 	Read     map[string]bool
 	NoReturn bool
 	// EntryReleased lists the locks the function releases while they
@@ -201,10 +201,10 @@ func NewProgram(pkg *ssa.Package, files []*ast.File, noReturn func(*ssa.Function
 // Flow is the lock dataflow of one function.
 type Flow struct {
 	Fn    *ssa.Function
-	namer *Namer
+	namer *summary.Namer
 	prog  *Program
 	in    map[*ssa.BasicBlock]*State
-	paths map[string]Path
+	paths map[string]summary.ExactPath
 	// entryHeld lists locks the function releases while they may be
 	// held on entry: it works on its caller's lock.
 	entryHeld map[string]bool
@@ -232,7 +232,7 @@ func (p *Program) flow(fn *ssa.Function) *Flow {
 		return nil
 	}
 	p.busy[fn] = true
-	f := &Flow{Fn: fn, namer: NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]Path{},
+	f := &Flow{Fn: fn, namer: summary.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]summary.ExactPath{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.prescan()
 	f.solve()
@@ -431,7 +431,7 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
 	if op.Kind != summary.OpTryLock {
 		return s
 	}
-	p, ok := f.namer.Name(op.Lock)
+	p, ok := f.namer.Exact(op.Lock)
 	if !ok {
 		return s
 	}
@@ -457,14 +457,14 @@ func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
 	return s
 }
 
-func (f *Flow) acquire(s *State, p Path, a Acq) {
+func (f *Flow) acquire(s *State, p summary.ExactPath, a Acq) {
 	k := p.Key()
 	f.paths[k] = p
 	s.held[k] = Held
 	s.site[k] = a
 }
 
-func (f *Flow) release(s *State, p Path) {
+func (f *Flow) release(s *State, p summary.ExactPath) {
 	k := p.Key()
 	f.paths[k] = p
 	if s.get(k)&Untouched != 0 {
@@ -508,7 +508,7 @@ func (f *Flow) step(instr ssa.Instruction, s *State) {
 func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 	op := summary.LockCall(c)
 	if op.Kind != summary.OpNone {
-		p, ok := f.namer.Name(op.Lock)
+		p, ok := f.namer.Exact(op.Lock)
 		if !ok {
 			if op.Kind == summary.OpUnlock {
 				f.weaken(s, "", "")
@@ -626,7 +626,7 @@ func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
 	op := summary.LockCall(c)
 	if op.Kind != summary.OpNone {
-		if p, ok := f.namer.Name(op.Lock); ok {
+		if p, ok := f.namer.Exact(op.Lock); ok {
 			f.paths[p.Key()] = p
 			switch op.Kind {
 			case summary.OpLock:
@@ -686,7 +686,7 @@ func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
 func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
 	if op := summary.LockCall(c); op.Kind != summary.OpNone {
-		if p, ok := f.namer.Name(op.Lock); ok && op.Kind == summary.OpUnlock {
+		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == summary.OpUnlock {
 			f.paths[p.Key()] = p
 			out[p.Key()] = true
 		}
@@ -724,7 +724,7 @@ func staticCallee(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
 }
 
 // mapPath maps a callee's lock path onto the caller's values.
-func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path, bool) {
+func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (summary.ExactPath, bool) {
 	p := sum.Paths[k]
 	if strings.HasPrefix(p.Root, "@") {
 		return p, true
@@ -734,27 +734,27 @@ func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path
 	case strings.HasPrefix(p.Root, "$f"):
 		i := atoi(p.Root[2:])
 		if i < 0 || i >= len(bindings) {
-			return Path{}, false
+			return summary.ExactPath{}, false
 		}
 		v = bindings[i]
 	case strings.HasPrefix(p.Root, "$"):
 		i := atoi(p.Root[1:])
 		if i < 0 || i >= len(args) {
-			return Path{}, false
+			return summary.ExactPath{}, false
 		}
 		v = args[i]
 	default:
-		return Path{}, false
+		return summary.ExactPath{}, false
 	}
 	rest := p.Rest
-	if c := CapturedParam(v); c != nil && strings.HasPrefix(rest, "->") {
+	if c := summary.CapturedParam(v); c != nil && strings.HasPrefix(rest, "->") {
 		// A closure's variable bound to the cell of a parameter: the
 		// closure reaches the parameter through it.
 		v, rest = c, rest[len("->"):]
 	}
-	a, ok := f.namer.Name(v)
+	a, ok := f.namer.Exact(v)
 	if !ok {
-		return Path{}, false
+		return summary.ExactPath{}, false
 	}
 	q := a
 	q.Rest = a.Rest + rest
@@ -767,7 +767,7 @@ func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (Path
 }
 
 // rootDisplay is the part of a path's display that names its root.
-func rootDisplay(p Path) string {
+func rootDisplay(p summary.ExactPath) string {
 	if i := strings.IndexAny(p.Display, ".["); i >= 0 {
 		return p.Display[:i]
 	}
@@ -779,7 +779,7 @@ func atoi(s string) int { return summary.ParseIndex(s) }
 
 // summarize computes the function's net effect from its returns.
 func (f *Flow) summarize() {
-	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]Path{}, Read: map[string]bool{}, NoReturn: true,
+	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]summary.ExactPath{}, Read: map[string]bool{}, NoReturn: true,
 		EntryReleased: map[string]bool{}}
 	for k := range f.entryReleased {
 		if !f.paths[k].Local() {
@@ -883,7 +883,7 @@ func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 	case *ssa.Call:
 		op := summary.LockCall(&instr.Call)
 		if op.Kind == summary.OpUnlock {
-			p, ok := f.namer.Name(op.Lock)
+			p, ok := f.namer.Exact(op.Lock)
 			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
 		}
 		if op.Kind != summary.OpNone {
@@ -957,7 +957,7 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 	}
 	op := summary.LockCall(&c.Call)
 	if op.Kind == summary.OpLock {
-		p, ok := f.namer.Name(op.Lock)
+		p, ok := f.namer.Exact(op.Lock)
 		return ok && p.Key() == k
 	}
 	if op.Kind != summary.OpNone {
@@ -968,7 +968,7 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 
 // A Lock is a lock as seen at one instruction by another analyzer.
 type Lock struct {
-	Path Path
+	Path summary.ExactPath
 	// Held reports that the lock is held on every path to the
 	// instruction; otherwise it was acquired on every path and may
 	// have been released since.

@@ -146,12 +146,15 @@ func Display(loc string, names []string) string {
 	return name + rest
 }
 
-// resolver computes the paths of SSA values of one function.
+// resolver computes the paths of SSA values of one function, under both
+// policies of the Namer: memo holds the summaries', exactMemo the lock
+// flows' (exact.go).
 type resolver struct {
-	fn     *ssa.Function
-	params map[*ssa.Parameter]int
-	free   map[*ssa.FreeVar]int
-	memo   map[ssa.Value][]path
+	fn        *ssa.Function
+	params    map[*ssa.Parameter]int
+	free      map[*ssa.FreeVar]int
+	memo      map[ssa.Value][]path
+	exactMemo map[ssa.Value]*ExactPath
 }
 
 func newResolver(fn *ssa.Function) *resolver {
@@ -182,12 +185,27 @@ func (r *resolver) paths(v ssa.Value) []path {
 	return ps
 }
 
-func (r *resolver) compute(v ssa.Value) []path {
+// root returns the root a parameter, a free variable or a package
+// variable is under both policies: "$1", "$f0", "@pkg/path.V".
+func (r *resolver) root(v ssa.Value) (string, bool) {
 	switch v := v.(type) {
 	case *ssa.Parameter:
-		return []path{{str: "$" + strconv.Itoa(r.params[v]), class: TypeClass(v.Type())}}
+		return "$" + strconv.Itoa(r.params[v]), true
 	case *ssa.FreeVar:
-		return []path{{str: "$f" + strconv.Itoa(r.free[v]), class: TypeClass(v.Type())}}
+		return "$f" + strconv.Itoa(r.free[v]), true
+	case *ssa.Global:
+		if v.Pkg != nil {
+			return "@" + v.Pkg.Pkg.Path() + "." + v.Name(), true
+		}
+	}
+	return "", false
+}
+
+func (r *resolver) compute(v ssa.Value) []path {
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		root, _ := r.root(v)
+		return []path{{str: root, class: TypeClass(v.Type())}}
 	case *ssa.Alloc:
 		// A value parameter spilled to memory so that its fields can
 		// be addressed (a value receiver: func (v view) f() { v.x… }),
@@ -196,10 +214,9 @@ func (r *resolver) compute(v ssa.Value) []path {
 			return r.paths(p)
 		}
 	case *ssa.Global:
-		if v.Pkg == nil {
-			return nil
+		if root, ok := r.root(v); ok {
+			return []path{{str: root, class: root[1:]}}
 		}
-		return []path{{str: "@" + v.Pkg.Pkg.Path() + "." + v.Name(), class: v.Pkg.Pkg.Path() + "." + v.Name()}}
 	case *ssa.FieldAddr:
 		name, class := fieldOf(v.X.Type(), v.Field)
 		return mapPaths(r.paths(v.X), func(p path) path {

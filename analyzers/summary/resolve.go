@@ -25,21 +25,23 @@ func (p Path) Location() string { return path{p.Str, p.Loaded, p.Class}.location
 // "[*]").
 func (p Path) Step(s string) string { return path{p.Str, p.Loaded, p.Class}.step(s) }
 
-// A Resolver computes the access paths of the SSA values of one function,
-// by the rules the summaries use, so that other analyzers name locations
-// as the summaries do.
-type Resolver struct{ r *resolver }
+// A Namer names the SSA values of one function by access paths, under
+// two policies: Paths, the summaries' (where a value may point, elements
+// collapsed, nothing local), and Exact, the lock flows' (one path, exact
+// indices, local roots; see exact.go). Other analyzers name locations
+// with it, so that they and the summaries never disagree on a path.
+type Namer struct{ r *resolver }
 
-// NewResolver returns a resolver for the values of fn.
-func NewResolver(fn *ssa.Function) *Resolver { return &Resolver{newResolver(fn)} }
+// NewNamer returns a namer for the values of fn.
+func NewNamer(fn *ssa.Function) *Namer { return &Namer{newResolver(fn)} }
 
-// Paths returns the access paths v may denote (nil when v is local or
-// unknown).
-func (r *Resolver) Paths(v ssa.Value) []Path { return exported(r.r.paths(v)) }
+// Paths returns the access paths v may denote under the summaries'
+// policy (nil when v is local or unknown).
+func (n *Namer) Paths(v ssa.Value) []Path { return exported(n.r.paths(v)) }
 
 // CellContents returns the paths stored in a local variable that is only
 // ever assigned values with paths (as a captured receiver is), or nil.
-func (r *Resolver) CellContents(cell *ssa.Alloc) []Path { return exported(r.r.cellContents(cell)) }
+func (n *Namer) CellContents(cell *ssa.Alloc) []Path { return exported(n.r.cellContents(cell)) }
 
 // ThroughField maps a callee's location tail rooted at v, a struct local
 // to the function (a wrapper made to call a method: view{r}, &cb{s: s}),
@@ -47,11 +49,11 @@ func (r *Resolver) CellContents(cell *ssa.Alloc) []Path { return exported(r.r.ce
 // one value there: ".x->mu" with x holding the caller's $1 is "$1.mu";
 // ".x", loaded, is the value $1 itself. It returns nil when v is no such
 // struct or the location lies within it.
-func (r *Resolver) ThroughField(v ssa.Value, tail string, loaded bool) []Path {
+func (n *Namer) ThroughField(v ssa.Value, tail string, loaded bool) []Path {
 	if localStruct(v) == nil {
 		return nil
 	}
-	return exported(r.r.throughField(v, tail, loaded))
+	return exported(n.r.throughField(v, tail, loaded))
 }
 
 // IntoField maps rest, the steps of a callee's location after a field of

@@ -1,22 +1,30 @@
-package lockflow
+package summary
 
 import (
 	"go/constant"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
 
-// A Path names a lock (or any object) by its access path in one function:
-// the root ("$0" for the first parameter, "$f1" for the second free
+// The exact policy of the namer, the lock flows' (package lockflow): a
+// value is named by one path, with exact indices ("[%t3]", "[2]"),
+// roots local to the function ("%t5" for a local variable or a call's
+// result), and a φ-node as a root of its own that may name one of several
+// objects (Weak). The summaries' policy (paths.go) collapses elements to
+// "[*]", expands φ-nodes into their edges' paths and names nothing local:
+// it says where a value may point, this one which lock a function's Lock
+// and Unlock calls name, to pair them.
+
+// An ExactPath names a lock (or any object) by its access path in one
+// function: the root ("$0" for the first parameter, "$f1" for the second free
 // variable of a closure, "@pkg.V" for a package-level variable, "%t3" for
 // any other SSA value, such as a local variable or a call's result)
 // followed by steps (".f" a field in place, "[i]" an element, "->" a load
 // through a reference). Two paths with the same key name the same object
 // as long as the values on the way do not change.
-type Path struct {
+type ExactPath struct {
 	Root string
 	Rest string
 	// Display is the path for people: "c.mu", "s.conns[i].mu".
@@ -35,100 +43,82 @@ type Path struct {
 }
 
 // Key is the identity of the path within its function.
-func (p Path) Key() string { return p.Root + p.Rest }
+func (p ExactPath) Key() string { return p.Root + p.Rest }
 
 // Local reports whether the path's root is a value of the function itself
 // rather than a parameter, a free variable or a global: a caller cannot
 // name it.
-func (p Path) Local() bool { return strings.HasPrefix(p.Root, "%") }
+func (p ExactPath) Local() bool { return strings.HasPrefix(p.Root, "%") }
 
-// Namer computes the paths of the values of one function.
-type Namer struct {
-	fn     *ssa.Function
-	params map[*ssa.Parameter]int
-	free   map[*ssa.FreeVar]int
-	memo   map[ssa.Value]*Path
-}
+// Exact returns the path of v under the exact policy, or false when v has
+// none (the path would go through a call or an arithmetic value).
+func (n *Namer) Exact(v ssa.Value) (ExactPath, bool) { return n.r.exact(v) }
 
-// NewNamer returns a Namer for fn.
-func NewNamer(fn *ssa.Function) *Namer {
-	n := &Namer{fn: fn, params: map[*ssa.Parameter]int{}, free: map[*ssa.FreeVar]int{}, memo: map[ssa.Value]*Path{}}
-	for i, p := range fn.Params {
-		n.params[p] = i
-	}
-	for i, fv := range fn.FreeVars {
-		n.free[fv] = i
-	}
-	return n
-}
-
-// Name returns the path of v, or false when v has none (the path would
-// go through a call or an arithmetic value).
-func (n *Namer) Name(v ssa.Value) (Path, bool) {
-	if p, ok := n.memo[v]; ok {
+func (r *resolver) exact(v ssa.Value) (ExactPath, bool) {
+	if p, ok := r.exactMemo[v]; ok {
 		if p == nil {
-			return Path{}, false
+			return ExactPath{}, false
 		}
 		return *p, true
 	}
-	n.memo[v] = nil // cycles through phis have no name
-	p, ok := n.name(v, 0)
+	if r.exactMemo == nil {
+		r.exactMemo = map[ssa.Value]*ExactPath{}
+	}
+	r.exactMemo[v] = nil // cycles through phis have no name
+	p, ok := r.exactName(v, 0)
 	if ok {
-		n.memo[v] = &p
+		r.exactMemo[v] = &p
 	}
 	return p, ok
 }
 
-func (n *Namer) name(v ssa.Value, depth int) (Path, bool) {
+func (r *resolver) exactName(v ssa.Value, depth int) (ExactPath, bool) {
 	if depth > 12 {
-		return Path{}, false
+		return ExactPath{}, false
 	}
 	switch v := v.(type) {
-	case *ssa.Parameter:
-		i := n.params[v]
-		return Path{Root: "$" + strconv.Itoa(i), Display: v.Name(), Class: typeName(v.Type()), Values: []ssa.Value{v}}, true
-	case *ssa.FreeVar:
-		i := n.free[v]
-		return Path{Root: "$f" + strconv.Itoa(i), Display: v.Name(), Class: typeName(v.Type()), Values: []ssa.Value{v}}, true
+	case *ssa.Parameter, *ssa.FreeVar:
+		root, _ := r.root(v)
+		return ExactPath{Root: root, Display: v.Name(), Class: namedClass(v.Type()), Values: []ssa.Value{v}}, true
 	case *ssa.Global:
-		name := "@" + v.Pkg.Pkg.Path() + "." + v.Name()
-		return Path{Root: name, Display: v.Name(), Class: name}, true
+		root, ok := r.root(v)
+		return ExactPath{Root: root, Display: v.Name(), Class: root}, ok
 	case *ssa.Alloc:
 		disp := v.Comment
 		if disp == "" || strings.HasPrefix(disp, "complit") || strings.HasPrefix(disp, "new") || strings.HasPrefix(disp, "varargs") || strings.HasPrefix(disp, "slicelit") {
 			disp = "the local value"
 		}
-		return Path{Root: "%" + v.Name(), Display: disp, Values: []ssa.Value{v}}, true
+		return ExactPath{Root: "%" + v.Name(), Display: disp, Values: []ssa.Value{v}}, true
 	case *ssa.FieldAddr:
-		return n.field(v.X, v.Field, depth)
+		return r.exactField(v.X, v.Field, depth)
 	case *ssa.Field:
-		return n.field(v.X, v.Field, depth)
+		return r.exactField(v.X, v.Field, depth)
 	case *ssa.IndexAddr:
-		return n.index(v.X, v.Index, depth)
+		return r.exactIndex(v.X, v.Index, depth)
 	case *ssa.Index:
-		return n.index(v.X, v.Index, depth)
+		return r.exactIndex(v.X, v.Index, depth)
 	case *ssa.Lookup:
 		// m[k]: the element of the map at k (a comma-ok lookup is a
 		// tuple, named by its extraction).
 		if v.CommaOk {
-			return Path{}, false
+			return ExactPath{}, false
 		}
 		if _, ok := v.X.Type().Underlying().(*types.Map); !ok {
-			return Path{}, false
+			return ExactPath{}, false
 		}
-		return n.index(v.X, v.Index, depth)
+		return r.exactIndex(v.X, v.Index, depth)
 	case *ssa.UnOp:
 		if v.Op.String() != "*" {
-			return Path{}, false
+			return ExactPath{}, false
 		}
 		if p := CapturedParam(v.X); p != nil {
 			// A parameter that closures capture lives in a cell; a
 			// load of it is the parameter.
-			return n.sub(p, depth)
+			return r.exactSub(p, depth)
 		}
-		x, ok := n.sub(v.X, depth)
+		x, ok := r.exactSub(v.X, depth)
 		if !ok {
-			return Path{}, false
+			return ExactPath{}, false
 		}
 		x.Rest += "->"
 		x.Values = append(x.Values[:len(x.Values):len(x.Values)], v)
@@ -137,22 +127,22 @@ func (n *Namer) name(v ssa.Value, depth int) (Path, bool) {
 		}
 		return x, true
 	case *ssa.MakeInterface:
-		return n.sub(v.X, depth)
+		return r.exactSub(v.X, depth)
 	case *ssa.ChangeType:
-		return n.sub(v.X, depth)
+		return r.exactSub(v.X, depth)
 	case *ssa.ChangeInterface:
-		return n.sub(v.X, depth)
+		return r.exactSub(v.X, depth)
 	case *ssa.TypeAssert:
 		if v.CommaOk {
-			return Path{}, false
+			return ExactPath{}, false
 		}
-		return n.sub(v.X, depth)
+		return r.exactSub(v.X, depth)
 	case *ssa.Phi:
-		return Path{Root: "%" + v.Name(), Display: phiName(v), Class: typeName(v.Type()), Weak: true, Values: []ssa.Value{v}}, true
+		return ExactPath{Root: "%" + v.Name(), Display: phiName(v), Class: namedClass(v.Type()), Weak: true, Values: []ssa.Value{v}}, true
 	case *ssa.Call, *ssa.Extract:
-		return Path{Root: "%" + v.Name(), Display: "the value of " + v.Name(), Class: typeName(v.Type()), Values: []ssa.Value{v}}, true
+		return ExactPath{Root: "%" + v.Name(), Display: "the value of " + v.Name(), Class: namedClass(v.Type()), Values: []ssa.Value{v}}, true
 	}
-	return Path{}, false
+	return ExactPath{}, false
 }
 
 // CapturedParam returns the parameter v holds when v is the cell of a
@@ -198,28 +188,28 @@ func storedTo(fv *ssa.FreeVar) bool {
 	return false
 }
 
-func (n *Namer) sub(v ssa.Value, depth int) (Path, bool) {
-	if p, ok := n.memo[v]; ok && p != nil {
+func (r *resolver) exactSub(v ssa.Value, depth int) (ExactPath, bool) {
+	if p, ok := r.exactMemo[v]; ok && p != nil {
 		return *p, true
 	}
-	return n.name(v, depth+1)
+	return r.exactName(v, depth+1)
 }
 
-func (n *Namer) field(x ssa.Value, i int, depth int) (Path, bool) {
-	p, ok := n.sub(x, depth)
+func (r *resolver) exactField(x ssa.Value, i int, depth int) (ExactPath, bool) {
+	p, ok := r.exactSub(x, depth)
 	if !ok {
-		return Path{}, false
+		return ExactPath{}, false
 	}
 	st, ok := deref(x.Type()).Underlying().(*types.Struct)
 	if !ok {
-		return Path{}, false
+		return ExactPath{}, false
 	}
 	f := st.Field(i)
 	p.Rest += "." + f.Name()
 	if p.Display != "" {
 		p.Display += "." + f.Name()
 	}
-	owner := typeName(x.Type())
+	owner := namedClass(x.Type())
 	if owner == "" {
 		owner = p.Class
 	}
@@ -235,16 +225,16 @@ func (n *Namer) field(x ssa.Value, i int, depth int) (Path, bool) {
 	return p, true
 }
 
-func (n *Namer) index(x, idx ssa.Value, depth int) (Path, bool) {
-	p, ok := n.sub(x, depth)
+func (r *resolver) exactIndex(x, idx ssa.Value, depth int) (ExactPath, bool) {
+	p, ok := r.exactSub(x, depth)
 	if !ok {
-		return Path{}, false
+		return ExactPath{}, false
 	}
 	var step string
 	switch i := idx.(type) {
 	case *ssa.Const:
 		if i.Value == nil || i.Value.Kind() != constant.Int {
-			return Path{}, false
+			return ExactPath{}, false
 		}
 		step = "[" + i.Value.ExactString() + "]"
 	default:
@@ -281,18 +271,11 @@ func phiName(v *ssa.Phi) string {
 	return "a value"
 }
 
-// typeName names the (pointed-to) named type of t, or "".
-func typeName(t types.Type) string {
+// namedClass is the class of the (pointed-to) named type of t, or "".
+func namedClass(t types.Type) string {
 	t = types.Unalias(deref(t))
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 	}
 	return ""
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
