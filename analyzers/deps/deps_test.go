@@ -50,10 +50,12 @@ func checkPairs(t *testing.T, tp *deps.TypePlan, want ...string) {
 // TestEntryHeld checks that the lock a helper releases for its caller
 // (held on entry as far as the helper's summary goes) is not taken as
 // held in a caller that does not hold it: Reset's write through the
-// helper conflicts with Get's locked read.
+// helper conflicts with Get's locked read. In Set, which holds it, the
+// helper's write before the unlock is guarded: Get ∥ Set and Set ∥ Set
+// are not dependent.
 func TestEntryHeld(t *testing.T) {
 	tp := plan(t, "entryheld", "Gauge")
-	checkPairs(t, tp, "Get~Reset:pc", "Get~Set:pc", "Reset~Reset:pc", "Reset~Set:pc", "Set~Set:pc")
+	checkPairs(t, tp, "Get~Reset:pc", "Reset~Reset:pc", "Reset~Set:pc")
 }
 
 // TestBufReader is DepCon+'s running example: Close is not synchronised,

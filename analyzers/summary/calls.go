@@ -338,7 +338,8 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 	// upgrade a read lock) does so before its own acquisitions and
 	// accesses, as far as this summary can tell: the caller's lock does
 	// not count as held for them.
-	callerHeld := heldNow(st)
+	callerAll := heldNow(st)
+	callerHeld := slices.Clone(callerAll)
 	for _, r := range sum.Released {
 		for _, l := range m.loc(r) {
 			callerHeld = slices.DeleteFunc(callerHeld, func(h Held) bool { return h.Lock == l })
@@ -364,8 +365,15 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 			out = append([]Held(nil), callerHeld...)
 			for _, h := range mapHeld(own) {
 				if h.Site == entrySite {
-					// Held by the callee's caller on entry: here, the
-					// caller's own locks (callerHeld) say what is held.
+					// Held by the callee's caller on entry, and not
+					// yet released by the callee (or taken again
+					// since, in the same place of a loop): the
+					// caller's lock, if it holds it.
+					if i := slices.IndexFunc(callerAll, func(c Held) bool { return c.Lock == h.Lock }); i >= 0 && !heldIn(out, h.Lock) {
+						c := callerAll[i]
+						c.Broken = c.Broken || h.Broken
+						out = append(out, c)
+					}
 					continue
 				}
 				// A lock the caller holds already (a recursive read

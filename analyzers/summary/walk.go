@@ -38,6 +38,9 @@ type walker struct {
 	// goroutine and handed the lock over (see entrySeed).
 	acquired map[string]bool
 	entryRel map[string]Held
+	// ops lists, by lock, the instructions that acquire (opAcquire) or
+	// release (opRelease) it, deferred calls at their defer statement.
+	ops map[string]map[ssa.Instruction]uint8
 
 	// The recording pass keeps the summary's accesses and acquisitions
 	// deduplicated as normalize would, and stops adding accesses at the
@@ -257,12 +260,14 @@ func (w *walker) run() {
 			}
 		}
 	}
-	// The locks held on entry are released for the caller, and never
-	// acquired: not held on return, as far as the caller is concerned.
+	// The locks held on entry are released for the caller. Those the
+	// function never acquires are not held on return, as far as the
+	// caller is concerned; one it releases and takes again (to wait) is
+	// held on return, on the paths that kept it too.
 	for _, h := range seed {
 		released[h.Lock] = true
 	}
-	w.exit = slices.DeleteFunc(w.exit, func(h Held) bool { return h.Site == entrySite })
+	w.exit = slices.DeleteFunc(w.exit, func(h Held) bool { return h.Site == entrySite && !w.acquired[h.Lock] })
 	w.sum.Exit = w.exit
 	for k := range released {
 		w.sum.Released = append(w.sum.Released, k)
@@ -316,20 +321,75 @@ func withoutEntry(hs []Held) []Held {
 	return slices.DeleteFunc(slices.Clone(hs), func(h Held) bool { return h.Site == entrySite })
 }
 
-// entrySeed returns the locks the function releases without ever
-// acquiring them itself, sorted: it is entered holding them. A closure
+// entrySeed returns the locks the function is entered holding, sorted:
+// those it releases without ever acquiring them itself, and those that
+// some path from its entry releases before any acquisition. A closure
 // started by go s.mu.Lock(); go func() { s.flush(); s.mu.Unlock() }()
-// runs flush under the lock its starter handed over, and a helper that
-// unlocks for its caller runs under the caller's lock up to the unlock.
+// runs flush under the lock its starter handed over, a helper that
+// unlocks for its caller runs under the caller's lock up to the unlock,
+// and a function that waits with the lock released
+//
+//	for !s.ready { s.mu.Unlock(); <-s.wake; s.mu.Lock() }
+//
+// holds its caller's lock wherever it holds its own.
 func (w *walker) entrySeed() []Held {
 	var out []Held
 	for lock, h := range w.entryRel {
-		if !w.acquired[lock] {
+		if !w.acquired[lock] || w.releasedFirst(lock) {
 			out = append(out, h)
 		}
 	}
 	slices.SortFunc(out, func(a, b Held) int { return strings.Compare(a.Lock, b.Lock) })
 	return out
+}
+
+// Operations on a lock, as a set (walker.ops).
+const (
+	opAcquire uint8 = 1 << iota
+	opRelease
+)
+
+func (w *walker) addOp(instr ssa.Instruction, lock string, op uint8) {
+	if w.ops == nil {
+		w.ops = map[string]map[ssa.Instruction]uint8{}
+	}
+	if w.ops[lock] == nil {
+		w.ops[lock] = map[ssa.Instruction]uint8{}
+	}
+	w.ops[lock][instr] |= op
+}
+
+// releasedFirst reports whether some path from the function's entry
+// operates on lock first by releasing it. A deferred call operates at
+// the function's return, not at its defer statement.
+func (w *walker) releasedFirst(lock string) bool {
+	ops := w.ops[lock]
+	seen := make([]bool, len(w.fn.Blocks))
+	work := []*ssa.BasicBlock{w.fn.Blocks[0]}
+	seen[0] = true
+next:
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Defer); ok {
+				continue
+			}
+			if op := ops[instr]; op != 0 {
+				if op&opRelease != 0 {
+					return true
+				}
+				continue next
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // edge returns the state on the i-th out-edge of b: a successful TryLock
@@ -693,6 +753,7 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
 	pos := instrPos(instr, w.fn)
 	setAdd(&w.acquired, lock)
+	w.addOp(instr, lock, opAcquire)
 	w.recordOp(instr, lock, true)
 	if w.record && callee == 0 {
 		w.addAcquire(Acquire{Lock: lock, Class: class, Mode: mode,
@@ -709,6 +770,7 @@ func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, c
 
 func (w *walker) release(st *state, instr ssa.Instruction, lock string) {
 	w.recordOp(instr, lock, false)
+	w.addOp(instr, lock, opRelease)
 	i := slices.IndexFunc(st.held, func(h Held) bool { return h.Lock == lock })
 	if i < 0 {
 		setAdd(&st.released, lock)

@@ -3,7 +3,8 @@
 // Package entryheld has a helper that writes and then releases its
 // caller's lock: entered holding that lock as far as its own summary
 // goes, but in a caller that does not hold it (Reset) the write is
-// unguarded, and Get ∥ Reset stays a dependent pair.
+// unguarded, and Get ∥ Reset stays a dependent pair; in Set, which holds
+// it, the write is guarded.
 package entryheld
 
 import "sync"

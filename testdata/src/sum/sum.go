@@ -159,3 +159,25 @@ func (n *Node) Depth() int { // want Depth:`L \$0\.kids->\[\*\]->mu:W \{\$0\.mu:
 // Args reads a package variable of another package: os's state, not
 // recorded (TestOwnGlobals).
 func Args() int { return len(os.Args) }
+
+// waitFrame is called with r.mu held, and releases it while it waits for
+// a frame: it is entered holding r.mu, and holds it again on return.
+func (r *Reader) waitFrame(ch chan int) {
+	r.pos = 7
+	for r.buf == nil {
+		r.mu.Unlock()
+		<-ch
+		r.mu.Lock()
+	}
+	r.pos = 8
+}
+
+// WaitRead holds r.mu across waitFrame: the helper's writes, before and
+// after its wait, are guarded, and so is the read after the call.
+func (r *Reader) WaitRead(ch chan int) int { // want WaitRead:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W!\}; R \$0\.pos \{\$0\.mu:W!\}; R \$1 \(chan\); W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
+	r.mu.Lock()
+	r.waitFrame(ch)
+	n := r.pos
+	r.mu.Unlock()
+	return n
+}
