@@ -212,7 +212,22 @@
 // locks, one serialising some methods, the other guarding the field).
 // Nor is an access that lacks a lock held only at the reads of one other
 // method (that method's "one call at a time" lock, say) unless the access
-// holds it in read mode. Locations reached through an interface value that a callee
+// holds it in read mode. Nor is a field that the struct's declaration
+// puts outside a lock named for a purpose: a lock such as pathMu declared
+// above fields named for it (pathProbe), in a group of lines, guards
+// those; the type's other fields, declared elsewhere and not named for
+// it, are its goroutine's even where a method holding the lock uses them,
+// unless a comment of the field or of the lock names the other:
+//
+//	type idManager struct {
+//		queue     []id
+//		pathMu    sync.Mutex
+//		pathProbe map[pathID]id
+//
+//		seq int // not reported in Next, although Add holds pathMu at it
+//	}
+//
+// Locations reached through an interface value that a callee
 // asserts to a concrete type are not attributed to a value of a known
 // type that the caller passes (a type switch's cases are other types).
 // Nothing at all is reported of the fields of a type one of whose

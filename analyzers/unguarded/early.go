@@ -20,7 +20,7 @@ import (
 // methods looked at are the entry points and the methods of the type they
 // call on their receiver (a lazy-initialisation helper), each in its own
 // body.
-func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported reports) {
+func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported reports, lay *layout) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	// Fields accessed with sync/atomic anywhere are left to mixed.
 	atomicField := map[string]bool{}
@@ -47,7 +47,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			}
 			var locks []string
 			for _, acq := range sum.Acquires {
-				if !acq.Goroutine && guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) {
+				if !acq.Goroutine && guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) && !lay.otherPurpose(acq.Lock, f) {
 					locks = append(locks, acq.Lock)
 				}
 			}

@@ -82,6 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		mixed(pass, t, reported)
+		lay := structLayout(pass, t.obj)
 		lazy := lazyInits(res, t.obj, t.methods)
 		byField := map[string][]use{}
 		var fields []string
@@ -109,9 +110,9 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, f := range fields {
 			// Writes first: x++ is reported as a write.
 			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
-			check(pass, t, byField[f], reported)
+			check(pass, t, byField[f], reported, lay)
 		}
-		early(pass, t, st, reported)
+		early(pass, t, st, reported, lay)
 	}
 	return nil, nil
 }
@@ -120,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 // the field's other accesses, or at all its accesses in the type's other
 // methods (then once per method: a method that reads and writes the field
 // without the lock, as x.f = append(x.f, v) does).
-func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
+func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports, lay *layout) {
 	write := false
 	for _, u := range uses {
 		write = write || u.a.Write
@@ -157,7 +158,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 			lock, ev = guardOfAll(u, outside)
 			perMethod = true
 		}
-		if lock == "" || heldMore(u, lock, uses) {
+		if lock == "" || heldMore(u, lock, uses) || lay.otherPurpose(lock, u.field) {
 			continue
 		}
 		_, held := u.guards[lock]
