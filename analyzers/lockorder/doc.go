@@ -78,7 +78,19 @@
 // read locks, which do not exclude each other, and the orders a function
 // of a _test.go file takes on the locks of types declared in the
 // package's other files (a test driving the package from one goroutine;
-// code under test declared in a test file is checked as any other).
+// code under test declared in a test file is checked as any other). Nor
+// is an inversion between a callback and its maker that cannot happen on
+// one object: the callback locks an object its maker allocated, and the
+// maker takes the inverted order before it makes the callback, outside
+// any loop, so a callback run by another goroutine is an earlier call's,
+// locking an earlier object:
+//
+//	w := &watcher{}
+//	w.mu.Lock()
+//	defer w.mu.Unlock()
+//	sub.mu.Lock() // watcher.mu → Subscription.mu
+//	sub.done = func() { w.mu.Lock(); … } // run by Remove with sub.mu held
+//	sub.mu.Unlock()
 //
 // It also reports a function that locks two objects of the same type in
 // the order of its arguments, such as Equal(other *T) locking the receiver

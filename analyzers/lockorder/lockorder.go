@@ -64,6 +64,7 @@ type site struct {
 	heldName string
 	acqName  string
 	via      string
+	target   *ssa.Function // the callback, for an order through one
 }
 
 // maxCycle bounds the length of the cycles searched.
@@ -73,10 +74,12 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	var sites []site
 	seen := map[[2]string]bool{}
+	all := &orders{res: res, every: map[[2]string][]site{}, imported: map[[2]string]bool{}}
 	add := func(s site) {
 		if report.TestUse(pass, outer(s.f.Fn).Pos(), s.held.Class, s.acq.Class) {
 			return // a test driving the package's own types
 		}
+		all.add(s)
 		key := [2]string{s.From, s.To}
 		if !seen[key] {
 			seen[key] = true
@@ -148,9 +151,9 @@ func run(pass *analysis.Pass) (any, error) {
 		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
 			Where: where, Func: outer(ev.Fn).Name()},
 			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: heldName, acqName: acqName,
-			via: via(ev)})
+			via: via(ev), target: ev.Target})
 	}
-	reportCycles(pass, sites)
+	reportCycles(pass, sites, all)
 	if len(sites) > 0 {
 		fact := &Edges{}
 		for _, s := range sites {
@@ -209,7 +212,7 @@ type node struct {
 // reportCycles reports each cycle of the lock-order graph that goes
 // through an order of this package once, at the latest of its local
 // acquisitions, with the other orders as related information.
-func reportCycles(pass *analysis.Pass, sites []site) {
+func reportCycles(pass *analysis.Pass, sites []site, all *orders) {
 	adj := map[string][]*node{}
 	keys := map[[2]string]bool{}
 	for i := range sites {
@@ -223,6 +226,7 @@ func reportCycles(pass *analysis.Pass, sites []site) {
 		}
 		for _, e := range pf.Fact.(*Edges).Edges {
 			key := [2]string{e.From, e.To}
+			all.imported[key] = true
 			if keys[key] {
 				continue
 			}
@@ -244,7 +248,7 @@ func reportCycles(pass *analysis.Pass, sites []site) {
 			for _, n := range adj[at] {
 				if n.To == start.From {
 					cycle := append([]*node{start}, append(slices.Clone(path), n)...)
-					check(pass, cycle, reported, keys)
+					check(pass, cycle, reported, keys, all)
 					continue
 				}
 				if onPath[n.To] {
@@ -265,7 +269,7 @@ func reportCycles(pass *analysis.Pass, sites []site) {
 // check reports a cycle of orders e0 → e1 → … → e0, unless it was
 // reported already, has a chord, cannot block, or is serialised by a gate
 // lock.
-func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys map[[2]string]bool) {
+func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys map[[2]string]bool, all *orders) {
 	// A cycle with a chord contains a shorter cycle, reported on its
 	// own: report the chordless ones only.
 	for i, n := range cycle {
@@ -291,7 +295,7 @@ func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys ma
 	for _, n := range cycle {
 		edges = append(edges, n.rule())
 	}
-	if !lockrules.Cycle(edges) {
+	if !lockrules.Cycle(edges) || len(cycle) == 2 && all.apart(cycle[0], cycle[1]) {
 		return
 	}
 	// Report at the latest local acquisition.

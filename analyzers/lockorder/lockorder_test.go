@@ -14,7 +14,7 @@ import (
 // (Transfer), correct orders, and (lockorder2) an inversion whose halves
 // live in different packages, which needs the facts to flow.
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), lockorder.Analyzer, "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5")
+	analysistest.Run(t, testpkgs.Dir(t), lockorder.Analyzer, "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5", "lockorder6")
 }
 
 // TestTestCode checks that a test reversing the package's own lock order
