@@ -223,17 +223,23 @@ func prefixDone(p *prepared) bool {
 }
 
 // settledGoroutines returns the number of goroutines once it has stayed
-// the same for a little while: the harness's own step goroutines may
-// still be exiting.
+// the same over three samples: the harness's own step goroutines may
+// still be exiting. Each sample first yields the processor, so that a
+// step goroutine that has sent its result and only has to return gets to
+// run even on a loaded machine, where it may otherwise wait longer than
+// the pause between two samples.
 func settledGoroutines() int {
 	n := runtime.NumGoroutine()
-	for i := 0; i < 20; i++ {
+	same := 0
+	for i := 0; i < 40 && same < 3; i++ {
+		runtime.Gosched()
 		time.Sleep(100 * time.Microsecond)
 		m := runtime.NumGoroutine()
 		if m == n {
-			return n
+			same++
+		} else {
+			n, same = m, 0
 		}
-		n = m
 	}
 	return n
 }
