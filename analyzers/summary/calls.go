@@ -335,9 +335,10 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		return out
 	}
 	// A callee that releases a lock its caller holds (to block, or to
-	// upgrade a read lock) does so before its own acquisitions and
-	// accesses, as far as this summary can tell: the caller's lock does
-	// not count as held for them.
+	// upgrade a read lock) may do so before any of its own acquisitions
+	// and accesses: the caller's lock counts as held only for those that
+	// the callee's summary marks as made under the lock it was entered
+	// holding (entrySite), before releasing it (callerAll).
 	callerAll := heldNow(st)
 	callerHeld := slices.Clone(callerAll)
 	for _, r := range sum.Released {
