@@ -650,10 +650,10 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 		if len(b.Instrs) == 0 {
 			continue
 		}
-		cycle := reaches(b, target) && (reaches(target, b) || b == target)
+		cycle := summary.Reaches(b, target) && (summary.Reaches(target, b) || b == target)
 		// After the operation, in a function its goroutine runs again
 		// (called in a loop): the lock is taken before the next time.
-		later := repeated && (b != target && reaches(target, b) || b == target && !before)
+		later := repeated && (b != target && summary.Reaches(target, b) || b == target && !before)
 		if !cycle && !later {
 			continue
 		}
@@ -671,12 +671,12 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 // the lock in the loop rather than at its exit.
 func (c *checker) beforeExit(s *site, cls string) (lockflow.Lock, bool) {
 	for _, b := range s.fn.Blocks {
-		if len(b.Instrs) == 0 || !reaches(b, b) {
+		if len(b.Instrs) == 0 || !summary.Reaches(b, b) {
 			continue
 		}
 		exits := false
 		for _, x := range s.exits {
-			exits = exits || x.Block() != nil && reaches(b, x.Block())
+			exits = exits || x.Block() != nil && summary.Reaches(b, x.Block())
 		}
 		if !exits {
 			continue
@@ -697,27 +697,8 @@ func (c *checker) repeated(fn *ssa.Function, depth int) bool {
 		return false
 	}
 	for _, call := range c.calls[fn] {
-		if b := call.Block(); reaches(b, b) || c.repeated(call.Parent(), depth+1) {
+		if b := call.Block(); summary.Reaches(b, b) || c.repeated(call.Parent(), depth+1) {
 			return true
-		}
-	}
-	return false
-}
-
-// reaches reports whether a path of one or more edges leads from block
-// from to block to.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), from.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if b == to {
-			return true
-		}
-		if !seen[b] {
-			seen[b] = true
-			work = append(work, b.Succs...)
 		}
 	}
 	return false

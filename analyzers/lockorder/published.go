@@ -51,7 +51,7 @@ func (o *orders) callbackAfter(cb, other *node) bool {
 			return false
 		}
 		mc := makeClosure(c)
-		if mc == nil || inLoop(mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
+		if mc == nil || summary.Reaches(mc.Block(), mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
 			return false
 		}
 		for _, t := range o.every[ko] {
@@ -132,23 +132,4 @@ func fresh(v ssa.Value) bool {
 		}
 	}
 	return stored
-}
-
-// inLoop reports whether b is in a cycle of its function's blocks.
-func inLoop(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
 }

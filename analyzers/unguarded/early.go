@@ -47,7 +47,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 			}
 			var locks []string
 			for _, acq := range sum.Acquires {
-				if !acq.Goroutine && guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) && !lay.otherPurpose(acq.Lock, f) {
+				if !acq.Goroutine && lay.guardOf(acq.Lock, f) && !heldIn(a.Held, acq.Lock) && !slices.Contains(locks, acq.Lock) {
 					locks = append(locks, acq.Lock)
 				}
 			}

@@ -81,8 +81,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			continue
 		}
-		mixed(pass, t, reported)
 		lay := structLayout(pass, t.obj)
+		mixed(pass, t, reported)
 		lazy := lazyInits(res, t.obj, t.methods)
 		byField := map[string][]use{}
 		var fields []string
@@ -96,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
 				for _, h := range a.Held {
-					if guardOf(h.Lock, f) {
+					if lay.guardOf(h.Lock, f) {
 						u.guards[h.Lock] = h.Mode
 					}
 				}
@@ -110,7 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, f := range fields {
 			// Writes first: x++ is reported as a write.
 			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
-			check(pass, t, byField[f], reported, lay)
+			check(pass, t, byField[f], reported)
 		}
 		early(pass, t, st, reported, lay)
 	}
@@ -121,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 // the field's other accesses, or at all its accesses in the type's other
 // methods (then once per method: a method that reads and writes the field
 // without the lock, as x.f = append(x.f, v) does).
-func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports, lay *layout) {
+func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 	write := false
 	for _, u := range uses {
 		write = write || u.a.Write
@@ -158,7 +158,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports, la
 			lock, ev = guardOfAll(u, outside)
 			perMethod = true
 		}
-		if lock == "" || heldMore(u, lock, uses) || lay.otherPurpose(lock, u.field) {
+		if lock == "" || heldMore(u, lock, uses) {
 			continue
 		}
 		_, held := u.guards[lock]
@@ -376,12 +376,13 @@ func guardsAll(lock string, uses []use) bool {
 
 // guardOf reports whether lock can guard the receiver field f: a lock of
 // the receiver itself (a field, possibly of an embedded struct, not behind
-// a pointer), other than f.
-func guardOf(lock, f string) bool {
+// a pointer), other than f, that the struct's declaration does not give to
+// other fields (layout.otherPurpose).
+func (l *layout) guardOf(lock, f string) bool {
 	if summary.Root(lock) != "$0" || strings.Contains(lock, "->") {
 		return false
 	}
-	return !summary.Compatible(lock, f)
+	return !summary.Compatible(lock, f) && !l.otherPurpose(lock, f)
 }
 
 // field returns the receiver field ("$0.f") a location lies in.
