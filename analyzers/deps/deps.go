@@ -23,7 +23,6 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/deps",
 	Requires:   []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:        run,
-	FactTypes:  []analysis.Fact{new(Plan)},
 	ResultType: reflect.TypeFor[*Plan](),
 }
 
@@ -31,7 +30,6 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
 	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events))
-	pass.ExportPackageFact(plan)
 	return plan, nil
 }
 
@@ -88,31 +86,7 @@ type lockPair struct {
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
-	self := summary.TypeClass(t.Obj.Type())
-	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
-	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
-	if tp.NotShared != "" {
-		tp.ConcurrentWhy = ""
-	}
-	tp.Concurrent = tp.ConcurrentWhy != ""
-	all := append(append([]*summary.Method(nil), t.Methods...), t.Unexported...)
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	written := writtenBy(all, self)
-	var ms []*method
-	for _, m := range all {
-		mm := newMethod(m, self, written, extra[m.Func])
-		ms = append(ms, mm)
-		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
-			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut})
-	}
-	for i, mm := range ms {
-		tp.Methods[i].SetUp = setUp(mm, ms)
-		tp.Methods[i].Unsynchronised = mm.unsynchronised()
-		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
-			tp.Methods[i].Sequential = SequentialDoc(funcDoc(fn))
-		}
-	}
+	tp, ms := contract(t, extra)
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
 	for i := 0; i < n; i++ {
@@ -138,6 +112,48 @@ func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypeP
 		}
 	}
 	return tp
+}
+
+// Contract returns the type's contract as PlanType computes it, without
+// the dependent pairs: whether the type is meant to be shared (Concurrent,
+// NotShared) and, per method, whether it is a set-up method, documented
+// to run alone, or unsynchronised. unguarded reads it, so that vet and
+// depcon test decide these by one definition.
+func Contract(t *summary.Type) *TypePlan {
+	tp, _ := contract(t, nil)
+	return tp
+}
+
+// contract computes the type's contract (see Contract) and the methods'
+// normalized summaries, from which PlanType derives the pairs; extra is
+// as for PlanType.
+func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*TypePlan, []*method) {
+	self := summary.TypeClass(t.Obj.Type())
+	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
+	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
+	if tp.NotShared != "" {
+		tp.ConcurrentWhy = ""
+	}
+	tp.Concurrent = tp.ConcurrentWhy != ""
+	all := append(append([]*summary.Method(nil), t.Methods...), t.Unexported...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	written := writtenBy(all, self)
+	var ms []*method
+	for _, m := range all {
+		mm := newMethod(m, self, written, extra[m.Func])
+		ms = append(ms, mm)
+		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
+			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
+			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut})
+	}
+	for i, mm := range ms {
+		tp.Methods[i].SetUp = setUp(mm, ms)
+		tp.Methods[i].Unsynchronised = mm.unsynchronised()
+		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
+			tp.Methods[i].Sequential = SequentialDoc(funcDoc(fn))
+		}
+	}
+	return tp, ms
 }
 
 func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire) *method {

@@ -1,9 +1,9 @@
 package deps_test
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,10 +16,32 @@ import (
 	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 )
 
+// runDeps runs the analyzer on pkg and checks the counts of its plan
+// against the line "// plan: T: |M|=3 pc=1 d=0; …" at the top of one of
+// the package's files, when one has it.
+func runDeps(t *testing.T, pkg string) []*analysistest.Result {
+	t.Helper()
+	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, pkg)
+	files, _ := filepath.Glob(filepath.Join(testpkgs.Dir(t), "src", pkg, "*.go"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		if want, ok := strings.CutPrefix(line, "// plan: "); ok {
+			if got := results[0].Result.(*deps.Plan).String(); got != want {
+				t.Errorf("%s: plan\n got  %s\n want %s", pkg, got, want)
+			}
+		}
+	}
+	return results
+}
+
 // plan runs the analyzer on pkg and returns the plan of type name.
 func plan(t *testing.T, pkg, name string) *deps.TypePlan {
 	t.Helper()
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, pkg)
+	results := runDeps(t, pkg)
 	if len(results) != 1 {
 		t.Fatalf("%d results", len(results))
 	}
@@ -94,7 +116,7 @@ func TestHashtable(t *testing.T) {
 
 // TestGoCases covers a promoted mutex, a value receiver and a generic type.
 func TestGoCases(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "gocases")
+	results := runDeps(t, "gocases")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Counter"), "Inc~Peek:pc")
 	checkPairs(t, p.Type("Point"), "Move~Sum:pc")
@@ -105,7 +127,7 @@ func TestGoCases(t *testing.T) {
 // (go-cache's layout): the locks of the promoted bodies guard the
 // embedded struct's fields, recv.cache.mu guarding recv.cache.items.
 func TestEmbeddedPointer(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "embedptr")
+	results := runDeps(t, "embedptr")
 	p := results[0].Result.(*deps.Plan)
 	c := p.Type("Cache")
 	checkPairs(t, c)
@@ -124,7 +146,7 @@ func TestEmbeddedPointer(t *testing.T) {
 // instantiation, by value (Store) or by pointer (PtrStore), has the
 // promoted methods' locks and accesses on the embedding path.
 func TestGenericEmbedded(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "genericembed")
+	results := runDeps(t, "genericembed")
 	p := results[0].Result.(*deps.Plan)
 	for _, c := range []struct {
 		typ, locks string
@@ -169,7 +191,7 @@ func TestGenericEmbedded(t *testing.T) {
 // through a generic type embedding a pointer to an instance (Index) and
 // a non-generic one embedding an instance (Names).
 func TestGenericForeign(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "genericforeign")
+	results := runDeps(t, "genericforeign")
 	p := results[0].Result.(*deps.Plan)
 	for _, typ := range []string{"Index", "Names"} {
 		tp := p.Type(typ)
@@ -193,7 +215,7 @@ func TestGenericForeign(t *testing.T) {
 // single atomic operations, or both are only conservative writes by
 // unknown code.
 func TestWriteWrite(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "writewrite")
+	results := runDeps(t, "writewrite")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Racy"), "Reset~Reset:pc", "Set~Set:pc")
 	checkPairs(t, p.Type("Locked"))
@@ -209,7 +231,7 @@ func TestWriteWrite(t *testing.T) {
 // the critical sections of a loop (Batch), and of helpers each taking the
 // lock (Office), where each method's own check and act is evidence.
 func TestPerPair(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "perpair")
+	results := runDeps(t, "perpair")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Cache"), "Put~Put:pc", "Put~Puts:pc")
 	pool := p.Type("Pool")
@@ -267,7 +289,7 @@ func lineOf(pos string) int {
 // own fields written through calls into other packages and the package
 // variables of the type's own package do.
 func TestForeignGlobals(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "foreign")
+	results := runDeps(t, "foreign")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Private"))
 	checkPairs(t, p.Type("Own"), "Get~Inc:pc", "Inc~Inc:pc")
@@ -285,7 +307,7 @@ func TestSelection(t *testing.T) {
 		"Tx":     "a handle: it only reaches the synchronisation of *Store, another type of the package",
 		"Cursor": "a handle: it only reaches the synchronisation of *Tx, another type of the package",
 	}
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "selection")
+	results := runDeps(t, "selection")
 	p := results[0].Result.(*deps.Plan)
 	for name, want := range map[string]string{
 		"Direct":   "recv.mu is a sync.Mutex",
@@ -329,7 +351,7 @@ func TestSelection(t *testing.T) {
 // the exported methods of exported types and the pairs among them only;
 // the full view adds the unexported methods and types, marked.
 func TestUnexported(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
+	results := runDeps(t, "unexported")
 	p := results[0].Result.(*deps.Plan)
 	checkPairs(t, p.Type("Store"))
 	if p.Type("worker") != nil {
@@ -355,64 +377,6 @@ func TestUnexported(t *testing.T) {
 	checkPairs(t, w, "get~inc:pc", "inc~inc:pc")
 }
 
-// TestPlanGob checks that a plan fact encodes its full view only and
-// derives the exported view when decoded.
-func TestPlanGob(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
-	p := results[0].Result.(*deps.Plan)
-	// A field that the analysis leaves at its zero value here is set, in
-	// both views, so that its encoding is checked too.
-	for _, tp := range append(append([]*deps.TypePlan(nil), p.All...), p.Types...) {
-		for i := range tp.Methods {
-			tp.Methods[i].CallsOut = tp.Methods[i].Name == "Get"
-			if tp.Methods[i].Name == "Put" {
-				tp.Methods[i].Sequential = "must not be called concurrently"
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
-		t.Fatal(err)
-	}
-	var q deps.Plan
-	if err := gob.NewDecoder(&buf).Decode(&q); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(p, &q) {
-		t.Errorf("decoded plan:\n%+v\nwant\n%+v", q, *p)
-	}
-}
-
-// TestPlanCodecFields checks that the hand-written encoding of plan facts
-// knows every field of the plan's types: a field added to them must be
-// added to GobEncode and GobDecode too (view.go), and counted here.
-func TestPlanCodecFields(t *testing.T) {
-	for _, c := range []struct {
-		v any
-		n int
-	}{{deps.Plan{}, 3}, {deps.TypePlan{}, 12}, {deps.Method{}, 11}, {deps.Pair{}, 6}, {deps.Evidence{}, 6}} {
-		if got := reflect.TypeOf(c.v).NumField(); got != c.n {
-			t.Errorf("%T has %d fields, the plan encoding knows %d", c.v, got, c.n)
-		}
-	}
-}
-
-// TestPlanCodecErrors checks that a malformed plan fact is an error, not
-// a panic.
-func TestPlanCodecErrors(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "unexported")
-	data, err := results[0].Result.(*deps.Plan).GobEncode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := range data {
-		var q deps.Plan
-		if err := q.GobDecode(data[:n]); err == nil {
-			t.Errorf("a plan fact cut at %d of %d bytes decodes", n, len(data))
-		}
-	}
-}
-
 // TestRecursion checks that the summary of a recursive method is computed
 // to a fixed point: Sum locks a node and, recursively, its children with
 // the node's lock held, so Sum~Sum is double-lock dependent on two objects
@@ -429,7 +393,7 @@ func TestRecursion(t *testing.T) {
 // TestSetUp checks which methods are set-up methods, and why, and which
 // are documented never to run concurrently.
 func TestSetUp(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "setupmethods")
+	results := runDeps(t, "setupmethods")
 	p := results[0].Result.(*deps.Plan)
 	want := map[string]string{
 		"Cache.SetHash":    "it takes no lock and is the only writer of recv.hash, which the other methods read without synchronisation",
@@ -472,7 +436,7 @@ func TestSetUp(t *testing.T) {
 // //depcon:setup makes a set-up method, //depcon:single-goroutine a type
 // not tested by default, //depcon:ignore takes a pair out of the plan.
 func TestDirectives(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "directives")
+	results := runDeps(t, "directives")
 	p := results[0].Result.(*deps.Plan)
 	pool := p.Type("Pool")
 	for _, m := range pool.Methods {
@@ -501,7 +465,7 @@ func TestDirectives(t *testing.T) {
 // it is safe for concurrent use, and a plain dependent pair in one whose
 // documentation does.
 func TestQuestions(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "questions")
+	results := runDeps(t, "questions")
 	p := results[0].Result.(*deps.Plan)
 	b := p.Type("Breaker")
 	checkPairs(t, b, "Fail~Subscribe:pc", "Subscribe~Subscribe:pc")
@@ -519,7 +483,7 @@ func TestQuestions(t *testing.T) {
 // limit keeps every pair it is in, with evidence that says so, where the
 // accesses left show no conflict (Big ∥ Tail).
 func TestTruncated(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, "truncated")
+	results := runDeps(t, "truncated")
 	p := results[0].Result.(*deps.Plan)
 	tp := p.Type("T")
 	checkPairs(t, tp, "Big~Big:pc", "Big~Last:pc", "Big~Set:pc", "Big~Tail:pc")
@@ -571,19 +535,7 @@ func TestTruncated(t *testing.T) {
 		}
 	}
 
-	// The plan fact carries the cut summaries.
-	data, err := p.GobEncode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q deps.Plan
-	if err := q.GobDecode(data); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(p, &q) {
-		t.Errorf("decoded plan:\n%+v\nwant\n%+v", q, *p)
-	}
-	checkTruncated(t, q.Type("U"), "Big", "Reset")
+	checkTruncated(t, p.Type("U"), "Big", "Reset")
 }
 
 // TestTruncatedCallee checks that a method calling a function of another

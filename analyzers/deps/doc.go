@@ -1,6 +1,6 @@
 // Package deps defines an Analyzer that computes, for each type under test
-// of a package, the method pairs that are dependent, and exports them as
-// a package fact (a Plan).
+// of a package, the method pairs that are dependent, and returns them as
+// its result (a Plan).
 //
 // # Analyzer deps
 //
@@ -82,5 +82,5 @@ const doc = `compute the dependent method pairs of each type under test
 
 For every exported type with exported methods, deps derives from the method
 summaries the parallel+conflict dependent pairs (M_pc) and the double-lock
-and RWR dependent pairs (M_d), each with its evidence, and exports them as a
-package fact read by depcon pairs and depcon test.`
+and RWR dependent pairs (M_d), each with its evidence, as its result (a Plan),
+which depcon pairs and depcon test read.`

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// A Plan is the package fact exported by the deps analyzer: for every type
+// A Plan is the result of the deps analyzer: for every type
 // under test (TUT) of the package, its methods and the method pairs that
 // are dependent.
 //
@@ -17,8 +17,7 @@ import (
 // false), for tests that run inside the package (package main, internal
 // packages); a type with more than summary.MaxMethods methods keeps its
 // exported ones only (Omitted). The exported view of a type is its full
-// view restricted by ExportedOnly. Only All is encoded in the fact; Types
-// is derived from it when the fact is decoded.
+// view restricted by ExportedOnly.
 //
 // Plans are read by depcon test (the harness generator) and depcon pairs
 // through the analysis checker; they are never parsed from text.
@@ -27,8 +26,6 @@ type Plan struct {
 	Types   []*TypePlan // the exported view, sorted by name
 	All     []*TypePlan // the full view, sorted by name
 }
-
-func (*Plan) AFact() {}
 
 // String renders the plan as "T: |M|=10 pc=0 d=1; U: …".
 func (p *Plan) String() string {

@@ -17,8 +17,9 @@ import (
 )
 
 // Analyzers returns the diagnostic analyzers. deps is not one of them: it
-// reports nothing, and the plans it exports as facts are read by no
-// analyzer, so a vet run would only pay for them.
+// reports nothing, and no diagnostic analyzer reads its plans (unguarded
+// reads the contract of a type, deps.Contract, without the pairs), so a
+// vet run would only pay for them.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		selfdeadlock.Analyzer,

@@ -19,16 +19,16 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "unguarded",
 	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/unguarded",
-	Requires: []*analysis.Analyzer{summary.Analyzer, deps.Analyzer},
+	Requires: []*analysis.Analyzer{summary.Analyzer},
 	Run:      run,
 }
 
-// notConcurrent reports whether the contract of the method m of the type
-// typ keeps it from running concurrently with the others, as depcon test
-// reads it: a set-up method (deps.Method.SetUp), or one whose
-// documentation forbids concurrent calls (deps.Method.Sequential).
-func notConcurrent(plan *deps.Plan, typ, m string) bool {
-	tp := plan.Full(typ)
+// notConcurrent reports whether the contract of the method m of a type
+// (tp, nil when the type has no methods of its own) keeps it from running
+// concurrently with the others, as depcon test reads it: a set-up method
+// (deps.Method.SetUp), or one whose documentation forbids concurrent
+// calls (deps.Method.Sequential).
+func notConcurrent(tp *deps.TypePlan, m string) bool {
 	if tp == nil {
 		return false
 	}
@@ -50,7 +50,10 @@ type use struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
-	plan := pass.ResultOf[deps.Analyzer].(*deps.Plan)
+	byName := map[string]*summary.Type{}
+	for _, t := range res.Types {
+		byName[t.Obj.Name()] = t
+	}
 	reported := reports{}
 	for _, t := range entries(res) {
 		if t.truncated(res) {
@@ -60,7 +63,11 @@ func run(pass *analysis.Pass) (any, error) {
 			// methods. Nothing is said of the type's fields.
 			continue
 		}
-		if tp := plan.Full(t.obj.Name()); tp != nil && tp.NotShared != "" {
+		var tp *deps.TypePlan
+		if st := byName[t.obj.Name()]; st != nil {
+			tp = deps.Contract(st)
+		}
+		if tp != nil && tp.NotShared != "" {
 			// Not meant to be shared between goroutines (documented or
 			// annotated so, or a handle: deps.TypePlan.NotShared, the
 			// definition depcon test uses too): its accesses are the
@@ -75,7 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// call them.
 		class := summary.TypeClass(t.obj.Type())
 		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
-			return notConcurrent(plan, t.obj.Name(), m.Name) || report.TestUse(pass, m.Func.Pos(), class)
+			return notConcurrent(tp, m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
 		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {

@@ -14,11 +14,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
@@ -49,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if isVetProtocol(args[1:]) {
 		// go vet runs the tool as "depcon -flags", "depcon -V=full" and
 		// "depcon [flags] unit.cfg"; unitchecker speaks that protocol.
-		unitchecker.Main(suite.Analyzers()...) // does not return
+		unitchecker.Main(vetAnalyzers(args[1:])...) // does not return
 	}
 	if len(args) < 2 {
 		fmt.Fprint(stderr, usage)
@@ -87,6 +89,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // isVetProtocol reports whether the arguments are those go vet passes to a
 // vet tool.
+// vetAnalyzers returns the analyzers for a go vet invocation: the suite,
+// or, for a unit go vet analyses only for its facts (a dependency of the
+// packages vetted: VetxOnly in its config), the suite reduced to what
+// exports facts (suite.FactsOnly).
+func vetAnalyzers(args []string) []*analysis.Analyzer {
+	all := suite.Analyzers()
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return all
+	}
+	data, err := os.ReadFile(args[len(args)-1])
+	if err != nil {
+		return all // unitchecker reports it
+	}
+	var cfg struct{ VetxOnly bool }
+	if json.Unmarshal(data, &cfg) != nil || !cfg.VetxOnly {
+		return all
+	}
+	return suite.FactsOnly(all)
+}
+
 func isVetProtocol(args []string) bool {
 	if len(args) == 0 {
 		return false

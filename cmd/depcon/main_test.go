@@ -147,6 +147,42 @@ func TestGoVet(t *testing.T) {
 	}
 }
 
+// TestGoVetDependency vets the importing package alone: go vet analyses
+// lib only for its facts then (a VetxOnly unit, given the suite reduced
+// to what exports facts, suite.FactsOnly), and the inversion whose other
+// half is in lib is still found. An analyzer flag, which go vet passes to
+// every unit, selects the lock-order analyzer alone.
+func TestGoVetDependency(t *testing.T) {
+	bin := depconBin(t)
+	dir := writeModule(t, map[string]string{"lib/lib.go": lib, "app/app.go": app})
+	for _, c := range []struct {
+		flags []string
+		want  int
+	}{{nil, 2}, {[]string{"-lockorder"}, 1}} {
+		args := append(append([]string{"vet", "-vettool=" + bin}, c.flags...), "./app")
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("go %s: want a failure exit, got %v\n%s", strings.Join(args, " "), err, out)
+		}
+		got := string(out)
+		if !strings.Contains(got, "app/app.go:32:14: lock order inversion: Swap locks p.First while holding p.Second, but lib.Both") {
+			t.Errorf("go %s: the output lacks the inversion:\n%s", strings.Join(args, " "), got)
+		}
+		n := 0
+		for _, line := range strings.Split(got, "\n") {
+			if strings.HasPrefix(line, "app/") && !strings.Contains(line, ": \t") {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("go %s: want %d findings, got %d:\n%s", strings.Join(args, " "), c.want, n, got)
+		}
+	}
+}
+
 // TestPairsJSON checks depcon pairs -json on the hashtable example.
 func TestPairsJSON(t *testing.T) {
 	var stdout, stderr bytes.Buffer

@@ -175,12 +175,11 @@ func Plans(pkgs []*packages.Package) (map[string]*deps.Plan, *checker.Graph, err
 	return plans, graph, nil
 }
 
-// planOf returns the plan the deps action act exported (an empty plan of
-// its package when it exported none).
+// planOf returns the plan the deps action act computed (an empty plan of
+// its package when it has none).
 func planOf(act *checker.Action) *deps.Plan {
-	var plan deps.Plan
-	if !act.PackageFact(act.Package.Types, &plan) {
-		return &deps.Plan{Package: act.Package.PkgPath}
+	if plan, ok := act.Result.(*deps.Plan); ok && plan != nil {
+		return plan
 	}
-	return &plan
+	return &deps.Plan{Package: act.Package.PkgPath}
 }

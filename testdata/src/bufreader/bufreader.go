@@ -1,4 +1,4 @@
-// want package:"Reader: \\|M\\|=15 pc=3 d=0}"
+// plan: Reader: |M|=15 pc=3 d=0
 
 // Package bufreader is the running example of DepCon+ (its Figure 1, a
 // BufferedInputStream) in Go: Close is not synchronised.

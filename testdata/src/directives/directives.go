@@ -1,4 +1,4 @@
-// want package:"Cursor: \\|M\\|=1 pc=0 d=0; Pool: \\|M\\|=10 pc=1 d=0"
+// plan: Cursor: |M|=1 pc=0 d=0; Pool: |M|=10 pc=1 d=0
 
 // Package directives writes contracts down in the code: a set-up method,
 // a type meant for one goroutine, and a pair its maintainer says is not

@@ -1,4 +1,4 @@
-// want package:"Cache: \\|M\\|=3 pc=0 d=0; Leaky: \\|M\\|=3 pc=1 d=0"
+// plan: Cache: |M|=3 pc=0 d=0; Leaky: |M|=3 pc=1 d=0
 
 // Package embedptr promotes methods through an embedded pointer, the
 // layout of github.com/patrickmn/go-cache (type Cache struct{ *cache }):

@@ -1,5 +1,3 @@
-// want package:".*"
-
 // Package entryheld has a helper that writes and then releases its
 // caller's lock: entered holding that lock as far as its own summary
 // goes, but in a caller that does not hold it (Reset) the write is

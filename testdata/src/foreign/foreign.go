@@ -1,4 +1,4 @@
-// want package:"Local: \\|M\\|=3 pc=3 d=0; Own: \\|M\\|=3 pc=2 d=0; Private: \\|M\\|=3 pc=0 d=0"
+// plan: Local: |M|=3 pc=3 d=0; Own: |M|=3 pc=2 d=0; Private: |M|=3 pc=0 d=0
 
 // Package foreign checks which package variables count as shared state of
 // a type: those of its own package, not the private state of a package it

@@ -1,4 +1,4 @@
-// want package:"Cache: \\|M\\|=10 pc=2 d=0; Guarded: \\|M\\|=10 pc=0 d=0; Ints: \\|M\\|=3 pc=2 d=0; Labels: \\|M\\|=3 pc=0 d=0; PtrStore: \\|M\\|=10 pc=2 d=0; Stack: \\|M\\|=3 pc=2 d=0; Store: \\|M\\|=15 pc=2 d=0"
+// plan: Cache: |M|=10 pc=2 d=0; Guarded: |M|=10 pc=0 d=0; Ints: |M|=3 pc=2 d=0; Labels: |M|=3 pc=0 d=0; PtrStore: |M|=10 pc=2 d=0; Stack: |M|=3 pc=2 d=0; Store: |M|=15 pc=2 d=0
 
 // Package genericembed promotes methods through embedded generic types:
 // a generic type embedding another generic type, instantiated with its

@@ -1,4 +1,4 @@
-// want package:"Index: \\|M\\|=6 pc=1 d=0; Names: \\|M\\|=6 pc=1 d=0"
+// plan: Index: |M|=6 pc=1 d=0; Names: |M|=6 pc=1 d=0
 
 // Package genericforeign promotes the methods of a generic type of
 // another package (genericlib.Map): through a generic type that embeds

@@ -1,4 +1,4 @@
-// want package:"Cache: \\|M\\|=6 pc=1 d=0; Counter: \\|M\\|=3 pc=1 d=0; Point: \\|M\\|=3 pc=1 d=0"
+// plan: Cache: |M|=6 pc=1 d=0; Counter: |M|=3 pc=1 d=0; Point: |M|=3 pc=1 d=0
 
 // Package gocases holds the Go-specific cases of the dependence analysis:
 // a promoted mutex, a value receiver, a generic type.

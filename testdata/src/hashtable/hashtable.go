@@ -1,4 +1,4 @@
-// want package:"Table: \\|M\\|=10 pc=0 d=1}"
+// plan: Table: |M|=10 pc=0 d=1
 
 // Package hashtable is DepCon+'s Hashtable example (its Figure 3) in Go:
 // Equal locks the receiver and then, through Len and Get, the other table.

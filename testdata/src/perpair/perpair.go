@@ -1,4 +1,4 @@
-// want package:"Batch: \\|M\\|=6 pc=3 d=0; Cache: \\|M\\|=6 pc=2 d=0; Gauge: \\|M\\|=6 pc=1 d=0; Office: \\|M\\|=15 pc=7 d=0; Pool: \\|M\\|=6 pc=3 d=0; Queue: \\|M\\|=6 pc=1 d=0; Ring: \\|M\\|=3 pc=2 d=0"
+// plan: Batch: |M|=6 pc=3 d=0; Cache: |M|=6 pc=2 d=0; Gauge: |M|=6 pc=1 d=0; Office: |M|=15 pc=7 d=0; Pool: |M|=6 pc=3 d=0; Queue: |M|=6 pc=1 d=0; Ring: |M|=3 pc=2 d=0
 
 // Package perpair decides parallelism per pair of conflicting accesses:
 // one access outside the lock makes a method parallel to the others only

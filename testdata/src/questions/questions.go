@@ -1,4 +1,4 @@
-// want package:"Breaker: \\|M\\|=3 pc=2 d=0; SafeBreaker: \\|M\\|=3 pc=2 d=0"
+// plan: Breaker: |M|=3 pc=2 d=0; SafeBreaker: |M|=3 pc=2 d=0
 
 // Package questions has conflicts that neither method orders: no lock,
 // no atomic at either access, in types that lock elsewhere. Whether the

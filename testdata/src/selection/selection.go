@@ -1,5 +1,3 @@
-// want package:".*"
-
 // Package selection holds the types depcon test selects by default (the
 // plan's Concurrent) and some it does not.
 package selection

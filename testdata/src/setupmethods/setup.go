@@ -1,5 +1,3 @@
-// want package:".*"
-
 // Package setupmethods holds set-up methods (called before an object is
 // shared) and methods that look like them but are not.
 package setupmethods

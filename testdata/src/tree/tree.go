@@ -1,4 +1,4 @@
-// want package:"Node: \\|M\\|=6 pc=0 d=1"
+// plan: Node: |M|=6 pc=0 d=1
 
 // Package tree has recursive methods: Sum locks a node and recurses into
 // its children while holding the node's lock. Two trees that contain each

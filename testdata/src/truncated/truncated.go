@@ -1,4 +1,4 @@
-// want package:"T: \\|M\\|=10 pc=4 d=0; U: \\|M\\|=15 pc=11 d=0; V: \\|M\\|=3 pc=2 d=0; W: \\|M\\|=3 pc=2 d=1"
+// plan: T: |M|=10 pc=4 d=0; U: |M|=15 pc=11 d=0; V: |M|=3 pc=2 d=0; W: |M|=3 pc=2 d=1
 
 // Package truncated has a method whose summary is cut at its size limit:
 // its pairs are all kept, and unguarded says nothing of its accesses.

@@ -1,4 +1,4 @@
-// want package:"X: \\|M\\|=6 pc=3 d=0"
+// plan: X: |M|=6 pc=3 d=0
 
 // Package truncatedcall calls a method of another package whose summary
 // is cut at its size limit (truncated's T.Big): the caller's summary is

@@ -1,4 +1,4 @@
-// want package:"Store: \\|M\\|=3 pc=0 d=0"
+// plan: Store: |M|=3 pc=0 d=0
 
 // Package unexported has unexported methods and types: they are planned
 // in the full view only, for tests that run inside the package.

@@ -1,4 +1,4 @@
-// want package:"Atomic: \\|M\\|=3 pc=0 d=0; Callbacks: \\|M\\|=3 pc=0 d=0; Locked: \\|M\\|=3 pc=0 d=0; Racy: \\|M\\|=3 pc=2 d=0"
+// plan: Atomic: |M|=3 pc=0 d=0; Callbacks: |M|=3 pc=0 d=0; Locked: |M|=3 pc=0 d=0; Racy: |M|=3 pc=2 d=0
 
 // Package writewrite holds methods that only write shared state: in Go two
 // unsynchronised writes race (and two map writes are fatal), so they are
