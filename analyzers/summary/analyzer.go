@@ -102,17 +102,10 @@ func run(pass *analysis.Pass) (any, error) {
 		files[pass.Fset.File(f.Pos())] = true
 	}
 	b := &builder{
-		fset:  pass.Fset,
-		local: func(pos token.Pos) bool { return pos.IsValid() && files[pass.Fset.File(pos)] },
-		here:  func(fn *ssa.Function) bool { return fn.Pkg == nil || fn.Pkg.Pkg == pass.Pkg },
-		fact: func(obj *types.Func) *Summary {
-			var f Fact
-			if obj.Pkg() == pass.Pkg || !pass.ImportObjectFact(obj, &f) {
-				return nil
-			}
-			stripPos(&f.Summary)
-			return &f.Summary
-		},
+		fset:     pass.Fset,
+		local:    func(pos token.Pos) bool { return pos.IsValid() && files[pass.Fset.File(pos)] },
+		here:     func(fn *ssa.Function) bool { return fn.Pkg == nil || fn.Pkg.Pkg == pass.Pkg },
+		fact:     importedFacts(pass),
 		sums:     map[*ssa.Function]*Summary{},
 		callHeld: map[*ssa.Call][]Held{},
 		callOps:  map[*ssa.Call]*LockOps{},
@@ -134,13 +127,17 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	fact := &Fact{Funcs: map[string]*Summary{}}
 	for _, fn := range ssainfo.SrcFuncs {
 		sum := b.sums[fn]
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && sum != nil && fn.Parent() == nil {
 			if f := exportFact(sum); !f.Empty() {
-				pass.ExportObjectFact(obj, f)
+				fact.Funcs[FactName(obj)] = f
 			}
 		}
+	}
+	if len(fact.Funcs) > 0 {
+		pass.ExportPackageFact(fact)
 	}
 	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld,
 		CallOps: b.callOps, ChanLocks: b.chanLocks}, nil
@@ -241,6 +238,33 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 	}, func(s *Summary) { b.sums[fn] = s })
 }
 
+// importedFacts returns the builder's source of the summaries of
+// functions analysed in other packages: the summary facts of the
+// packages pass imports, each decoded once.
+func importedFacts(pass *analysis.Pass) func(*types.Func) *Summary {
+	facts := map[*types.Package]*Fact{}
+	return func(obj *types.Func) *Summary {
+		pkg := obj.Pkg()
+		if pkg == nil || pkg == pass.Pkg {
+			return nil
+		}
+		f, ok := facts[pkg]
+		if !ok {
+			f = new(Fact)
+			if !pass.ImportPackageFact(pkg, f) {
+				f = nil
+			}
+			facts[pkg] = f
+		}
+		if f == nil || f.Funcs[FactName(obj)] == nil {
+			return nil
+		}
+		s := *f.Funcs[FactName(obj)]
+		stripPos(&s)
+		return &s
+	}
+}
+
 // stripPos clears the positions of a summary imported from another
 // package (only its Where strings are meaningful here). It copies what it
 // changes: an imported fact shares its slices with the fact store, which
@@ -278,8 +302,8 @@ func stripPos(s *Summary) {
 // a caller gives the accesses and acquisitions of a callee the position
 // of its own call, so theirs are left out. Facts about methods are
 // re-exported by every package downstream: they are kept small.
-func exportFact(s *Summary) *Fact {
-	f := &Fact{Summary: Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign}}
+func exportFact(s *Summary) *Summary {
+	f := &Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign}
 	for _, a := range s.Accesses {
 		if a.Loc != "" && a.Loc[0] == '@' {
 			f.Foreign = true

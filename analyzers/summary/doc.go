@@ -1,7 +1,8 @@
 // Package summary defines an Analyzer that computes, for every function of
 // a package, a summary of its effects on shared memory and locks, and
-// exports the summaries of exported functions and methods as facts so that
-// callers in other packages can use them.
+// exports the summaries of exported functions and methods as a fact about
+// the package (Fact) so that callers in the packages that import it can
+// use them.
 //
 // # Analyzer summary
 //
@@ -35,7 +36,8 @@
 //
 // Calls are modelled as follows. The summary of a callee in the same
 // package is computed from its body; that of a callee in another package
-// comes from its fact. Either is mapped onto the caller's locations: a
+// comes from that package's fact (under go vet, only an imported
+// package's: a fact about a package reaches its direct importers). Either is mapped onto the caller's locations: a
 // callee access to $1.x with argument recv.child becomes recv.child.x.
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
@@ -79,5 +81,6 @@ const doc = `compute method summaries for the depcon analyzers
 
 The summary of a function records its accesses to shared locations
 (relative to its parameters and package variables), the locks held at each,
-and its lock acquisitions with the locks already held. Summaries of
-exported functions are exported as facts for callers in other packages.`
+and its lock acquisitions with the locks already held. The summaries of
+exported functions are exported, as a fact about the package, for callers
+in the packages that import it.`

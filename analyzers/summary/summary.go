@@ -3,6 +3,8 @@ package summary
 import (
 	"fmt"
 	"go/token"
+	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,13 +228,53 @@ func (s *Summary) Empty() bool {
 	return len(s.Accesses) == 0 && len(s.Acquires) == 0 && len(s.Exit) == 0 && len(s.Released) == 0
 }
 
-// Fact is the summary of an exported function or method, exported for
-// callers in other packages. Positions are only meaningful as Where strings.
-type Fact struct{ Summary }
+// Fact is the summary analyzer's package fact: the summaries of the
+// package's exported functions and methods, for callers in other
+// packages, by FactName. Positions are only meaningful as Where strings.
+//
+// It is one fact about the package rather than one about each function:
+// go vet re-exports a fact about a method in the fact file of every
+// package downstream, and decodes them all again in each, while a fact
+// about a package reaches its direct importers only. A caller sees the
+// summaries of the packages it imports; a method of a package it reaches
+// only through another (a value of that package's type returned by an
+// imported function) is unknown code to it under go vet.
+type Fact struct {
+	Funcs map[string]*Summary
+}
 
 func (*Fact) AFact() {}
 
-func (f *Fact) String() string { return f.Summary.String() }
+func (f *Fact) String() string {
+	names := make([]string, 0, len(f.Funcs))
+	for name := range f.Funcs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var s []string
+	for _, name := range names {
+		s = append(s, name+": "+f.Funcs[name].String())
+	}
+	return strings.Join(s, "; ")
+}
+
+// FactName returns the name of a function or method in the summary fact
+// of its package: "F", or "T.M" for a method of the named type T.
+func FactName(obj *types.Func) string {
+	obj = obj.Origin()
+	recv := obj.Signature().Recv()
+	if recv == nil {
+		return obj.Name()
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name() + "." + obj.Name()
+	}
+	return "?." + obj.Name() // an interface method: no summary
+}
 
 // String renders the summary compactly, one item per access ("R $0.buf
 // {$0.mu:W}", "W $0.n (atomic)") and per acquisition ("L $0.mu:W {…}"); a

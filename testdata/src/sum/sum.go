@@ -1,3 +1,4 @@
+// want package:"Reader.Read: "
 package sum
 
 import (
@@ -17,7 +18,7 @@ type Reader struct {
 	ch  chan int
 }
 
-func (r *Reader) Read() byte { // want Read:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}; R \$0\.buf\->\[\*\] \{\$0\.mu:W\}; R \$0\.pos \{\$0\.mu:W\}; W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) Read() byte { // fact Read:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}; R \$0\.buf\->\[\*\] \{\$0\.mu:W\}; R \$0\.pos \{\$0\.mu:W\}; W \$0\.pos \{\$0\.mu:W\}$`
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.buf[r.pos]
@@ -25,23 +26,23 @@ func (r *Reader) Read() byte { // want Read:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:
 	return b
 }
 
-func (r *Reader) Close() { r.buf = nil } // want Close:`^W \$0\.buf$`
+func (r *Reader) Close() { r.buf = nil } // fact Close:`^W \$0\.buf$`
 
-func (r *Reader) Count() int64 { return r.n.Add(1) } // want Count:`^W \$0\.n \(atomic\)$`
+func (r *Reader) Count() int64 { return r.n.Add(1) } // fact Count:`^W \$0\.n \(atomic\)$`
 
-func (r *Reader) Put(k string) { // want Put:`^L \$0\.rw:W; R \$0\.m \{\$0\.rw:W\}; W \$0\.m\->\[\*\] \(map\) \{\$0\.rw:W\}$`
+func (r *Reader) Put(k string) { // fact Put:`^L \$0\.rw:W; R \$0\.m \{\$0\.rw:W\}; W \$0\.m\->\[\*\] \(map\) \{\$0\.rw:W\}$`
 	r.rw.Lock()
 	r.m[k] = 1
 	r.rw.Unlock()
 }
 
-func (r *Reader) Get(k string) int { // want Get:`^L \$0\.rw:R; R \$0\.m \{\$0\.rw:R\}; R \$0\.m\->\[\*\] \(map\) \{\$0\.rw:R\}$`
+func (r *Reader) Get(k string) int { // fact Get:`^L \$0\.rw:R; R \$0\.m \{\$0\.rw:R\}; R \$0\.m\->\[\*\] \(map\) \{\$0\.rw:R\}$`
 	r.rw.RLock()
 	defer r.rw.RUnlock()
 	return r.m[k]
 }
 
-func (r *Reader) Twice() { // want Twice:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) Twice() { // fact Twice:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
 	r.mu.Lock()
 	r.pos = 1
 	r.mu.Unlock()
@@ -50,7 +51,7 @@ func (r *Reader) Twice() { // want Twice:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\
 	r.mu.Unlock()
 }
 
-func (r *Reader) Loop() { // want Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\*\}; W \$0\.pos \{\$0\.mu:W!\*\}$`
+func (r *Reader) Loop() { // fact Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\*\}; W \$0\.pos \{\$0\.mu:W!\*\}$`
 	for i := 0; i < 3; i++ {
 		r.mu.Lock()
 		r.pos++
@@ -58,26 +59,26 @@ func (r *Reader) Loop() { // want Loop:`^L \$0\.mu:W; R \$0\.pos \{\$0\.mu:W!\*\
 	}
 }
 
-func (r *Reader) Len() int { // want Len:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}$`
+func (r *Reader) Len() int { // fact Len:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W\}$`
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.buf)
 }
 
-func (r *Reader) Equal(o *Reader) bool { // want Equal:`^L \$0\.mu:W; L \$1\.mu:W \{\$0\.mu:W\}; R \$0\.buf \{\$0\.mu:W\}; R \$1\.buf \{\$0\.mu:W,\$1\.mu:W\}$`
+func (r *Reader) Equal(o *Reader) bool { // fact Equal:`^L \$0\.mu:W; L \$1\.mu:W \{\$0\.mu:W\}; R \$0\.buf \{\$0\.mu:W\}; R \$1\.buf \{\$0\.mu:W,\$1\.mu:W\}$`
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return o.Len() == len(r.buf)
 }
 
-func (r *Reader) Async() { // want Async:`^L \$0\.mu:W; W \$0\.pos \(goroutine\); W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) Async() { // fact Async:`^L \$0\.mu:W; W \$0\.pos \(goroutine\); W \$0\.pos \{\$0\.mu:W\}$`
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	go func() { r.pos = 3 }()
 	func() { r.pos = 4 }()
 }
 
-func (r *Reader) Try() { // want Try:`^W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) Try() { // fact Try:`^W \$0\.pos \{\$0\.mu:W\}$`
 	if r.mu.TryLock() {
 		r.pos = 5
 		r.mu.Unlock()
@@ -87,7 +88,7 @@ func (r *Reader) Try() { // want Try:`^W \$0\.pos \{\$0\.mu:W\}$`
 func (r *Reader) lock()   { r.mu.Lock() }
 func (r *Reader) unlock() { r.mu.Unlock() }
 
-func (r *Reader) Helpers() { // want Helpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) Helpers() { // fact Helpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W\}$`
 	r.lock()
 	r.pos = 6
 	r.unlock()
@@ -95,7 +96,7 @@ func (r *Reader) Helpers() { // want Helpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu
 
 // LoopHelpers locks through helpers in a loop: the critical section
 // repeats (the * of the held lock).
-func (r *Reader) LoopHelpers() { // want LoopHelpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\*\}$`
+func (r *Reader) LoopHelpers() { // fact LoopHelpers:`^L \$0\.mu:W; W \$0\.pos \{\$0\.mu:W!\*\}$`
 	for i := 0; i < 3; i++ {
 		r.lock()
 		r.pos = i
@@ -103,11 +104,11 @@ func (r *Reader) LoopHelpers() { // want LoopHelpers:`^L \$0\.mu:W; W \$0\.pos \
 	}
 }
 
-func (r *Reader) Store(k string) { r.sm.Store(k, 1) } // want Store:`^W \$0\.sm \(sync\.Map\)$`
+func (r *Reader) Store(k string) { r.sm.Store(k, 1) } // fact Store:`^W \$0\.sm \(sync\.Map\)$`
 
-func (r *Reader) Send(v int) { r.ch <- v } // want Send:`^R \$0\.ch; R \$0\.ch\-> \(chan\)$`
+func (r *Reader) Send(v int) { r.ch <- v } // fact Send:`^R \$0\.ch; R \$0\.ch\-> \(chan\)$`
 
-func (r *Reader) Shut() { close(r.ch) } // want Shut:`^R \$0\.ch; W \$0\.ch\-> \(chan,close\)$`
+func (r *Reader) Shut() { close(r.ch) } // fact Shut:`^R \$0\.ch; W \$0\.ch\-> \(chan,close\)$`
 
 type Lazy struct {
 	once  sync.Once
@@ -116,12 +117,12 @@ type Lazy struct {
 
 func (l *Lazy) compile() { l.parts = []string{"a"} }
 
-func (l *Lazy) Parts() []string { // want Parts:`^R \$0\.once \(atomic\); R \$0\.parts; W \$0\.parts$`
+func (l *Lazy) Parts() []string { // fact Parts:`^R \$0\.once \(atomic\); R \$0\.parts; W \$0\.parts$`
 	l.once.Do(l.compile)
 	return l.parts
 }
 
-func (l *Lazy) Reset() { l.once = sync.Once{} } // want Reset:`^W \$0\.once$`
+func (l *Lazy) Reset() { l.once = sync.Once{} } // fact Reset:`^W \$0\.once$`
 
 var (
 	tableOnce sync.Once
@@ -146,7 +147,7 @@ type Node struct {
 	kids []*Node
 }
 
-func (n *Node) Depth() int { // want Depth:`L \$0\.kids->\[\*\]->mu:W \{\$0\.mu:W\}`
+func (n *Node) Depth() int { // fact Depth:`L \$0\.kids->\[\*\]->mu:W \{\$0\.mu:W\}`
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	d := 0
@@ -174,7 +175,7 @@ func (r *Reader) waitFrame(ch chan int) {
 
 // WaitRead holds r.mu across waitFrame: the helper's writes, before and
 // after its wait, are guarded, and so is the read after the call.
-func (r *Reader) WaitRead(ch chan int) int { // want WaitRead:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W!\}; R \$0\.pos \{\$0\.mu:W!\}; R \$1 \(chan\); W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
+func (r *Reader) WaitRead(ch chan int) int { // fact WaitRead:`^L \$0\.mu:W; R \$0\.buf \{\$0\.mu:W!\}; R \$0\.pos \{\$0\.mu:W!\}; R \$1 \(chan\); W \$0\.pos \{\$0\.mu:W!\}; W \$0\.pos \{\$0\.mu:W\}$`
 	r.mu.Lock()
 	r.waitFrame(ch)
 	n := r.pos
