@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -258,3 +260,31 @@ var (
 	bin     string
 	binErr  error
 )
+
+// TestVetGC checks the garbage collection a vet tool process sets for
+// itself, and that GOGC or GOMEMLIMIT in the environment win.
+func TestVetGC(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, env := range []map[string]string{{"GOGC": "50"}, {"GOMEMLIMIT": "1GiB"}} {
+		if vetGC(func(k string) string { return env[k] }) {
+			t.Errorf("with %v: the GC was changed", env)
+		}
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Errorf("with %v: GOGC %d", env, got)
+		}
+	}
+	if !vetGC(func(string) string { return "" }) {
+		t.Fatal("the GC was not changed")
+	}
+	if got := debug.SetGCPercent(100); got != vetGCPercent {
+		t.Errorf("GOGC %d, want %d", got, vetGCPercent)
+	}
+	if got := debug.SetMemoryLimit(-1); got != vetMemoryLimit {
+		t.Errorf("memory limit %d, want %d", got, vetMemoryLimit)
+	}
+}
