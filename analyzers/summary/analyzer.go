@@ -296,12 +296,12 @@ func stripPos(s *Summary) {
 	}
 }
 
-// exportFact returns the fact exported for a function with summary s: what
-// a caller in another package uses of it. The package variables it
-// accesses are another package's state to every importer (Foreign), and
-// a caller gives the accesses and acquisitions of a callee the position
-// of its own call, so theirs are left out. Facts about methods are
-// re-exported by every package downstream: they are kept small.
+// exportFact returns the summary the package's fact holds for a function
+// with summary s: what a caller in another package uses of it. The
+// package variables it accesses are another package's state to every
+// importer (Foreign), and a caller gives the accesses and acquisitions of
+// a callee the position of its own call, so theirs are left out: every
+// importer decodes the fact, so it is kept small.
 func exportFact(s *Summary) *Summary {
 	f := &Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign}
 	for _, a := range s.Accesses {

@@ -89,8 +89,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// isVetProtocol reports whether the arguments are those go vet passes to a
-// vet tool.
 // vetAnalyzers returns the analyzers for a go vet invocation: the suite,
 // or, for a unit go vet analyses only for its facts (a dependency of the
 // packages vetted: VetxOnly in its config), the suite reduced to what
@@ -134,6 +132,8 @@ func vetGC(getenv func(string) string) bool {
 	return true
 }
 
+// isVetProtocol reports whether the arguments are those go vet passes to a
+// vet tool.
 func isVetProtocol(args []string) bool {
 	if len(args) == 0 {
 		return false
