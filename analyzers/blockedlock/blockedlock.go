@@ -347,6 +347,12 @@ func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
 		c.checkCond(n, st)
 		return
 	}
+	if sl, ok := st.Val.Type().Underlying().(*types.Slice); ok {
+		if _, ok := sl.Elem().Underlying().(*types.Chan); ok {
+			c.checkChanSlice(n, st)
+		}
+		return
+	}
 	if _, ok := st.Val.Type().Underlying().(*types.Chan); !ok {
 		return
 	}
@@ -354,8 +360,14 @@ func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
 	if !ok || p.Class == "" {
 		return
 	}
-	obj := p.Class + " " + types.TypeString(st.Val.Type(), nil)
-	switch v := st.Val.(type) {
+	c.madeChan(p.Class+" "+types.TypeString(st.Val.Type(), nil), st.Val)
+}
+
+// madeChan records what a channel value stored in the class obj says of
+// the class's channels: one made with a buffer, or one from elsewhere
+// (a parameter, a call's result), whose size is unknown.
+func (c *checker) madeChan(obj string, v ssa.Value) {
+	switch v := v.(type) {
 	case *ssa.MakeChan:
 		if k, ok := v.Size.(*ssa.Const); !ok || k.Int64() != 0 {
 			c.buffer[obj] = true
@@ -364,6 +376,75 @@ func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
 	default:
 		c.taint[obj] = true
 	}
+}
+
+// checkChanSlice records the channels a store of a slice of channels
+// puts in its location's elements: those appended one by one
+// (append(s, ch)), each as madeChan says. A store of the location's own
+// elements again (s[:0], s[1:]) or of nil adds none; any other slice
+// brings channels from elsewhere.
+func (c *checker) checkChanSlice(n *lockflow.Flow, st *ssa.Store) {
+	p, ok := n.Name(st.Addr)
+	if !ok || p.Class == "" {
+		return
+	}
+	elem := st.Val.Type().Underlying().(*types.Slice).Elem()
+	obj := p.Class + "->[*] " + types.TypeString(elem, nil) // as chanObj names an element
+
+	v := st.Val
+	if s, ok := v.(*ssa.Slice); ok {
+		v = s.X
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		return
+	case *ssa.UnOp:
+		if q, ok := n.Name(v.X); ok && v.Op == token.MUL && q.Class == p.Class {
+			return // the location's own elements
+		}
+	case *ssa.Call:
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Call.Args) == 2 {
+			if added, ok := appended(v.Call.Args[1]); ok {
+				for _, ch := range added {
+					c.madeChan(obj, ch)
+				}
+				return
+			}
+		}
+	}
+	c.taint[obj] = true
+}
+
+// appended returns the values of the variadic arguments of an append
+// (append(s, a, b): a slice of a new array whose elements are stored
+// once each), or false.
+func appended(v ssa.Value) ([]ssa.Value, bool) {
+	s, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var vals []ssa.Value
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			if r == s {
+				continue
+			}
+			return nil, false
+		}
+		for _, rr := range *ia.Referrers() {
+			st, ok := rr.(*ssa.Store)
+			if !ok || st.Addr != ia {
+				return nil, false
+			}
+			vals = append(vals, st.Val)
+		}
+	}
+	return vals, true
 }
 
 // checkCond records the lock of a Cond made by sync.NewCond(&x.mu) and
