@@ -522,7 +522,21 @@ func (w *walker) markAccessed(st *state, m *mapper, sum *Summary, how callKind) 
 // netEffects applies the locks a callee releases and those it holds on
 // return.
 func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Summary, how callKind, net bool) {
-	if how == callGo || !net {
+	if how == callGo {
+		// A goroutine that releases a lock the function holds takes the
+		// lock over (lock, then go func() { …; mu.Unlock() }()): from
+		// the go statement on, the function no longer holds it for
+		// sure. The goroutine's other effects are its own.
+		for _, r := range sum.Released {
+			for _, l := range m.loc(r) {
+				if heldIn(st.held, l) {
+					w.release(st, instr, l)
+				}
+			}
+		}
+		return
+	}
+	if !net {
 		return
 	}
 	// Net effects: the releases first (an unlock-and-relock callee
