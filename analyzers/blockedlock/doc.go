@@ -81,7 +81,8 @@
 //
 // It stays silent for operations after the unlock, selects with a
 // default, channels made with a buffer (or of unknown origin: passed in,
-// stored from elsewhere, exported fields), WaitGroups whose Add may be
+// stored from elsewhere, exported fields; the elements of a slice field
+// are the channels appended to it), WaitGroups whose Add may be
 // negative or that run goroutines with Go, two read locks, and when any
 // operation that would unblock the blocked side does not need the lock.
 package blockedlock
