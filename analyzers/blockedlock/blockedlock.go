@@ -381,8 +381,8 @@ func (c *checker) madeChan(obj string, v ssa.Value) {
 // checkChanSlice records the channels a store of a slice of channels
 // puts in its location's elements: those appended one by one
 // (append(s, ch)), each as madeChan says. A store of the location's own
-// elements again (s[:0], s[1:]) or of nil adds none; any other slice
-// brings channels from elsewhere.
+// elements again (s[:0], s[1:], append(s[:i], s[i+1:]...)) or of nil
+// adds none; any other slice brings channels from elsewhere.
 func (c *checker) checkChanSlice(n *lockflow.Flow, st *ssa.Store) {
 	p, ok := n.Name(st.Addr)
 	if !ok || p.Class == "" {
@@ -390,21 +390,29 @@ func (c *checker) checkChanSlice(n *lockflow.Flow, st *ssa.Store) {
 	}
 	elem := st.Val.Type().Underlying().(*types.Slice).Elem()
 	obj := p.Class + "->[*] " + types.TypeString(elem, nil) // as chanObj names an element
-
-	v := st.Val
-	if s, ok := v.(*ssa.Slice); ok {
-		v = s.X
-	}
-	switch v := v.(type) {
-	case *ssa.Const:
-		return
-	case *ssa.UnOp:
-		if q, ok := n.Name(v.X); ok && v.Op == token.MUL && q.Class == p.Class {
-			return // the location's own elements
+	// own reports whether v holds none but the location's channels.
+	own := func(v ssa.Value) bool {
+		if s, ok := v.(*ssa.Slice); ok {
+			v = s.X
 		}
-	case *ssa.Call:
-		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Call.Args) == 2 {
-			if added, ok := appended(v.Call.Args[1]); ok {
+		switch v := v.(type) {
+		case *ssa.Const:
+			return true
+		case *ssa.UnOp:
+			q, ok := n.Name(v.X)
+			return ok && v.Op == token.MUL && q.Class == p.Class
+		}
+		return false
+	}
+	if own(st.Val) {
+		return
+	}
+	if call, ok := st.Val.(*ssa.Call); ok {
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(call.Call.Args) == 2 && own(call.Call.Args[0]) {
+			if own(call.Call.Args[1]) {
+				return
+			}
+			if added, ok := appended(call.Call.Args[1]); ok {
 				for _, ch := range added {
 					c.madeChan(obj, ch)
 				}

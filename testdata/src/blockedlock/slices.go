@@ -82,3 +82,30 @@ func (p *pending) Next() int {
 	defer p.mu.Unlock()
 	return <-p.chans[0]
 }
+
+// queue removes the channel it answers from its slice of unbuffered
+// channels: the slice still holds only the channels Add made, so the
+// send under the lock that Take needs is followed.
+type queue struct {
+	mu    sync.Mutex
+	chans []chan int
+}
+
+func (q *queue) Add() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.chans = append(q.chans, make(chan int))
+}
+
+func (q *queue) Take() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return <-q.chans[0] // want `receive from q.chans\[0\] blocks while holding q.mu`
+}
+
+func (q *queue) Answer(i int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.chans[i] <- i // want `send on q.chans\[i\] blocks while holding q.mu`
+	q.chans = append(q.chans[:i], q.chans[i+1:]...)
+}
