@@ -2,8 +2,6 @@ package deps_test
 
 import (
 	"go/token"
-	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,13 +31,7 @@ import (
 // recursive calls (heldcalls) count too: the plan has them through
 // Callbacks.
 func TestPlanAgreesWithDiagnostics(t *testing.T) {
-	dir := testpkgs.Dir(t)
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax,
-		Dir:   dir,
-		Env:   append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
-		Tests: false,
-	}
+	cfg := testpkgs.Config(t)
 	pkgs, err := packages.Load(cfg, "selfdeadlock", "rwrdeadlock", "hashtable", "lockorder",
 		"selfdeadlock2", "selfdeadlock3", "rwrdeadlock2", "rwrdeadlock4", "lockorder3") // the last five through callbacks
 	if err != nil {
@@ -159,17 +151,6 @@ func TestPlanAgreesWithDiagnostics(t *testing.T) {
 	}
 }
 
-func envWithout(names ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(names, k) {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
 func hasSite(sites map[string]string, method string) bool {
 	for _, m := range sites {
 		if m == method {
@@ -233,12 +214,8 @@ func descending(order string) bool {
 // of one type). Lock leaks and blocked operations are reported for one
 // method alone and have no pair.
 func TestEveryDiagnosticHasAPair(t *testing.T) {
-	dir := testpkgs.Dir(t)
-	cfg := &packages.Config{
-		Mode: load.Mode,
-		Dir:  dir,
-		Env:  append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
-	}
+	cfg := testpkgs.Config(t)
+	cfg.Mode = load.Mode
 	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock2", "selfdeadlock3", "rwrdeadlock", "rwrdeadlock2",
 		"rwrdeadlock3", "rwrdeadlock4", "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5", "hashtable",
 		"unguarded", "unguarded2", "bufreader", "writewrite", "entryheld")

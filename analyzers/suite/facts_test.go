@@ -3,7 +3,6 @@ package suite_test
 import (
 	"fmt"
 	"go/types"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -22,19 +21,7 @@ import (
 // RWMutex writers, summaries and callbacks of imported functions), and
 // that its stand-ins report nothing.
 func TestFactsOnly(t *testing.T) {
-	dir := testpkgs.Dir(t)
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "GOPATH" && k != "GO111MODULE" && k != "GOFLAGS" {
-			env = append(env, kv)
-		}
-	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  dir,
-		Env:  append(env, "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, "lockorder2", "lockorder4", "rwrdeadlock3", "selfdeadlock", "genericforeign",
+	pkgs, err := packages.Load(testpkgs.Config(t), "lockorder2", "lockorder4", "rwrdeadlock3", "selfdeadlock", "genericforeign",
 		"truncatedcall", "foreign", "lockleak", "blockedlock", "unguarded")
 	if err != nil {
 		t.Fatal(err)

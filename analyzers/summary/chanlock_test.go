@@ -2,9 +2,7 @@ package summary_test
 
 import (
 	"maps"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -21,16 +19,7 @@ import (
 // where it is made, a closed stream, or a wake-up channel filled without
 // blocking and drained among other cases.
 func TestChanLocks(t *testing.T) {
-	dir := testpkgs.Dir(t)
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "GOPATH" && k != "GO111MODULE" && k != "GOFLAGS" {
-			env = append(env, kv)
-		}
-	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir,
-		Env: append(env, "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off")}
-	pkgs, err := packages.Load(cfg, "chanlock", "chanlockdl")
+	pkgs, err := packages.Load(testpkgs.Config(t), "chanlock", "chanlockdl")
 	if err != nil {
 		t.Fatal(err)
 	}

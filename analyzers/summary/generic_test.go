@@ -1,7 +1,6 @@
 package summary_test
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -77,19 +76,7 @@ func render(ts []*summary.Type) []string {
 
 func loadTestPkgs(t *testing.T, patterns ...string) []*packages.Package {
 	t.Helper()
-	dir := testpkgs.Dir(t)
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "GOPATH" && k != "GO111MODULE" && k != "GOFLAGS" {
-			env = append(env, kv)
-		}
-	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  dir,
-		Env:  append(env, "GOPATH="+dir, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := packages.Load(testpkgs.Config(t), patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}
