@@ -125,8 +125,11 @@ func Serve(ctx context.Context, conn io.ReadWriteCloser, opts Options) error {
 	select {
 	case <-s.conn.Done():
 	case <-s.exited:
+		// The connection's reader is not waited for: closing standard
+		// input does not end a read of it in progress, which may last
+		// until the client closes its end. Messages it reads from now on
+		// are ignored (handle).
 		s.conn.Close()
-		<-s.conn.Done()
 	}
 	cancel()
 	s.wg.Wait() // background analyses and test runs
@@ -205,6 +208,14 @@ func cancelHandler(h jsonrpc2.Handler) jsonrpc2.Handler {
 // handle dispatches a request or a notification. It returns an error
 // only when the connection must end.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	select {
+	case <-s.exited:
+		// The session is over: Serve may be waiting for the background
+		// work, which nothing may start any more. (The messages after
+		// exit are handled after it, by jsonrpc2.AsyncHandler.)
+		return nil
+	default:
+	}
 	_, isCall := req.(*jsonrpc2.Call)
 	s.mu.Lock()
 	shutdown := s.shutdown
