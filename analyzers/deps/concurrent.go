@@ -38,8 +38,8 @@ func concurrentWhy(t *summary.Type, self string) string {
 
 // notShared says why the type t is meant for one goroutine at a time
 // although it reaches synchronisation, or returns "" (see
-// TypePlan.NotShared). A documentation that says it is safe wins over
-// the handle shape.
+// TypePlan.NotShared). A documentation that says it is safe, the type's
+// or its package's, wins over the handle shape.
 func notShared(t *summary.Type) string {
 	if args, ok := directive(t.Doc, DirSingleGoroutine); ok {
 		return annotated(DirSingleGoroutine, args)
@@ -47,7 +47,7 @@ func notShared(t *summary.Type) string {
 	if phrase := unsharedDoc(t.Doc); phrase != "" {
 		return "doc: " + phrase
 	}
-	if safeDoc(t.Doc) != "" {
+	if safeDoc(t.Doc) != "" || safeDoc(t.PkgDoc) != "" {
 		return ""
 	}
 	if why := handleOf(t.Obj.Type(), t.Obj.Pkg()); why != "" {
@@ -57,17 +57,64 @@ func notShared(t *summary.Type) string {
 }
 
 // unsharedPhrases match the doc comments that say a type is for one
-// goroutine, or one producer and one consumer.
+// goroutine, or one producer and one consumer. The phrases about one
+// goroutine, a single reader or a single writer also occur in sentences
+// that restrict nothing (see restricts).
 var unsharedPhrases = regexp.MustCompile(`(?i)\b((is |are )?not (safe|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)( for concurrent (use|access))?|(must|should) (only )?be used (by|from|in) (a single|one|the same) goroutine|(single|one)[- ](producer|consumer|reader|writer)s?|single[- ]goroutine|one goroutine at a time|spsc|not (be )?(used|called|accessed) concurrently|unsynchronized|unsynchronised)\b`)
+
+// Sentences in which a phrase of unsharedPhrases restricts nothing:
+//   - otherAgent: it is about what runs the package's own work ("the
+//     callback is invoked in a single goroutine at a time", "each call
+//     returns in one goroutine at a time", "it starts a single goroutine
+//     that flushes"), not about the goroutines of the type's users;
+//   - lockModes: it describes a reader-writer lock's modes ("any number
+//     of readers or a single writer").
+var (
+	otherAgent = regexp.MustCompile(`(?i)\b(callbacks?|handlers?|hooks?|listeners?|observers?|functions?|funcs?|(the|each|every) calls?|returns?|invoked|executed|executes|fired|fires|dispatched|delivered|spawns?|starts?|started|launch(es|ed)?|background|worker|(runs?|ran) (in|on))\b`)
+	lockModes  = regexp.MustCompile(`(?i)\b(readers?|writers?)\b.*\b(or|and)\b.*\b(single|one)[- ](reader|writer)|\b(lock|mutex|rwmutex)\b`)
+	agentOnly  = regexp.MustCompile(`(?i)^(single[- ]goroutine|one goroutine at a time)$`)
+	roleOnly   = regexp.MustCompile(`(?i)^(single|one)[- ](reader|writer)s?$`)
+)
 
 // unsharedDoc returns the phrase of a doc comment saying the type is not
 // to be shared between goroutines, or "".
 func unsharedDoc(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
-	if loc := unsharedPhrases.FindStringIndex(doc); loc != nil {
-		return strings.ToLower(doc[loc[0]:loc[1]])
+	for _, sentence := range splitSentences(doc) {
+		for _, loc := range unsharedPhrases.FindAllStringIndex(sentence, -1) {
+			phrase := sentence[loc[0]:loc[1]]
+			if restricts(sentence, loc[0], phrase) {
+				return strings.ToLower(phrase)
+			}
+		}
 	}
 	return ""
+}
+
+// restricts reports whether phrase, found at offset at of sentence,
+// restricts the use of the type: a phrase about one goroutine does not
+// when the sentence is about what runs the package's work (otherAgent
+// before it), nor a single reader or writer in the description of a
+// lock's modes (lockModes).
+func restricts(sentence string, at int, phrase string) bool {
+	switch {
+	case agentOnly.MatchString(phrase):
+		return !otherAgent.MatchString(sentence[:at])
+	case roleOnly.MatchString(phrase):
+		return !lockModes.MatchString(sentence)
+	}
+	return true
+}
+
+// splitSentences splits a text into its sentences.
+func splitSentences(text string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(text, ". ") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // handleOf says why a type is a handle, or returns "": it has no
@@ -196,7 +243,13 @@ var negation = regexp.MustCompile(`(?i)(\bnot|n't|\bnever|\bnon)\W*(\w+\W+){0,2}
 func safeDoc(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
 	for _, loc := range safePhrases.FindAllStringIndex(doc, -1) {
-		if negation.MatchString(doc[:loc[0]]) {
+		// A negation counts in the phrase's own sentence only: "Do
+		// not copy. Thread-safe." is safe.
+		before := doc[:loc[0]]
+		if i := strings.LastIndexAny(before, ".;:"); i >= 0 {
+			before = before[i+1:]
+		}
+		if negation.MatchString(before) {
 			continue
 		}
 		return strings.ToLower(doc[loc[0]:loc[1]])

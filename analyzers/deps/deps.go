@@ -146,8 +146,15 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*Type
 			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
 			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut})
 	}
+	var fns []*ssa.Function
+	for _, mm := range ms {
+		fns = append(fns, mm.m.Func)
+	}
+	gates := lockGates(fns)
 	for i, mm := range ms {
-		tp.Methods[i].SetUp = setUp(mm, ms)
+		if tp.Methods[i].LockOff = lockOff(mm.m.Func, gates); tp.Methods[i].LockOff == "" {
+			tp.Methods[i].SetUp = setUp(mm, ms)
+		}
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()
 		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
 			tp.Methods[i].Sequential = SequentialDoc(funcDoc(fn))

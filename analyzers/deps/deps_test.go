@@ -400,10 +400,14 @@ func TestSetUp(t *testing.T) {
 		"Pool.WithSize":    "it returns its receiver (a fluent setter)",
 		"Server.Configure": "doc: must be called before using",
 		"Server.Register":  "doc: must be called before invoking",
-		"Queue.Init":       "it is named as an initialiser (Init) and takes no lock",
+		"Ring.Init":        "it is named as an initialiser (Init) and takes no lock",
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
 	}
-	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue"} {
+	// Queue.Init writes items, which Push appends to under the lock;
+	// Conn.Close writes, unlocked, what Read reads locked; Sink.Stop
+	// ends the object's use: none is a set-up method.
+	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue", "Conn",
+		"Sink", "Ring"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			t.Fatalf("no plan for %s", typ)
@@ -429,6 +433,52 @@ func TestSetUp(t *testing.T) {
 		if m.Sequential != want {
 			t.Errorf("Stream.%s: Sequential %q, want %q", m.Name, m.Sequential, want)
 		}
+	}
+}
+
+// TestLockOff checks the lock-off switches: a method writing the flag
+// other methods test to skip their lock (Store.NoLock), one whose
+// documentation says it disables locking (Table.Unsafe), and not a
+// Close setting the flag a method tests to return early (Shut.Close).
+func TestLockOff(t *testing.T) {
+	p := runDeps(t, "setupmethods")[0].Result.(*deps.Plan)
+	want := map[string]string{
+		"Store.NoLock": "it writes nolock, which Get tests to skip its lock",
+		"Table.Unsafe": "doc: disables locking",
+	}
+	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache"} {
+		tp := p.Type(typ)
+		if tp == nil {
+			t.Fatalf("no plan for %s", typ)
+		}
+		for _, m := range tp.Methods {
+			if m.LockOff != want[typ+"."+m.Name] {
+				t.Errorf("%s.%s: LockOff %q, want %q", typ, m.Name, m.LockOff, want[typ+"."+m.Name])
+			}
+			if m.LockOff != "" && m.SetUp != "" {
+				t.Errorf("%s.%s: a lock-off switch is a set-up method (%s)", typ, m.Name, m.SetUp)
+			}
+		}
+	}
+}
+
+// TestSafePackage checks that documentation saying the types are safe
+// for concurrent use, the type's own or its package's, wins over the
+// handle shape, and that a handle in a package that says nothing is
+// still one.
+func TestSafePackage(t *testing.T) {
+	p := runDeps(t, "safepkg")[0].Result.(*deps.Plan)
+	for _, typ := range []string{"Handle", "Cursor"} {
+		if tp := p.Type(typ); tp == nil || tp.NotShared != "" {
+			t.Errorf("safepkg.%s: %+v, want a plan with no NotShared", typ, tp)
+		}
+	}
+	if tp := p.Type("Handle"); tp == nil || tp.ConcurrentWhy != "doc: thread-safe" {
+		t.Errorf("safepkg.Handle: ConcurrentWhy %q, want the type's doc", tp.ConcurrentWhy)
+	}
+	h := runDeps(t, "handlepkg")[0].Result.(*deps.Plan).Type("Tx")
+	if h == nil || !strings.HasPrefix(h.NotShared, "a handle: ") {
+		t.Errorf("handlepkg.Tx: %+v, want a handle", h)
 	}
 }
 

@@ -160,6 +160,12 @@ type Method struct {
 	// its calls concurrent with the others are contract questions, not
 	// bugs. depcon test calls it in prefixes only.
 	SetUp string
+	// LockOff says why the method switches the type's synchronisation
+	// off (it writes a field that another method tests to skip its lock,
+	// or its documentation says it disables the locking), "" when it
+	// does not: what races after it is what the caller asked for, so
+	// depcon test never calls it, and it is no set-up method.
+	LockOff string
 	// Unsynchronised is set when the method takes no lock and makes no
 	// synchronised operation (atomic, channel, sync.Map) at all: an
 	// accessor that does not try to cope with concurrent calls.

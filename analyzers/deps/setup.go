@@ -22,19 +22,28 @@ import (
 // ones.
 //
 // A method is a set-up method when
+//   - it is annotated //depcon:setup;
+//   - its documentation says to call it before use ("must be called
+//     before Start", "call it once, before serving");
 //   - it is a fluent setter: it returns its receiver and writes no state
 //     under a lock (WithSize(n) *T, chained after the constructor);
-//   - it is named as an initialiser (Init, InitShards) and takes no lock;
 //   - it is an option conversion: named With… and returning another type
 //     of the package, taking no lock (a pool's WithErrors() *ErrorPool,
 //     which wraps the pool before it is used);
-//   - its documentation says to call it before use ("must be called
-//     before Start", "call it once, before serving");
-//   - it is annotated //depcon:setup;
+//   - it is named as an initialiser (Init, InitShards) and takes no lock;
 //   - it takes no lock and is the only writer, with plain writes, of
 //     fields that the other methods read without synchronisation either
 //     (SetHashFunc, a pool's Init): nothing in the type protects those
 //     fields, so the type expects them set before it is shared.
+//
+// It is not, whatever its shape, when
+//   - it ends the object's use (Close, Stop, Shutdown, Release: see
+//     teardown): that runs while the object is in use;
+//   - it writes, taking no lock, a field that another method accesses
+//     under a lock (see guardedElsewhere), unless it is a fluent setter:
+//     the type guards that field, and the unlocked write is a bug
+//     candidate;
+//   - it switches the type's synchronisation off (Method.LockOff).
 //
 // Of a method whose summary was cut at its size limit, only the
 // directive and the documentation say so.
@@ -46,29 +55,76 @@ func setUp(m *method, all []*method) string {
 	if args, ok := directive(funcDoc(fn), DirSetUp); ok {
 		return annotated(DirSetUp, args)
 	}
+	if teardown(m.m.Name) {
+		return ""
+	}
+	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
+		return "doc: " + phrase
+	}
 	if m.m.Summary.Truncated {
 		// The other rules read the summary, which may have lost the
 		// locked writes or the acquisitions that rule them out: only
 		// the documentation says so of a method whose summary was cut.
-		if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
-			return "doc: " + phrase
-		}
 		return ""
 	}
 	if returnsReceiver(fn) && !writesLocked(m) {
 		return "it returns its receiver (a fluent setter)"
 	}
+	if guardedElsewhere(m, all) != "" {
+		return ""
+	}
 	if t := convertsTo(fn); t != "" && len(m.m.Summary.Acquires) == 0 {
 		return "it is an option conversion into " + t + ", made before use"
-	}
-	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
-		return "doc: " + phrase
 	}
 	if initialiser(m.m.Name) && len(m.m.Summary.Acquires) == 0 {
 		return "it is named as an initialiser (" + m.m.Name + ") and takes no lock"
 	}
 	if loc := soleUnsynchronisedWriter(m, all); loc != "" {
 		return "it takes no lock and is the only writer of " + loc + ", which the other methods read without synchronisation"
+	}
+	return ""
+}
+
+// teardownWords are the first words of the names of methods that end an
+// object's use.
+var teardownWords = []string{"close", "stop", "shutdown", "release", "dispose", "destroy", "terminate", "teardown",
+	"quit", "kill", "abort", "free", "cleanup", "halt", "disconnect", "cancel", "unsubscribe", "unregister"}
+
+// teardown reports whether a method's name says it ends the object's use:
+// its first word, in either case, is one of teardownWords (Close,
+// CloseAll, stopWorkers, Shutdown, TearDown).
+func teardown(name string) bool {
+	lower := strings.ToLower(name)
+	for _, w := range teardownWords {
+		rest, ok := strings.CutPrefix(lower, w)
+		if !ok {
+			continue
+		}
+		if rest == "" || unicode.IsUpper(rune(name[len(w)])) || name[len(w)] == '_' {
+			return true
+		}
+	}
+	return false
+}
+
+// guardedElsewhere returns a location that m writes with a plain write
+// and no lock held, and that another method accesses with a lock held;
+// "" when there is none.
+func guardedElsewhere(m *method, all []*method) string {
+	for _, w := range m.accesses {
+		if !w.a.Write || w.a.Flags.Synchronized() || locked(w.a) {
+			continue
+		}
+		for _, o := range all {
+			if o == m {
+				continue
+			}
+			for _, a := range o.accesses {
+				if summary.Compatible(w.loc, a.loc) && locked(a.a) {
+					return display(m, w.a.Loc)
+				}
+			}
+		}
 	}
 	return ""
 }

@@ -77,6 +77,10 @@ type Type struct {
 	Unexported []*Method
 	Omitted    int
 	Doc        string // the type's doc comment
+	// PkgDoc is the package's doc comment, when the syntax is at hand:
+	// what it says of the package's types ("a thread-safe cache") is
+	// their contract too.
+	PkgDoc string
 }
 
 // A Method is a method of a type and its summary.
@@ -139,7 +143,13 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(fact.Funcs) > 0 {
 		pass.ExportPackageFact(fact)
 	}
-	return &Result{SSA: ssainfo, Funcs: b.sums, Types: b.types(ssainfo.Pkg), CallHeld: b.callHeld,
+	ts := b.types(ssainfo.Pkg)
+	if doc := pkgDoc(pass.Files); doc != "" {
+		for _, t := range ts {
+			t.PkgDoc = doc
+		}
+	}
+	return &Result{SSA: ssainfo, Funcs: b.sums, Types: ts, CallHeld: b.callHeld,
 		CallOps: b.callOps, ChanLocks: b.chanLocks}, nil
 }
 

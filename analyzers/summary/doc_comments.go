@@ -34,6 +34,17 @@ func typeDocs(files []*ast.File) map[token.Pos]string {
 	return docs
 }
 
+// pkgDoc returns the package's doc comment, from the files that have one.
+func pkgDoc(files []*ast.File) string {
+	var docs []string
+	for _, f := range files {
+		if f.Doc != nil {
+			docs = append(docs, f.Doc.Text())
+		}
+	}
+	return strings.Join(docs, "\n")
+}
+
 // DocText returns the text of a doc comment, as CommentGroup.Text does,
 // followed by its //depcon: directives (which Text leaves out), one per
 // line: they write down a contract (see package deps).

@@ -223,3 +223,140 @@ func (s *Stream) Header() []string {
 	defer s.mu.Unlock()
 	return s.header
 }
+
+// Conn's Close writes, without the lock, the fields Read reads under
+// it: a bug candidate, never a set-up method.
+type Conn struct {
+	mu     sync.Mutex
+	closed bool
+	buf    []byte
+}
+
+// Read reads under the lock.
+func (c *Conn) Read() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	return c.buf
+}
+
+// Close marks the connection closed, forgetting the lock.
+func (c *Conn) Close() {
+	c.closed = true
+	c.buf = nil
+}
+
+// Sink's Stop is the only writer of done, which Write reads without
+// synchronisation too: the shape of a set-up method, but a method that
+// ends the object's use runs while it is in use.
+type Sink struct {
+	mu   sync.Mutex
+	done bool
+	n    int
+}
+
+// Write counts under the lock, and checks done without it.
+func (s *Sink) Write() {
+	if s.done {
+		return
+	}
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+// Stop stops the sink.
+func (s *Sink) Stop() { s.done = true }
+
+// Ring's Init sets the capacity, which no method reads under a lock: a
+// set-up method, unlike Queue.Init, whose items Push appends to under
+// the lock.
+type Ring struct {
+	mu   sync.Mutex
+	size int
+	n    int
+}
+
+func (r *Ring) Init(size int) { r.size = size }
+
+// Add counts under the lock, up to the capacity read without it.
+func (r *Ring) Add() {
+	max := r.size
+	r.mu.Lock()
+	if r.n < max {
+		r.n++
+	}
+	r.mu.Unlock()
+}
+
+// Store's NoLock turns its locking off: Get and Put lock only while
+// locking is on. Calls after NoLock race by the caller's choice.
+type Store struct {
+	mu     sync.Mutex
+	nolock bool
+	m      map[string]int
+}
+
+// NoLock is for a caller that serialises its calls itself.
+func (s *Store) NoLock() { s.nolock = true }
+
+// Get reads under the lock, unless it is off.
+func (s *Store) Get(k string) int {
+	if !s.nolock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	return s.m[k]
+}
+
+// Put writes under the lock, unless it is off.
+func (s *Store) Put(k string, v int) {
+	if !s.nolock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	s.m[k] = v
+}
+
+// Shut's Close sets a flag that Send tests before locking, and returns
+// early on: a closed check, not a switch of the locking.
+type Shut struct {
+	mu     sync.Mutex
+	closed bool
+	n      int
+}
+
+// Send counts, unless the value is closed.
+func (s *Shut) Send() {
+	if s.closed {
+		return
+	}
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+// Close closes.
+func (s *Shut) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+// Table documents its switch.
+type Table struct {
+	mu sync.RWMutex
+	m  map[int]int
+}
+
+// Unsafe disables locking for the calls that follow.
+func (t *Table) Unsafe() {}
+
+// Get reads under the read lock.
+func (t *Table) Get(k int) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.m[k]
+}

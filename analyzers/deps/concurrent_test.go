@@ -1,0 +1,63 @@
+package deps
+
+import "testing"
+
+// TestUnsharedDoc checks the documentation classifier on sentences that
+// restrict a type to one goroutine and on sentences that mention
+// goroutines, readers or writers without restricting its use.
+func TestUnsharedDoc(t *testing.T) {
+	for _, tc := range []struct {
+		doc, want string
+	}{
+		{"A Reader must be used from a single goroutine.", "must be used from a single goroutine"},
+		{"Writer is meant for one goroutine at a time.", "one goroutine at a time"},
+		{"A Buffer is not safe for concurrent use.", "is not safe for concurrent use"},
+		{"Queue is a lock-free single-producer queue.", "single-producer"},
+		{"Log is a single-writer, multi-reader log: only one goroutine may append.", "single-writer"},
+		{"It is intended for use by a single goroutine.", "single goroutine"},
+		// Sentences that restrict nothing.
+		{"The callback is invoked from a single goroutine at a time.", ""},
+		{"Each call returns in a single goroutine at a time.", ""},
+		{"Handlers run in one goroutine at a time, in the order of the events.", ""},
+		{"New starts a single goroutine that flushes the buffer.", ""},
+		{"Lock is a reader-writer lock: any number of readers or a single writer may hold it.", ""},
+		{"Thread-safe. The flush runs on a single goroutine in the background.", ""},
+		{"Cache is safe for concurrent use by multiple goroutines.", ""},
+	} {
+		if got := unsharedDoc(tc.doc); got != tc.want {
+			t.Errorf("unsharedDoc(%q) = %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}
+
+// TestSafeDoc checks the phrases that say a type is safe for concurrent
+// use, negated ones left out.
+func TestSafeDoc(t *testing.T) {
+	for _, tc := range []struct {
+		doc, want string
+	}{
+		{"Thread-safe.", "thread-safe"},
+		{"Package cache provides a thread-safe LRU cache.", "thread-safe"},
+		{"A Pool is safe for concurrent use by multiple goroutines.", "safe for concurrent use by multiple goroutines"},
+		{"It is not thread-safe.", ""},
+		{"Handle must not be copied. Thread-safe.", "thread-safe"},
+		{"A non-thread safe buffer.", ""},
+		{"Calls from several goroutines must be serialised by the caller.", ""},
+	} {
+		if got := safeDoc(tc.doc); got != tc.want {
+			t.Errorf("safeDoc(%q) = %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}
+
+// TestTeardown checks the names of methods that end an object's use.
+func TestTeardown(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Close": true, "CloseAll": true, "stopWorkers": true, "Shutdown": true, "TearDown": true, "Release": true,
+		"Closer": false, "Stopwatch": false, "Freeze": false, "Cancelled": false, "Init": false, "SetClosed": false,
+	} {
+		if got := teardown(name); got != want {
+			t.Errorf("teardown(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
