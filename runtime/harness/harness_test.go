@@ -295,6 +295,14 @@ func TestBuild(t *testing.T) {
 			t.Errorf("%+v as %s: got %#v, want %#v", tc.v, tc.t, got.Interface(), tc.want)
 		}
 	}
+	// A directional channel parameter gets a bidirectional channel
+	// converted to its type.
+	for _, ct := range []reflect.Type{reflect.TypeFor[<-chan int](), reflect.TypeFor[chan<- string](), reflect.TypeFor[chan int]()} {
+		got, err := r.build(Value{K: KChan}, ct, &scope{objs: objs})
+		if err != nil || got.Type() != ct || got.Cap() != 1 {
+			t.Errorf("chan value as %s: %v, %v", ct, got, err)
+		}
+	}
 	// Shared objects go to parameters of the type, pointer or not, and to
 	// interfaces they implement.
 	for _, pt := range []reflect.Type{reflect.TypeFor[*Counter](), reflect.TypeFor[any]()} {

@@ -183,6 +183,11 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		if t.Kind() != reflect.Chan {
 			return reflect.Value{}, fmt.Errorf("chan value for parameter of type %s", t)
 		}
+		if t.ChanDir() != reflect.BothDir {
+			// A directional channel parameter (<-chan T) gets a
+			// bidirectional channel converted to its type.
+			return reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 1).Convert(t), nil
+		}
 		return reflect.MakeChan(t, 1), nil
 	}
 	return reflect.Value{}, fmt.Errorf("unknown value kind %q", v.K)

@@ -400,6 +400,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.typ(t) + "{" + strings.Join(es, ", ") + "}"
 	case harness.KMap, harness.KChan:
 		if v.K == harness.KChan {
+			if ch, ok := t.Underlying().(*types.Chan); ok && ch.Dir() != types.SendRecv {
+				// make cannot build a directional channel: convert a
+				// bidirectional one.
+				return "(" + w.typ(t) + ")(make(chan " + w.typ(ch.Elem()) + ", 1))"
+			}
 			return "make(" + w.typ(t) + ", 1)"
 		}
 		return "make(" + w.typ(t) + ")"

@@ -58,6 +58,7 @@ func TestSourceCompiles(t *testing.T) {
 				{K: harness.KSlice},
 				{K: harness.KMap},
 				{K: harness.KChan},
+				{K: harness.KChan},
 			}},
 		},
 	}

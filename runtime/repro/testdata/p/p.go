@@ -35,8 +35,8 @@ func NewStore(o Options, lv Level) (*Store, error) {
 // NewStoreValue returns a Store by value.
 func NewStoreValue() Store { return Store{} }
 
-func (s *Store) Put(k string, v int)                                            {}
-func (s *Store) Link(o *Store, copyOf Store, any any)                           {}
-func (s *Store) Each(ctx context.Context, f func(string, ...int) error)         {}
-func (s *Store) Fill(b []byte, ws []io.Writer, m map[string]bool, c chan int)   {}
-func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options) {}
+func (s *Store) Put(k string, v int)                                                         {}
+func (s *Store) Link(o *Store, copyOf Store, any any)                                        {}
+func (s *Store) Each(ctx context.Context, f func(string, ...int) error)                      {}
+func (s *Store) Fill(b []byte, ws []io.Writer, m map[string]bool, c chan int, in <-chan int) {}
+func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options)              {}
