@@ -20,6 +20,10 @@ type Options struct {
 	Version string
 	// CommandLine, when set, is recorded as the run's invocation.
 	CommandLine string
+	// NotLoaded lists the packages that did not load, one line each
+	// ("PATH: ERROR", load.Failed.String): FromVet records each as a
+	// tool execution notification of level error.
+	NotLoaded []string
 }
 
 // InformationURI is the home of depcon.

@@ -66,7 +66,7 @@ func unwrap(doc string) string {
 // (test variants of a package report the same ones) at level warning, its
 // related information as related locations. An analyzer's failure on a
 // package is a tool execution notification of level error, and marks the
-// invocation unsuccessful.
+// invocation unsuccessful; so is each package of opt.NotLoaded.
 func FromVet(graph *checker.Graph, analyzers []*analysis.Analyzer, opt Options) *Log {
 	root := opt.Root
 	if root == "" {
@@ -75,6 +75,13 @@ func FromVet(graph *checker.Graph, analyzers []*analysis.Analyzer, opt Options) 
 	loc := newLocator(root)
 	run := newRun(opt, Rules(analyzers), loc)
 	inv := &Invocation{CommandLine: opt.CommandLine, ExecutionSuccessful: true}
+	for _, f := range opt.NotLoaded {
+		inv.ExecutionSuccessful = false
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, &Notification{
+			Level:   LevelError,
+			Message: Message{Text: "does not load: " + f},
+		})
+	}
 
 	type key struct {
 		rule, pos, msg string

@@ -287,3 +287,48 @@ func TestFromVetFailure(t *testing.T) {
 		t.Errorf("results: %+v", run.Results)
 	}
 }
+
+// TestFromVetNotLoaded checks that each package that did not load is an
+// error notification of an unsuccessful invocation, in a valid log.
+func TestFromVetNotLoaded(t *testing.T) {
+	dir, err := filepath.Abs("testdata/vetmod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := load.Packages(dir, []string{"./lib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notLoaded := []string{"example.com/vetmod/bad: bad/bad.go:3:9: expected ')', found '{'"}
+	var buf bytes.Buffer
+	if err := sarif.FromVet(graph, suite.Analyzers(), sarif.Options{NotLoaded: notLoaded}).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := sariftest.Validate(buf.Bytes()); err != nil {
+		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+	var l struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool `json:"executionSuccessful"`
+				ToolExecutionNotifications []struct {
+					Level   string  `json:"level"`
+					Message jsonMsg `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &l); err != nil {
+		t.Fatal(err)
+	}
+	invs := l.Runs[0].Invocations
+	if len(invs) != 1 || invs[0].ExecutionSuccessful || len(invs[0].ToolExecutionNotifications) != 1 ||
+		invs[0].ToolExecutionNotifications[0].Level != "error" ||
+		invs[0].ToolExecutionNotifications[0].Message.Text != "does not load: "+notLoaded[0] {
+		t.Errorf("invocations: %+v", invs)
+	}
+}
