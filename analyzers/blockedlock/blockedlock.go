@@ -1,6 +1,7 @@
 package blockedlock
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -14,16 +15,20 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports blocking channel, WaitGroup and Cond operations
 // performed while holding a lock that the other side needs to unblock
 // them.
 var Analyzer = &analysis.Analyzer{
 	Name:     "blockedlock",
-	Doc:      doc,
+	Doc:      analysisdoc.MustExtract(doc, "blockedlock"),
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/blockedlock",
 	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockflow.Analyzer},
 	Run:      run,

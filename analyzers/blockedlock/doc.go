@@ -1,18 +1,15 @@
-// Package blockedlock defines an Analyzer that reports a channel
-// operation, a WaitGroup.Wait or a Cond.Wait that blocks while holding a
-// lock which the operation's other side must acquire first: a deadlock
-// between a channel (or WaitGroup, or Cond) and a mutex.
+// Package blockedlock defines an Analyzer that reports lock-and-channel deadlocks.
 //
 // # Analyzer blockedlock
 //
-// blockedlock: report blocking on a channel, WaitGroup or Cond while
-// holding a lock the other side needs
+// blockedlock: report blocking on a channel, WaitGroup or Cond while holding a lock the other side needs
 //
 // A send on an unbuffered channel waits for a receiver; a receive waits
-// for a sender or a close; WaitGroup.Wait waits for Done. If the
-// goroutine that blocks holds a lock, and the only code in the package
-// that would unblock it does so holding that lock (or only after
-// locking it), neither side can proceed:
+// for a sender or a close; WaitGroup.Wait waits for Done; Cond.Wait waits
+// for Signal or Broadcast. If the goroutine that blocks holds a lock, and
+// the only code in the package that would unblock it does so holding that
+// lock (or only after locking it), neither side can proceed: a deadlock
+// between a channel (or WaitGroup, or Cond) and a mutex.
 //
 //	func (s *Server) Stop() {
 //		s.mu.Lock()
@@ -86,10 +83,3 @@
 // negative or that run goroutines with Go, two read locks, and when any
 // operation that would unblock the blocked side does not need the lock.
 package blockedlock
-
-const doc = `report blocking on a channel, WaitGroup or Cond while holding a lock the other side needs
-
-A send, receive, select without default, WaitGroup.Wait or Cond.Wait made
-with a lock held, where every operation of the package that would unblock
-it (the receive, the send or close, Done, Signal) happens with that lock
-held or after acquiring it, deadlocks: neither side can proceed.`

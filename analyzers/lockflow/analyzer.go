@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	_ "embed"
 	"go/types"
 	"reflect"
 
@@ -8,13 +9,18 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer computes the lock flows of a package's functions; its result
 // is the *Program that holds them. It reports nothing.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockflow",
-	Doc:        "compute the locks each function may hold at each instruction, for the analyzers that report on them",
+	Doc:        analysisdoc.MustExtract(doc, "lockflow"),
 	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockflow",
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer, ctrlflow.Analyzer},
 	Run:        run,

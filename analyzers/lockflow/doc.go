@@ -1,5 +1,11 @@
-// Package lockflow computes, for each function of a package, the states
-// each lock may be in at each instruction: untouched since the function's
+// Package lockflow defines an Analyzer that computes the locks each function may hold.
+//
+// # Analyzer lockflow
+//
+// lockflow: compute the locks each function may hold at each instruction, for the analyzers that report on them
+//
+// The analyzer computes, for each function of a package, the states each
+// lock may be in at each instruction: untouched since the function's
 // entry, held, or released, over the paths that reach it, with the calls
 // deferred on the way. It is the may-held half of the lock engine; the
 // summary package computes the must-held half (the locks held at every
@@ -9,8 +15,9 @@
 // A lock is named by its access path in the function under the exact
 // policy of summary.Namer (summary.ExactPath): exact indices and local
 // roots, so that a loop's lock of one element is told from another's. The
-// summaries name the same values under the namer's other policy. A callee's net effect on the locks its caller can name
-// is mapped onto the caller's paths at the call.
+// summaries name the same values under the namer's other policy. A
+// callee's net effect on the locks its caller can name is mapped onto the
+// caller's paths at the call.
 //
 // The lockleak and blockedlock analyzers read the flows through the
 // Analyzer's result, a *Program, which is safe for concurrent use.

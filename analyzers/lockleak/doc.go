@@ -1,5 +1,4 @@
-// Package lockleak defines an Analyzer that reports a lock that one path
-// of a function leaves held while the function's other paths release it.
+// Package lockleak defines an Analyzer that reports locks left held on some paths.
 //
 // # Analyzer lockleak
 //
@@ -7,8 +6,9 @@
 //
 // A function that locks a sync.Mutex or sync.RWMutex (named by its access
 // path: c.mu, p.mu, a package variable, a local) and releases it on some
-// paths but not on others has usually forgotten an Unlock on an error
-// branch. The lock stays held: every later Lock of it blocks forever.
+// paths but not on others (an early return, a continue, a break) has
+// usually forgotten an Unlock on an error branch. The lock stays held:
+// every later Lock of it blocks forever.
 //
 //	func (s *Store) Put(k string, v []byte) error {
 //		s.mu.Lock()
@@ -96,11 +96,3 @@
 // functions of other packages are assumed to leave the caller's locks
 // alone.
 package lockleak
-
-const doc = `report a lock left held on an early return, continue or break
-
-A function that locks a mutex and releases it on some paths but not on
-others (an early return, a continue, a break) leaves it locked: every
-later Lock blocks forever. Lock helpers, defer, TryLock's false branch,
-locks handed to goroutines or returned as unlock functions, and paths
-that panic or exit are not reported.`

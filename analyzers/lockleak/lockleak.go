@@ -1,6 +1,7 @@
 package lockleak
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -14,15 +15,19 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports locks that some paths of a function release and
 // others leave held, from the lock flows of lockflow.Analyzer.
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockleak",
-	Doc:      doc,
+	Doc:      analysisdoc.MustExtract(doc, "lockleak"),
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockleak",
 	Requires: []*analysis.Analyzer{buildssa.Analyzer, lockflow.Analyzer},
 	Run:      run,

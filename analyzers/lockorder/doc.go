@@ -1,11 +1,15 @@
-// Package lockorder defines an Analyzer that reports lock-order
-// inversions: code paths that acquire the same locks in orders that form
-// a cycle (an AB-BA deadlock, or a longer one), within a package or
-// across packages.
+// Package lockorder defines an Analyzer that reports lock-order inversions.
 //
 // # Analyzer lockorder
 //
 // lockorder: report locks acquired in inconsistent orders
+//
+// Paths that acquire the same locks in orders forming a cycle can
+// deadlock: two locks in opposite orders (an AB-BA deadlock), or a longer
+// cycle, within a package or across packages, also through callees,
+// callbacks and interface methods called with a lock held; so can a
+// method that locks the receiver and then an argument of the same type,
+// like Equal(other *T).
 //
 // Locks are compared by class: the same field path of the same type,
 // whatever the object (Account.mu of one account and of another are one
@@ -101,11 +105,3 @@
 // Fix Equal by copying other's state under other's lock alone, then
 // locking the receiver.
 package lockorder
-
-const doc = `report locks acquired in inconsistent orders
-
-Paths that acquire locks (fields of types) in orders forming a cycle can
-deadlock: two locks in opposite orders, or longer cycles, also through
-callees, callbacks and interface methods called with a lock held; so can a
-method that locks the receiver and then an argument of the same type, like
-Equal(other *T).`

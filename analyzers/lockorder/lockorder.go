@@ -1,6 +1,7 @@
 package lockorder
 
 import (
+	_ "embed"
 	"fmt"
 	"go/token"
 	"slices"
@@ -11,14 +12,18 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
+//go:embed doc.go
+var doc string
+
 var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
-	Doc:       doc,
+	Doc:       analysisdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://pkg.go.dev/github.com/depcon/depcon/analyzers/lockorder",
 	Requires:  []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:       run,

@@ -1,6 +1,4 @@
-// Package rwrdeadlock defines an Analyzer that reports a sync.RWMutex
-// read-locked again by a goroutine that already holds it for reading,
-// when the same lock is also write-locked somewhere.
+// Package rwrdeadlock defines an Analyzer that reports recursive read locks of an RWMutex.
 //
 // # Analyzer rwrdeadlock
 //
@@ -47,10 +45,3 @@
 // reported. The related information points at the first RLock and, when
 // it is in this package, at a Lock.
 package rwrdeadlock
-
-const doc = `report recursive read locking of an RWMutex that has writers
-
-A goroutine that read-locks an RWMutex it already holds for reading
-deadlocks when a writer calls Lock in between: new readers wait for the
-writer, the writer waits for the first reader. The second read lock may be
-in a callee, another package, a recursive call or a callback.`

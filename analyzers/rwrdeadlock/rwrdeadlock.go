@@ -1,6 +1,7 @@
 package rwrdeadlock
 
 import (
+	_ "embed"
 	"fmt"
 	"go/token"
 	"sort"
@@ -9,14 +10,18 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
+//go:embed doc.go
+var doc string
+
 var Analyzer = &analysis.Analyzer{
 	Name:      "rwrdeadlock",
-	Doc:       doc,
+	Doc:       analysisdoc.MustExtract(doc, "rwrdeadlock"),
 	URL:       "https://pkg.go.dev/github.com/depcon/depcon/analyzers/rwrdeadlock",
 	Requires:  []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:       run,

@@ -1,15 +1,16 @@
-// Package selfdeadlock defines an Analyzer that reports a sync.Mutex or
-// sync.RWMutex locked while it is already held by the same goroutine.
+// Package selfdeadlock defines an Analyzer that reports re-locking a held mutex.
 //
 // # Analyzer selfdeadlock
 //
 // selfdeadlock: report locking a mutex that is already held
 //
-// Go's mutexes are not reentrant: a goroutine that locks a mutex it holds
-// blocks forever. The analyzer reports a Lock (or an RLock while the lock
-// is write-locked, or a Lock while it is read-locked) of a lock that must
-// be held on every path to that point, on the same access path, either
-// directly or through callees in this or another package, however deep:
+// Go's sync.Mutex and sync.RWMutex are not reentrant: a goroutine that
+// locks a mutex it already holds, directly, through a callee, a recursive
+// call or a callback, blocks forever. The analyzer reports a Lock (or an
+// RLock while the lock is write-locked, or a Lock while it is read-locked)
+// of a lock that must be held on every path to that point, on the same
+// access path, either directly or through callees in this or another
+// package, however deep:
 //
 //	func (c *Cache) Put(k string, v int) {
 //		c.mu.Lock()
@@ -23,6 +24,10 @@
 //
 // A lock helper counts as an acquisition: c.lock() followed by
 // c.mu.Lock() is reported, whatever the number of calls between.
+//
+// Recursive read locking (RLock while read-locked) is reported by
+// rwrdeadlock, since it only deadlocks when a writer waits in between.
+// The diagnostic's related information points at the first acquisition.
 //
 // # Recursion
 //
@@ -87,14 +92,4 @@
 //
 // A callback of another object (a.onDone = b.Done) is not reported: its
 // lock is another one.
-//
-// Recursive read locking (RLock while read-locked) is reported by
-// rwrdeadlock, since it only deadlocks when a writer waits in between.
-// The diagnostic's related information points at the first acquisition.
 package selfdeadlock
-
-const doc = `report locking a mutex that is already held
-
-Go's sync.Mutex and sync.RWMutex are not reentrant: locking a mutex that
-the goroutine already holds, directly, through a callee, a recursive call
-or a callback, never returns.`

@@ -1,19 +1,24 @@
 package selfdeadlock
 
 import (
+	_ "embed"
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
+//go:embed doc.go
+var doc string
+
 var Analyzer = &analysis.Analyzer{
 	Name:     "selfdeadlock",
-	Doc:      doc,
+	Doc:      analysisdoc.MustExtract(doc, "selfdeadlock"),
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/selfdeadlock",
 	Requires: []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:      run,

@@ -1,12 +1,14 @@
-// Package unguarded defines an Analyzer that reports a field accessed
-// without the synchronisation that its other accesses use: a field read or
-// written without the lock that guards it everywhere else, a field
-// accessed both with sync/atomic and plainly, and a guarded field read
-// before its lock is taken (check-then-lock).
+// Package unguarded defines an Analyzer that reports unsynchronised field accesses.
 //
 // # Analyzer unguarded
 //
 // unguarded: report a field accessed without the synchronisation used elsewhere
+//
+// A field of a type whose entry points access it with a lock of the
+// receiver held everywhere but in one place is most likely racy there.
+// So is a field accessed with sync/atomic in some places and plainly in
+// others, and a guarded field read before its lock is taken
+// (check-then-lock).
 //
 // The analyzer looks, for every struct type of the package, at the
 // accesses that its entry points make to the fields of the receiver,
@@ -18,6 +20,9 @@
 // function that waits for a WaitGroup (or calls another Wait method) does
 // not count: fork-join goroutines run within their caller's critical
 // section.
+//
+// The related information points at an access that holds the lock, at
+// the atomic access, or at the lock acquisition and a guarded write.
 //
 // # A field accessed without its lock
 //
@@ -192,32 +197,30 @@
 //		}
 //	}
 //
-// Fields that are themselves
-// synchronisation primitives or channels, the accesses of an object that
-// a field refers to, or of a struct value within the receiver, made with
-// that object's own lock held (recv.in.err with the mutex embedded in
-// in's struct), the accesses of objects reached through a second
-// reference (recv.pending[k].err: objects taken out of a container are
-// commonly handed over), sync.Map and
-// channel operations, accesses by goroutines a method starts through a
-// function literal, accesses through a value that may be one of several
-// objects (c = c.parent on one path), and calls of unknown code are
-// ignored; so
-// are reads after the method synchronised on the lock (a value set once
-// under the lock and read after taking and releasing it), and the accesses
-// of a method that locks the receiver's lock or another object's through
-// one variable (first, second := a, b in id order). The guard is the
-// lock most consistently held: an access that holds a lock held at least
-// as often as the candidate at the field's accesses is not reported (two
-// locks, one serialising some methods, the other guarding the field).
-// Nor is an access that lacks a lock held only at the reads of one other
-// method (that method's "one call at a time" lock, say) unless the access
-// holds it in read mode. Nor is a field that the struct's declaration
-// puts outside a lock named for a purpose: a lock such as pathMu declared
-// above fields named for it (pathProbe), in a group of lines, guards
-// those; the type's other fields, declared elsewhere and not named for
-// it, are its goroutine's even where a method holding the lock uses them,
-// unless a comment of the field or of the lock names the other:
+// Fields that are themselves synchronisation primitives or channels, the
+// accesses of an object that a field refers to, or of a struct value
+// within the receiver, made with that object's own lock held (recv.in.err
+// with the mutex embedded in in's struct), the accesses of objects reached
+// through a second reference (recv.pending[k].err: objects taken out of a
+// container are commonly handed over), sync.Map and channel operations,
+// accesses by goroutines a method starts through a function literal,
+// accesses through a value that may be one of several objects
+// (c = c.parent on one path), and calls of unknown code are ignored; so are
+// reads after the method synchronised on the lock (a value set once under
+// the lock and read after taking and releasing it), and the accesses of a
+// method that locks the receiver's lock or another object's through one
+// variable (first, second := a, b in id order). The guard is the lock most
+// consistently held: an access that holds a lock held at least as often as
+// the candidate at the field's accesses is not reported (two locks, one
+// serialising some methods, the other guarding the field). Nor is an
+// access that lacks a lock held only at the reads of one other method
+// (that method's "one call at a time" lock, say) unless the access holds
+// it in read mode. Nor is a field that the struct's declaration puts
+// outside a lock named for a purpose: a lock such as pathMu declared above
+// fields named for it (pathProbe), in a group of lines, guards those; the
+// type's other fields, declared elsewhere and not named for it, are its
+// goroutine's even where a method holding the lock uses them, unless a
+// comment of the field or of the lock names the other:
 //
 //	type idManager struct {
 //		queue     []id
@@ -227,23 +230,12 @@
 //		seq int // not reported in Next, although Add holds pathMu at it
 //	}
 //
-// Locations reached through an interface value that a callee
-// asserts to a concrete type are not attributed to a value of a known
-// type that the caller passes (a type switch's cases are other types).
-// Nothing at all is reported of the fields of a type one of whose
-// methods has a summary cut at its size limit (or applying the summary
-// of a callee that was): the accesses, locks and releases it lost may
-// make the guard inferred for any field, and the set-up methods, wrong
-// (depcon pairs counts such methods as "truncated").
-// The related
-// information points at an access that holds the lock, at the atomic
-// access, or at the lock acquisition and a guarded write.
+// Locations reached through an interface value that a callee asserts to a
+// concrete type are not attributed to a value of a known type that the
+// caller passes (a type switch's cases are other types). Nothing at all is
+// reported of the fields of a type one of whose methods has a summary cut
+// at its size limit (or applying the summary of a callee that was): the
+// accesses, locks and releases it lost may make the guard inferred for any
+// field, and the set-up methods, wrong (depcon pairs counts such methods
+// as "truncated").
 package unguarded
-
-const doc = `report a field accessed without the synchronisation used elsewhere
-
-A field of a type whose entry points (exported methods, methods run by
-goroutines of the package) access it with a lock of the receiver held
-everywhere but in one place is most likely racy there. So is a field
-accessed with sync/atomic in some places and plainly in others, and a
-guarded field read before its lock is taken (check-then-lock).`

@@ -1,6 +1,7 @@
 package unguarded
 
 import (
+	_ "embed"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -11,13 +12,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
+//go:embed doc.go
+var doc string
+
 var Analyzer = &analysis.Analyzer{
 	Name:     "unguarded",
-	Doc:      doc,
+	Doc:      analysisdoc.MustExtract(doc, "unguarded"),
 	URL:      "https://pkg.go.dev/github.com/depcon/depcon/analyzers/unguarded",
 	Requires: []*analysis.Analyzer{summary.Analyzer},
 	Run:      run,
