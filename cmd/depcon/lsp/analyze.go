@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -88,18 +89,21 @@ func analyze(dir string) (*pkgResult, error) {
 	if plan := res.Plans[pkg.PkgPath]; plan != nil {
 		a.types = typeInfos(pkg, plan, m)
 	}
+	x := newSyntaxIndex(pkg.Fset, pkg.Syntax)
 	for _, d := range res.Diagnostics {
-		a.static = append(a.static, staticOf(d, m))
+		a.static = append(a.static, staticOf(d, m, x))
 	}
 	return a, errors.Join(res.Errors...)
 }
 
-// staticOf converts an analyzer's diagnostic.
-func staticOf(d *load.Diagnostic, m *mapper) *staticDiag {
+// staticOf converts an analyzer's diagnostic. Its ranges, and those of
+// its related positions, that have no end are those of the expressions
+// they name in the package's syntax x (see syntaxRange).
+func staticOf(d *load.Diagnostic, m *mapper, x *syntaxIndex) *staticDiag {
 	sd := &staticDiag{
 		uri: fileURI(d.Pos.Filename),
 		diag: protocol.Diagnostic{
-			Range:           m.rangeOf(d.Pos, d.End),
+			Range:           syntaxRange(m, x, d.Pos, d.End),
 			Severity:        protocol.DiagnosticSeverityWarning,
 			Code:            d.Analyzer,
 			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(docBase + analyzerPackage(d.Analyzer))},
@@ -110,11 +114,24 @@ func staticOf(d *load.Diagnostic, m *mapper) *staticDiag {
 	}
 	for _, r := range d.Related {
 		sd.diag.RelatedInformation = append(sd.diag.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: fileURI(r.Pos.Filename), Range: m.rangeOf(r.Pos, r.End)},
+			Location: protocol.Location{URI: fileURI(r.Pos.Filename), Range: syntaxRange(m, x, r.Pos, r.End)},
 			Message:  r.Message,
 		})
 	}
 	return sd
+}
+
+// syntaxRange returns the range from start to end or, when end is
+// missing or not after start, that of the call or expression start
+// names in x (syntaxIndex.span), or else the word at start
+// (mapper.rangeOf).
+func syntaxRange(m *mapper, x *syntaxIndex, start, end token.Position) protocol.Range {
+	if !hasEnd(start, end) {
+		if s, e, ok := x.span(start); ok {
+			return m.rangeOf(s, e)
+		}
+	}
+	return m.rangeOf(start, end)
 }
 
 // analyzerPackage returns the import path of the package that declares

@@ -11,7 +11,10 @@
 //     (analyzers/suite) runs over it through the analysis checker. Each
 //     finding is published with source "depcon", the analyzer's name as
 //     code, codeDescription.href the analyzer's pkg.go.dev page, and the
-//     finding's related positions as relatedInformation. The last
+//     finding's related positions as relatedInformation. A position
+//     the analyzer gives without an end covers the call, selector or
+//     expression statement it names in the package's syntax (all of
+//     t.a.Lock() for a finding at its "("), or else the word at it. The last
 //     analysis of each package is kept: it is published again, without
 //     running the analyzers, when another file of the package is opened
 //     or a file is saved unchanged. Analysis is of the files on disk:

@@ -64,7 +64,7 @@ func (m *mapper) position(p token.Position) protocol.Position {
 // when there is none).
 func (m *mapper) rangeOf(start, end token.Position) protocol.Range {
 	r := protocol.Range{Start: m.position(start)}
-	if end.IsValid() && end.Filename == start.Filename && end.Offset > start.Offset {
+	if hasEnd(start, end) {
 		r.End = m.position(end)
 		return r
 	}
@@ -86,6 +86,14 @@ func (m *mapper) rangeOf(start, end token.Position) protocol.Range {
 	}
 	r.End = m.position(end)
 	return r
+}
+
+// hasEnd reports whether end is a valid end of a range from start.
+func hasEnd(start, end token.Position) bool {
+	if !end.IsValid() || end.Filename != start.Filename {
+		return false
+	}
+	return end.Line > start.Line || end.Line == start.Line && end.Column > start.Column
 }
 
 // location returns the location of a go/token position.
