@@ -14,7 +14,6 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 	"github.com/depcon/depcon/analyzers/lockflow"
 )
 
@@ -90,5 +89,5 @@ func states(prog *lockflow.Program, funcs []*ssa.Function) map[token.Pos]string 
 // effect mapped onto its caller, exact indices, TryLock's true branch, a
 // local mutex, and a release of the caller's lock.
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), probe, "lockflow")
+	analysistest.Run(t, analysistest.TestData(), probe, "lockflow")
 }
