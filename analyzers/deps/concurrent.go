@@ -182,7 +182,7 @@ func (s *syncSearch) find(t types.Type, path string, depth int, field, embedded 
 		case "sync", "sync/atomic":
 			return path + " is a " + p[strings.LastIndexByte(p, '/')+1:] + "." + n.Obj().Name()
 		}
-		if depth > 0 && n.Obj().Pkg() != s.pkg {
+		if depth > 0 && n.Obj().Pkg() != s.pkg && !internalTo(n.Obj().Pkg().Path(), s.pkg.Path()) {
 			return "" // another package's type: its synchronisation is its own
 		}
 	}
@@ -220,6 +220,26 @@ func (s *syncSearch) find(t types.Type, path string, depth int, field, embedded 
 		return s.find(u.Elem(), path+"[*]", depth+1, false, false)
 	}
 	return ""
+}
+
+// internalTo reports whether the package at path is an internal package
+// that the package at user may import (a/internal/store, imported by a
+// or a/b): a part of user's own module, whose types hold the
+// synchronisation of the exported types that wrap them.
+func internalTo(path, user string) bool {
+	i := strings.LastIndex(path, "/internal/")
+	root := ""
+	switch {
+	case i >= 0:
+		root = path[:i]
+	case strings.HasSuffix(path, "/internal"):
+		root = strings.TrimSuffix(path, "/internal")
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		return false // the standard library's
+	default:
+		return false
+	}
+	return user == root || strings.HasPrefix(user, root+"/")
 }
 
 // standalone reports whether n is another exported type of the package

@@ -61,3 +61,24 @@ func TestTeardown(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalTo checks which packages count as internal parts of a
+// package's module.
+func TestInternalTo(t *testing.T) {
+	for _, tc := range []struct {
+		path, user string
+		want       bool
+	}{
+		{"example.com/m/internal/store", "example.com/m", true},
+		{"example.com/m/internal/store", "example.com/m/cache", true},
+		{"example.com/m/a/internal", "example.com/m/a/b", true},
+		{"example.com/m/a/internal/x", "example.com/m/b", false},
+		{"example.com/other/internal/x", "example.com/m", false},
+		{"example.com/m/store", "example.com/m", false},
+		{"internal/sync", "example.com/m", false},
+	} {
+		if got := internalTo(tc.path, tc.user); got != tc.want {
+			t.Errorf("internalTo(%q, %q) = %v, want %v", tc.path, tc.user, got, tc.want)
+		}
+	}
+}

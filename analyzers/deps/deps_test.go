@@ -482,6 +482,17 @@ func TestSafePackage(t *testing.T) {
 	}
 }
 
+// TestInternalStore checks that an exported type whose synchronisation
+// lives in a type of its module's internal package is concurrent, with
+// the pairs its methods' calls into that package make dependent.
+func TestInternalStore(t *testing.T) {
+	tp := plan(t, "istore", "Cache")
+	if !tp.Concurrent || !strings.Contains(tp.ConcurrentWhy, "sync.Mutex") {
+		t.Errorf("istore.Cache: Concurrent %v (%q), want it through its internal store", tp.Concurrent, tp.ConcurrentWhy)
+	}
+	checkPairs(t, tp, "Len~Put:pc")
+}
+
 // TestDirectives checks the contracts written down in the code:
 // //depcon:setup makes a set-up method, //depcon:single-goroutine a type
 // not tested by default, //depcon:ignore takes a pair out of the plan.

@@ -261,6 +261,10 @@ func (w *writer) adapt(e string, f *testgen.Func, want types.Type) string {
 		x, ok := w.temp("v"), w.temp("ok")
 		w.pre = append(w.pre, fmt.Sprintf("%s, %s := %s\nif !%s {\nt.Fatal(%q)\n}", x, ok, e, ok, f.Name+" failed"))
 		e = x
+	case "extra":
+		x := w.temp("v")
+		w.pre = append(w.pre, fmt.Sprintf("%s, _ := %s", x, e))
+		e = x
 	}
 	res := f.Sig.Results().At(0).Type()
 	wantPtr, _ := want.Underlying().(*types.Pointer)

@@ -25,15 +25,20 @@ type Func struct {
 func (f *Func) Iface() bool { return types.IsInterface(f.Res) }
 
 // Check returns how f reports a failure in its second result: "error",
-// "bool", or "" when it has a single result.
+// "bool", "" when it has a single result, or "extra" when its second
+// result is something else it returns beside the value (the context of
+// a group: func WithContext(ctx) (*Group, context.Context)).
 func (f *Func) Check() string {
 	if f.Sig.Results().Len() < 2 {
 		return ""
 	}
-	if types.Identical(f.Sig.Results().At(1).Type(), errorType) {
+	switch t := f.Sig.Results().At(1).Type(); {
+	case types.Identical(t, errorType):
 		return "error"
+	case types.Identical(t, types.Typ[types.Bool]):
+		return "bool"
 	}
-	return "bool"
+	return "extra"
 }
 
 // builderPrefixes are the name prefixes of unexported functions taken as
@@ -57,7 +62,10 @@ func (s *Subject) findFuncs() {
 		}
 		sig := fn.Type().(*types.Signature)
 		res := resultNamed(sig)
-		if res == nil || res.Obj().Pkg() != s.Pkg {
+		// The package's own types, and any interface the type under
+		// test implements (a constructor may return it as an io.Closer
+		// or as an interface of a parent package).
+		if res == nil || res.Obj().Pkg() != s.Pkg && !(types.IsInterface(res) && s.builds(res)) {
 			continue
 		}
 		f := &Func{Name: name, Expr: name, Sig: sig, Res: res}
@@ -214,14 +222,12 @@ func (s *Subject) instantiate(fn *types.Func, res *types.Named) *Func {
 }
 
 // resultNamed returns N when sig returns N or *N for a named type N
-// (possibly an interface, never a pointer to one), alone or with an
-// error or a bool, and nil otherwise.
+// (possibly an interface, never a pointer to one), alone or with a
+// second result (an error, a bool, or another value, see Func.Check),
+// and nil otherwise.
 func resultNamed(sig *types.Signature) *types.Named {
 	res := sig.Results()
-	switch {
-	case res.Len() == 2 && (types.Identical(res.At(1).Type(), errorType) ||
-		types.Identical(res.At(1).Type(), types.Typ[types.Bool])):
-	case res.Len() != 1:
+	if res.Len() != 1 && res.Len() != 2 {
 		return nil
 	}
 	t := res.At(0).Type()
