@@ -1,4 +1,4 @@
-// Package heldcalls defines an Analyzer that finds the locks taken by callbacks under a lock.
+// Package heldcalls defines an Analyzer that follows calls made with a lock held.
 //
 // # Analyzer heldcalls
 //

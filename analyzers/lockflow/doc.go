@@ -1,4 +1,4 @@
-// Package lockflow defines an Analyzer that computes the locks each function may hold.
+// Package lockflow defines an Analyzer that computes where locks may be held.
 //
 // # Analyzer lockflow
 //

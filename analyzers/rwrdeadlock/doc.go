@@ -1,4 +1,4 @@
-// Package rwrdeadlock defines an Analyzer that reports recursive read locks of an RWMutex.
+// Package rwrdeadlock defines an Analyzer that reports recursive read locking.
 //
 // # Analyzer rwrdeadlock
 //

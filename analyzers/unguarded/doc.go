@@ -1,4 +1,4 @@
-// Package unguarded defines an Analyzer that reports unsynchronised field accesses.
+// Package unguarded defines an Analyzer that reports unguarded field accesses.
 //
 // # Analyzer unguarded
 //
