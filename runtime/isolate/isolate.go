@@ -46,6 +46,11 @@ type Mechanisms struct {
 	// Landlock is the Landlock ABI version in force (0: none): the
 	// filesystem is read-only but for the scratch directory.
 	Landlock int
+	// MountNS reports that the filesystem is read-only, but for the
+	// scratch directory, through the mounts of a mount namespace of the
+	// process's own (where Landlock is not used); the process has no
+	// capability.
+	MountNS bool
 	// LandlockNet reports that Landlock denies TCP connect and bind
 	// (the network confinement where no network namespace is allowed).
 	LandlockNet bool
@@ -64,7 +69,7 @@ type Mechanisms struct {
 
 // confinesFS reports whether the filesystem outside the scratch
 // directory is read-only.
-func (m Mechanisms) confinesFS() bool { return m.Landlock > 0 }
+func (m Mechanisms) confinesFS() bool { return m.Landlock > 0 || m.MountNS }
 
 // confinesNet reports whether connections are denied.
 func (m Mechanisms) confinesNet() bool { return m.NetNS || m.LandlockNet }
@@ -91,7 +96,7 @@ func New(p Policy) (*Jail, error) {
 	if err == nil {
 		switch {
 		case !mech.confinesFS():
-			err = errors.New("the kernel does not let depcon make the filesystem read-only (Landlock is not available)")
+			err = errors.New("the kernel does not let depcon make the filesystem read-only (neither Landlock nor a mount namespace)")
 		case !p.Net && !mech.confinesNet():
 			err = errors.New("the kernel allows neither a network namespace nor Landlock's network rules")
 		}
@@ -138,13 +143,21 @@ func (j *Jail) Mechanisms() Mechanisms { return j.mech }
 func (j *Jail) Policy() Policy { return j.policy }
 
 // Describe says in one line what is in force, such as
-// "landlock v7 + netns + pidns + cgroup v1 (memory 4 GiB, 1024 tasks)".
+// "landlock v7 + netns + pidns + cgroup v1 (memory 4 GiB, 1024 tasks)"
+// or, with the mount namespace fallback, "mountns (read-only root) +
+// netns + pidns + userns + rlimits (memory unbounded, 1024 tasks)".
 func (j *Jail) Describe() string {
 	if j.unconfined {
 		return "none (-unsafe-no-isolation: " + j.why + ")"
 	}
 	m := j.mech
-	parts := []string{fmt.Sprintf("landlock v%d", m.Landlock)}
+	var parts []string
+	if m.Landlock > 0 {
+		parts = append(parts, fmt.Sprintf("landlock v%d", m.Landlock))
+	}
+	if m.MountNS {
+		parts = append(parts, "mountns (read-only root)")
+	}
 	switch {
 	case j.policy.Net:
 		parts = append(parts, "network allowed")

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // actionEnv names what TestMain does instead of running the tests, in a
@@ -28,6 +30,14 @@ func TestMain(m *testing.M) {
 func act(action string, args []string) int {
 	switch action {
 	case "noop":
+	case "env": // args: the variables to print
+		for _, k := range args {
+			if v, ok := os.LookupEnv(k); ok {
+				fmt.Printf("%s=%s\n", k, v)
+			} else {
+				fmt.Printf("%s unset\n", k)
+			}
+		}
 	case "write": // args: a file to create
 		err := os.WriteFile(args[0], []byte("x"), 0o644)
 		fmt.Println(errString(err))
@@ -35,8 +45,8 @@ func act(action string, args []string) int {
 		err := os.RemoveAll(args[0])
 		_, serr := os.Stat(args[0])
 		fmt.Println(errString(err), serr == nil)
-	case "chdir-write":
-		err := os.Chdir("/")
+	case "chdir-write": // args: a directory to enter, then write in
+		err := os.Chdir(args[0])
 		if err == nil {
 			err = os.WriteFile("depcon-canary", []byte("x"), 0o644)
 		}
@@ -47,6 +57,16 @@ func act(action string, args []string) int {
 			err = os.WriteFile(filepath.Join(os.Getenv("TMPDIR"), "t"), []byte("x"), 0o644)
 		}
 		fmt.Println(errString(err))
+	case "remount": // args: a file to create after making the mounts writable
+		err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_BIND, "")
+		if err == nil {
+			err = unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY})
+		}
+		if err == nil {
+			err = unix.Unmount(filepath.Dir(args[0]), unix.MNT_DETACH)
+		}
+		fmt.Println(errString(err))
+		fmt.Println(errString(os.WriteFile(args[0], []byte("x"), 0o644)))
 	case "connect": // args: an address
 		c, err := net.DialTimeout("tcp", args[0], 2*time.Second)
 		if err == nil {
@@ -136,8 +156,22 @@ func run(t *testing.T, j *Jail, action string, args ...string) (string, Outcome,
 	return strings.TrimSpace(buf.String()), o, err
 }
 
+// writeDenied reports whether the output of a write action says the
+// write was denied: by Landlock (EACCES) or a read-only mount (EROFS).
+func writeDenied(out string) bool {
+	return strings.Contains(out, "permission denied") || strings.Contains(out, "read-only file system")
+}
+
 func TestFilesystemIsReadOnlyOutsideScratch(t *testing.T) {
-	j := jail(t, Policy{})
+	checkFilesystem(t, jail(t, Policy{}))
+}
+
+// checkFilesystem checks that a process of j can write its scratch
+// directory only: not a canary directory, nor stand-ins for the home and
+// temporary directories (canary directories too), nor a directory it
+// enters.
+func checkFilesystem(t *testing.T, j *Jail) {
+	t.Helper()
 	canary := t.TempDir()
 	keep := filepath.Join(canary, "keep")
 	if err := os.WriteFile(keep, []byte("canary"), 0o644); err != nil {
@@ -147,32 +181,99 @@ func TestFilesystemIsReadOnlyOutsideScratch(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if !strings.Contains(out, "permission denied") {
-		t.Errorf("RemoveAll of a directory outside the scratch: %q, want permission denied", out)
+	if !writeDenied(out) {
+		t.Errorf("RemoveAll of a directory outside the scratch: %q, want permission denied or read-only file system", out)
 	}
 	if b, err := os.ReadFile(keep); err != nil || string(b) != "canary" {
 		t.Errorf("canary damaged: %q, %v", b, err)
 	}
-	home, _ := os.UserHomeDir()
-	for _, p := range []string{filepath.Join(canary, "new"), filepath.Join(os.TempDir(), "depcon-canary"),
-		filepath.Join(home, "depcon-canary")} {
+	home, tmp := filepath.Join(canary, "home"), filepath.Join(canary, "tmp")
+	for _, d := range []string{home, tmp} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(canary, "new"), filepath.Join(tmp, "depcon-canary"), filepath.Join(home, "depcon-canary")} {
 		out, _, err := run(t, j, "write", p)
-		if err != nil || !strings.Contains(out, "permission denied") {
-			t.Errorf("write %s: %q, %v; want permission denied", p, out, err)
+		if err != nil || !writeDenied(out) {
+			t.Errorf("write %s: %q, %v; want it denied", p, out, err)
 		}
 		if _, err := os.Stat(p); err == nil {
-			os.Remove(p)
 			t.Errorf("%s was written", p)
 		}
 	}
-	if out, _, err := run(t, j, "chdir-write"); err != nil || !strings.Contains(out, "permission denied") {
-		t.Errorf("chdir / and write: %q, %v; want permission denied", out, err)
+	if out, _, err := run(t, j, "chdir-write", tmp); err != nil || !writeDenied(out) {
+		t.Errorf("chdir to a canary directory and write: %q, %v; want it denied", out, err)
 	}
-	if _, err := os.Stat("/depcon-canary"); err == nil {
-		t.Errorf("/depcon-canary was written")
+	if _, err := os.Stat(filepath.Join(tmp, "depcon-canary")); err == nil {
+		t.Errorf("%s was written", filepath.Join(tmp, "depcon-canary"))
 	}
 	if out, _, err := run(t, j, "scratch-write"); err != nil || out != "ok" {
 		t.Errorf("writing in the scratch directory and TMPDIR: %q, %v; want ok", out, err)
+	}
+}
+
+// namespaceJail returns a jail of p with the mount namespace fallback
+// forced (IsolationEnv=namespaces), skipping the test, with the reason,
+// where the kernel or the privileges do not allow it.
+func namespaceJail(t *testing.T, p Policy) *Jail {
+	t.Helper()
+	t.Setenv(IsolationEnv, "namespaces")
+	j := jail(t, p)
+	if m := j.Mechanisms(); !m.MountNS || m.Landlock != 0 || !m.NetNS || !m.PIDNS {
+		t.Fatalf("%s=namespaces: mechanisms %+v, want a read-only mount namespace, netns and pidns, no Landlock", IsolationEnv, m)
+	}
+	if !strings.HasPrefix(j.Describe(), "mountns (read-only root) + netns + pidns") {
+		t.Errorf("Describe() = %q", j.Describe())
+	}
+	return j
+}
+
+// TestNamespaceFallback checks the filesystem and the network of a jail
+// that uses the mount namespace fallback, with mount_setattr(2) and as
+// on kernels without it, and that its process cannot make the mounts
+// writable again.
+func TestNamespaceFallback(t *testing.T) {
+	for _, remount := range []bool{false, true} {
+		t.Run(fmt.Sprintf("remount=%v", remount), func(t *testing.T) {
+			legacyRemount = remount
+			t.Cleanup(func() { legacyRemount = false })
+			j := namespaceJail(t, Policy{})
+			checkFilesystem(t, j)
+			canary := filepath.Join(t.TempDir(), "new")
+			out, _, err := run(t, j, "remount", canary)
+			if err != nil || strings.Contains(out, "ok") {
+				t.Errorf("remounting read-write and writing: %q, %v; want both denied", out, err)
+			}
+			if _, err := os.Stat(canary); err == nil {
+				t.Errorf("%s was written", canary)
+			}
+			if out, _, err := run(t, j, "loopback"); err != nil || out != "ok" {
+				t.Errorf("a server on the namespace's own loopback: %q, %v; want ok", out, err)
+			}
+		})
+	}
+	// The environment the process sees is the one it was given.
+	j := namespaceJail(t, Policy{})
+	out, _, err := run(t, j, "env", actionEnv, "PATH", IsolationEnv, specEnv)
+	env := map[string]bool{}
+	for _, kv := range strings.Split(out, "\n") {
+		env[kv] = true
+	}
+	for _, kv := range []string{actionEnv + "=env", "PATH=" + os.Getenv("PATH"), IsolationEnv + "=namespaces"} {
+		if !env[kv] {
+			t.Errorf("%s is not in the environment of the jailed process (%v)", kv, err)
+		}
+	}
+	if !env[specEnv+" unset"] {
+		t.Errorf("the launcher's spec is in the environment of the jailed process: %q", out)
+	}
+}
+
+func TestIsolationEnvUnknown(t *testing.T) {
+	t.Setenv(IsolationEnv, "seccomp")
+	if _, err := New(Policy{}); err == nil || !strings.Contains(err.Error(), IsolationEnv+"=seccomp") {
+		t.Errorf("New with %s=seccomp: %v, want an error naming it", IsolationEnv, err)
 	}
 }
 
@@ -274,8 +375,8 @@ func countSleeps(t *testing.T) int {
 func TestDescribe(t *testing.T) {
 	j := jail(t, Policy{})
 	d := j.Describe()
-	if !strings.HasPrefix(d, "landlock v") {
-		t.Errorf("Describe() = %q, want it to start with the Landlock version", d)
+	if !strings.HasPrefix(d, "landlock v") && !strings.HasPrefix(d, "mountns (read-only root)") {
+		t.Errorf("Describe() = %q, want it to start with the filesystem's confinement", d)
 	}
 	u, err := New(Policy{Unsafe: true})
 	if err != nil {
@@ -314,7 +415,7 @@ func TestUnprivileged(t *testing.T) {
 	if err := os.WriteFile(bin, src, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.v", "-test.run=^Test(Filesystem|Network|Tasks|Describe)")
+	cmd := exec.Command(bin, "-test.v", "-test.run=^Test(Filesystem|Network|Tasks|Describe|NamespaceFallback)")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ISOLATE_TEST_UNPRIVILEGED=1", "HOME="+dir, "TMPDIR="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
