@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,9 @@ import (
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
 )
+
+// driverRun runs depcon test (a variable for the tests).
+var driverRun = driver.Run
 
 // driverDoc is the page that documents depcon test's violations.
 const driverDoc = docBase + "github.com/depcon/depcon/runtime/driver"
@@ -78,7 +80,12 @@ func (s *Server) executeCommand(params *protocol.ExecuteCommandParams) (any, err
 			}
 			budget = d
 		}
-		return nil, s.startTest(filepath.Clean(args.Dir), args.Type, budget, params.WorkDoneToken)
+		dir := filepath.Clean(args.Dir)
+		cfg, err := testConfig(s.opts, dir, args.Type, budget)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err)
+		}
+		return nil, s.startTest(dir, args.Type, cfg, params.WorkDoneToken)
 	case CommandWriteReproducer:
 		var id string
 		if err := argument(params.Arguments, &id); err != nil {
@@ -101,8 +108,9 @@ func argument(args []any, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-// startTest starts depcon test on one type of the package in dir.
-func (s *Server) startTest(dir, name string, budget time.Duration, token *protocol.ProgressToken) error {
+// startTest starts depcon test with cfg on one type of the package in
+// dir.
+func (s *Server) startTest(dir, name string, cfg driver.Config, token *protocol.ProgressToken) error {
 	p := s.pkg(dir)
 	s.mu.Lock()
 	t := p.tests[name]
@@ -133,7 +141,7 @@ func (s *Server) startTest(dir, name string, budget time.Duration, token *protoc
 			s.mu.Unlock()
 		}()
 		report := s.progressReporter(ctx, token, createToken, "depcon test "+name)
-		recs, msg := s.runTest(ctx, p, name, budget, report.writer())
+		recs, msg := s.runTest(ctx, p, name, cfg, report.writer())
 		report.end(msg)
 		s.mu.Lock()
 		for _, old := range t.violations {
@@ -149,25 +157,10 @@ func (s *Server) startTest(dir, name string, budget time.Duration, token *protoc
 	return nil
 }
 
-// runTest runs depcon test on the type and returns its violations, as
-// diagnostics, and a summary.
-func (s *Server) runTest(ctx context.Context, p *pkgState, name string, budget time.Duration, progress *progressWriter) ([]*violationRec, string) {
-	out, err := os.MkdirTemp("", "depcon-lsp-")
-	if err != nil {
-		return nil, err.Error()
-	}
-	cfg := driver.Config{
-		Dir:         p.dir,
-		Patterns:    []string{"."},
-		Budget:      budget,
-		Seed:        1, // depcon test's default
-		TypeRE:      regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$"),
-		Out:         out,
-		First:       true,
-		Parallel:    1,
-		NoReproduce: s.opts.NoReproduce,
-		Progress:    progress,
-	}
+// runTest runs depcon test with cfg (testConfig's) on the type and
+// returns its violations, as diagnostics, and a summary.
+func (s *Server) runTest(ctx context.Context, p *pkgState, name string, cfg driver.Config, progress *progressWriter) ([]*violationRec, string) {
+	cfg.Progress = progress
 	type runResult struct {
 		rep *driver.Report
 		err error
@@ -175,20 +168,15 @@ func (s *Server) runTest(ctx context.Context, p *pkgState, name string, budget t
 	done := make(chan runResult, 1)
 	start := time.Now()
 	s.goBackground(func() {
-		rep, err := driver.Run(ctx, cfg)
+		rep, err := driverRun(ctx, cfg)
 		done <- runResult{rep, err}
 	})
 	var res runResult
 	select {
 	case res = <-done:
-		defer os.RemoveAll(out)
 	case <-ctx.Done():
 		// Loading the package does not stop at once: the run ends in the
-		// background.
-		s.goBackground(func() {
-			<-done
-			os.RemoveAll(out)
-		})
+		// background (done is buffered).
 		return nil, "canceled"
 	}
 	s.logf("tested %s in %s in %.1fs", name, p.dir, time.Since(start).Seconds())

@@ -24,8 +24,11 @@
 //     synchronisation)" before "·" for a type that does not look meant
 //     for concurrent use). The lens runs the command depcon.test.
 //   - depcon.test (workspace/executeCommand, argument TestArgs) runs
-//     depcon test on the type (-type '^Name$' in its package) in the
-//     background, reporting through $/progress (the client's token, or
+//     depcon test on the type in the background, configured as the
+//     command line depcon test FLAGS -type '^Name$' . run in the
+//     package's directory (the flags parsed by TestFlags, those of
+//     depcon test), so that it finds what the command line finds; it
+//     reports through $/progress (the client's token, or
 //     one the server creates when the client supports
 //     window.workDoneProgress); window/workDoneProgress/cancel stops it.
 //     Each violation is published as a diagnostic on the declaration of
@@ -44,8 +47,11 @@
 //     reproducer _test.go file into the package's directory (it never
 //     overwrites a file) and returns its path.
 //
-// Initialization options (initializationOptions) may set "budget" (a
-// duration such as "10s": depcon test's budget per type) and "reproduce"
-// (false to report violations without running their reproducers); the
-// flags of depcon lsp set the same.
+// Initialization options (initializationOptions) may set "testFlags"
+// (a list of flags of depcon test, such as ["-iters", "50"]: the FLAGS
+// above), "budget" (a duration such as "10s": depcon test's -budget) and
+// "reproduce" (false for -reproduce=false: violations reported without
+// running their reproducers); the flags -test-flags, -budget and
+// -reproduce of depcon lsp set the same. -budget and -reproduce=false
+// follow the test flags, and the budget of a TestArgs overrides them.
 package lsp

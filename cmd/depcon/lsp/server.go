@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,8 +43,11 @@ type Options struct {
 	// (driver.Config.Budget); 0 for driver.DefaultBudget.
 	Budget time.Duration
 	// NoReproduce skips running a violation's reproducer before it is
-	// reported.
+	// reported (depcon test's -reproduce=false).
 	NoReproduce bool
+	// TestFlags are flags of depcon test (see TestFlags) that depcon.test
+	// runs with, before those Budget and NoReproduce set and -type.
+	TestFlags []string
 	// Log receives a line for each analysis and test run; nil for none.
 	Log io.Writer
 }
@@ -70,6 +74,8 @@ Flags:
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget of depcon test for one type (default that of depcon test)")
 	reproduce := fs.Bool("reproduce", true, "run each violation's reproducer before reporting it")
 	verbose := fs.Bool("v", false, "log analyses and test runs to standard error")
+	testFlags := fs.String("test-flags", "", "flags of depcon test the editor's test of a type runs with, "+
+		"separated by spaces (\"-iters 50 -sched pct\"); -budget and -reproduce=false follow them")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -81,6 +87,11 @@ Flags:
 		return 2
 	}
 	opts.NoReproduce = !*reproduce
+	opts.TestFlags = strings.Fields(*testFlags)
+	if _, err := ParseTestFlags(append(opts.TestFlags[:len(opts.TestFlags):len(opts.TestFlags)], ".")); err != nil {
+		fmt.Fprintf(stderr, "depcon lsp: -test-flags: %v\n", err)
+		return 2
+	}
 	if *verbose {
 		opts.Log = stderr
 	}
@@ -319,6 +330,12 @@ func (s *Server) initialize(params *protocol.InitializeParams) *protocol.Initial
 		}
 		if r, ok := opts["reproduce"].(bool); ok {
 			s.opts.NoReproduce = !r
+		}
+		if fl, ok := opts["testFlags"].([]any); ok {
+			s.opts.TestFlags = nil
+			for _, f := range fl {
+				s.opts.TestFlags = append(s.opts.TestFlags, fmt.Sprint(f))
+			}
 		}
 	}
 	return &protocol.InitializeResult{
