@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/depcon/depcon/runtime/bench"
@@ -39,8 +36,10 @@ geometric means and medians; and per scheduler its success rate and FDT
 on the hard and the ordinary subjects and its slowdown against stress.
 See the package documentation of runtime/bench for the exact definitions.
 
-Exit status: 0 when the bench ran, 1 when it could not (invalid truth,
-packages that do not load or build), 2 on a usage error.
+Exit status: 0 when the bench ran; 2 on a usage error, or when it could
+not run (invalid truth, packages that do not load or build); 130 or 143
+when SIGINT or SIGTERM ended it. A bench reports no findings: it never
+exits 1.
 
 Flags:
 `
@@ -67,33 +66,41 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 	subjects, err := bench.LoadTruth(opt.Dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
-		return 1
+		return exitError
 	}
 	if subjects, err = bench.SelectSubjects(subjects, opt.Subjects); err != nil {
 		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
-		return 2
+		return exitError
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	caught := onSignal(ctx, cancel)
 	start := time.Now()
 	rep, err := bench.Measure(ctx, opt.Options, subjects, stderr)
+	if sig := caught(); sig != nil {
+		fmt.Fprintf(stderr, "depcon bench: interrupted (%s)\n", signalName(sig))
+		return signalStatus(sig)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon bench: %v\n", err)
-		return 1
+		return exitError
 	}
 	if opt.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "depcon bench: %v\n", err)
-			return 1
+			fmt.Fprintf(stderr, "depcon bench: writing the results: %v\n", err)
+			return exitError
 		}
-		return 0
+		return exitClean
 	}
 	rep.WriteHeader(stdout, opt.Options, start)
 	rep.WriteText(stdout)
-	return 0
+	return exitClean
 }
+
+// benchHidden are the deprecated flags of depcon bench.
+var benchHidden = hiddenFlags{"modes": "is deprecated: use -pairs"}
 
 // errBenchUsage is returned by parseBench when the usage was already
 // printed.
@@ -105,7 +112,7 @@ func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, benchUsage)
-		fs.PrintDefaults()
+		benchHidden.printDefaults(fs)
 	}
 	opt := &benchOptions{}
 	var pairs, scheds, subjects string
@@ -114,7 +121,7 @@ func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
 	fs.BoolVar(&opt.json, "json", false, "print the results as JSON")
 	allPairs := strings.Join([]string{testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom}, ",")
 	fs.StringVar(&pairs, "pairs", allPairs, "comma-separated pair `selections` of depcon test, each a run dimension: dependent, all, random")
-	fs.StringVar(&pairs, "modes", allPairs, "the former name of -pairs")
+	fs.StringVar(&pairs, "modes", allPairs, benchHidden["modes"])
 	fs.StringVar(&scheds, "sched", bench.SchedAll,
 		"comma-separated `schedulers` of depcon test, each a run dimension: stress, pct, targeted, all")
 	fs.StringVar(&subjects, "subjects", "", "comma-separated `names` of the subjects to run (default all)")
@@ -126,13 +133,19 @@ func parseBench(args []string, stderr io.Writer) (*benchOptions, error) {
 		}
 		return nil, errBenchUsage
 	}
+	benchHidden.warn(fs, stderr)
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return nil, errBenchUsage
 	}
 	opt.Dir = fs.Arg(0)
-	if opt.Budget <= 0 || opt.Seeds <= 0 || opt.Parallel <= 0 {
-		return nil, errors.New("-budget, -seeds and -p must be positive")
+	switch {
+	case opt.Budget <= 0:
+		return nil, fmt.Errorf("-budget %v: want a positive duration", opt.Budget)
+	case opt.Seeds <= 0:
+		return nil, fmt.Errorf("-seeds %d: want at least 1", opt.Seeds)
+	case opt.Parallel <= 0:
+		return nil, fmt.Errorf("-p %d: want at least 1", opt.Parallel)
 	}
 	if opt.Pairs, err = parseList("-pairs", pairs, testgen.PairsDependent, testgen.PairsAll, testgen.PairsRandom); err != nil {
 		return nil, err

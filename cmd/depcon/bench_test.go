@@ -64,8 +64,8 @@ func TestBenchUsage(t *testing.T) {
 	}
 	// A corpus without truth.json is not a usage error.
 	stderr.Reset()
-	if code := run([]string{"depcon", "bench", t.TempDir()}, &stdout, &stderr); code != 1 || stderr.Len() == 0 {
-		t.Errorf("depcon bench on a directory without truth: exit %d with %q, want 1 and a message", code, stderr.String())
+	if code := run([]string{"depcon", "bench", t.TempDir()}, &stdout, &stderr); code != exitError || stderr.Len() == 0 {
+		t.Errorf("depcon bench on a directory without truth: exit %d with %q, want 2 and a message", code, stderr.String())
 	}
 }
 

@@ -3,14 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
@@ -35,10 +31,12 @@ A confirmed diagnostic is also reported by depcon test, with its
 reproducer. depcon test -json reports the same for every diagnostic of the
 packages it tests.
 
-Exit status: 0 when there is no diagnostic, 3 when there are some (as
-depcon vet); 1 when the packages do not load or build, or no isolation is
-available; 2 on a usage error; 130 when SIGINT or SIGTERM ended the run
-(what was tested until then is reported).
+Exit status, as depcon vet's: 0 when there is no diagnostic; 1 when there
+are some (also when some packages did not build); 2 on a usage error,
+when the packages do not load or build and there is no diagnostic, when no
+isolation is available, or when -o cannot be written (checked before the
+run); 130 or 143 when SIGINT or SIGTERM ended the run (what was tested
+until then is reported).
 
 Flags:
 `
@@ -87,31 +85,42 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 		"run the code under test unconfined where the kernel offers no isolation (see depcon test -h)")
 	jsonOut := fs.Bool("json", false, "print the diagnostics and what the tests did as JSON")
 	verbose := fs.Bool("v", false, "log every decision of the tests")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
-		return 2
+		return exitError
 	}
-	if cfg.Budget <= 0 || cfg.Parallel <= 0 {
-		fmt.Fprintln(stderr, "depcon vet: -budget and -p must be positive")
-		return 2
+	if cfg.Budget <= 0 {
+		fmt.Fprintf(stderr, "depcon vet: -budget %v: want a positive duration\n", cfg.Budget)
+		return exitError
+	}
+	if cfg.Parallel <= 0 {
+		fmt.Fprintf(stderr, "depcon vet: -p %d: want at least 1\n", cfg.Parallel)
+		return exitError
+	}
+	if err := checkOutputDir("o", cfg.Out); err != nil {
+		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
+		return exitError
 	}
 	cfg.Patterns = fs.Args()
 	if *verbose {
 		cfg.Verbose = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	caught := onSignal(ctx, cancel)
 	rep, err := driver.Run(ctx, cfg)
 	interrupted := ctx.Err() != nil
 	if err != nil && !interrupted || rep == nil {
-		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-		return 1
+		if err != nil {
+			fmt.Fprintf(stderr, "depcon vet: %v\n", err)
+		}
+		if sig := caught(); sig != nil {
+			return signalStatus(sig)
+		}
+		return exitError
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(stdout)
@@ -122,8 +131,8 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 			diags = []*driver.DiagnosticResult{}
 		}
 		if err := enc.Encode(diags); err != nil {
-			fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-			return 1
+			fmt.Fprintf(stderr, "depcon vet: writing the diagnostics: %v\n", err)
+			return exitError
 		}
 	} else {
 		for _, d := range rep.Diagnostics {
@@ -133,12 +142,12 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(stderr, "depcon vet: %s\n", n)
 	}
-	if interrupted {
-		fmt.Fprintln(stderr, "depcon vet: interrupted: the diagnostics not yet tested are reported as such")
-		return 130
+	if sig := caught(); sig != nil {
+		fmt.Fprintf(stderr, "depcon vet: interrupted (%s): the diagnostics not yet tested are reported as such\n", signalName(sig))
+		return signalStatus(sig)
 	}
-	if len(rep.Diagnostics) > 0 {
-		return 3
+	if err != nil {
+		fmt.Fprintf(stderr, "depcon vet: %v\n", err) // packages that did not build
 	}
-	return 0
+	return status(len(rep.Diagnostics), err != nil, false)
 }

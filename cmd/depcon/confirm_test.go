@@ -21,8 +21,8 @@ func TestVetConfirm(t *testing.T) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if code := cmd.ProcessState.ExitCode(); code != 3 {
-		t.Fatalf("exit status %d (%v), want 3\n%s%s", code, err, out, stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != exitFindings {
+		t.Fatalf("exit status %d (%v), want 1\n%s%s", code, err, out, stderr.String())
 	}
 	var diags []*driver.DiagnosticResult
 	if err := json.Unmarshal(out, &diags); err != nil {

@@ -11,6 +11,28 @@
 //	depcon test [flags] PACKAGES                 generate and run concurrent tests
 //	depcon bench [flags] DIR                     measure depcon on a corpus
 //	depcon lsp [flags]                           serve depcon to an editor (LSP)
+//	depcon help [COMMAND]                        print the usage, or a command's flags
+//	depcon version                               print the version and VCS revision
+//
+// Exit status, the same for every command (vet, with -json, -sarif or
+// -confirm too, pairs, test, test -merge, bench):
+//
+//	0    nothing found
+//	1    findings: diagnostics (vet), violations (test); also when, beside
+//	     them, some packages did not load (each is named on standard
+//	     error, and the others were analysed or tested) or an analyzer
+//	     failed
+//	2    a usage error; packages that do not load or build (none loaded,
+//	     or some did not and the others have no findings); no isolation
+//	     (test); an output (-o, -sarif, -write-baseline, the report) that
+//	     cannot be written, findings or not (the flag is named; the other
+//	     outputs are still written)
+//	130  interrupted by SIGINT; 143 by SIGTERM (what was found until then
+//	     is reported)
+//
+// pairs and bench report no findings: 0 or 2 (or 130, 143). -h and help
+// exit 0. Under go vet -vettool, go vet decides its own status (1 with
+// diagnostics).
 package main
 
 import (
@@ -22,7 +44,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/multichecker"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/depcon/depcon/analyzers/suite"
@@ -41,7 +62,15 @@ Usage:
 	depcon bench [flags] DIR                        measure depcon on a corpus
 	depcon lsp [flags]                              serve depcon to an editor (LSP on stdio)
 
-Run "depcon COMMAND -h" for the flags of a command.
+	depcon help [COMMAND]                           print this, or the flags of a command
+	depcon version                                  print the version and VCS revision
+
+Run "depcon help COMMAND" (or "depcon COMMAND -h") for the flags of a command.
+
+Exit status, for every command: 0 nothing found; 1 findings (diagnostics,
+violations), also when some packages did not load; 2 usage error, packages
+that do not load or build with no findings, no isolation, or an output that
+cannot be written; 130 interrupted by SIGINT, 143 by SIGTERM.
 `
 
 func main() {
@@ -57,7 +86,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) < 2 {
 		fmt.Fprint(stderr, usage)
-		return 2
+		return exitError
+	}
+	if wantsVersion(args[1:]) {
+		fmt.Fprintln(stdout, versionLine())
+		return exitClean
 	}
 	switch args[1] {
 	case "vet":
@@ -67,12 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if wantsConfirm(args[2:]) {
 			return vetConfirm(args[2:], stdout, stderr)
 		}
-		if isHelp(args[2:]) {
-			fmt.Fprintln(stderr, "depcon vet -sarif [-o FILE] PACKAGES writes a SARIF 2.1.0 log (depcon vet -sarif -h for its flags).")
-			fmt.Fprintln(stderr, "depcon vet -confirm PACKAGES tests each diagnostic with generated tests (depcon vet -confirm -h for its flags).")
-		}
-		os.Args = append([]string{"depcon vet"}, vetArgs(args[2:], stderr)...)
-		multichecker.Main(suite.Analyzers()...) // does not return
+		return vetMain(args[2:], stdout, stderr)
 	case "pairs":
 		return pairsMain(args[2:], stdout, stderr)
 	case "test":
@@ -82,11 +110,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "lsp":
 		return lspMain(args[2:], stderr)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return helpMain(args[2:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "depcon: unknown command %q\n\n%s", args[1], usage)
-	return 2
+	return exitError
+}
+
+// helpMain implements depcon help [COMMAND]: the usage, or the help of
+// the command (its -h), on standard output.
+func helpMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return exitClean
+	}
+	if len(args) > 1 && args[0] == "vet" && (args[1] == "-sarif" || args[1] == "-confirm") {
+		return run([]string{"depcon", "vet", args[1], "-h"}, stdout, stdout)
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "depcon help: one command at a time\n\n%s", usage)
+		return exitError
+	}
+	switch args[0] {
+	case "vet", "pairs", "test", "bench", "lsp":
+		return run([]string{"depcon", args[0], "-h"}, stdout, stdout)
+	case "version":
+		fmt.Fprintln(stdout, "usage: depcon version\n\nVersion prints depcon's module version, the VCS revision it was built from, and the Go version.")
+		return exitClean
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return exitClean
+	}
+	fmt.Fprintf(stderr, "depcon help: unknown command %q\n\n%s", args[0], usage)
+	return exitError
 }
 
 // vetAnalyzers returns the analyzers for a go vet invocation: the suite,

@@ -13,6 +13,21 @@ import (
 	"github.com/depcon/depcon/runtime/load"
 )
 
+const pairsUsage = `usage: depcon pairs [-json] [-unexported] [-type REGEXP] [-callgraph cha|vta] PACKAGES
+
+Pairs prints, for each type of PACKAGES, its methods with the locks held
+at their shared accesses, |M|, |M_pc|, |M_d|, |M_pc ∪ M_d|, the reduction,
+and every dependent pair with its evidence.
+
+A package that does not load (or imports one that does not) is named on
+standard error, one line each, and the plans of the others are printed.
+
+Exit status: 0 when the plans are printed; 2 on a usage error, or when
+some packages did not load (the plans of the others are printed).
+
+Flags:
+`
+
 // pairsMain implements depcon pairs: it prints, per type under test, the
 // methods, |M|, |M_pc|, |M_d|, |M_pc ∪ M_d|, the reduction, and each
 // dependent pair with its evidence. By default it prints the plans'
@@ -26,25 +41,32 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 	unexported := fs.Bool("unexported", false, "print the full view of the plans: unexported types and methods too")
 	cg := fs.String("callgraph", "", "whole-program mode: resolve dynamic calls with this call graph (`cha` or vta) instead of modelling them as unknown code")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: depcon pairs [-json] [-unexported] [-type REGEXP] [-callgraph cha|vta] PACKAGES\n\n")
+		fmt.Fprint(stderr, pairsUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
-		return 2
+		return exitError
 	}
 	re, err := regexp.Compile(*typeRE)
 	if err != nil {
-		fmt.Fprintf(stderr, "depcon pairs: bad -type: %v\n", err)
-		return 2
+		fmt.Fprintf(stderr, "depcon pairs: -type: %v\n", err)
+		return exitError
 	}
-	pkgs, err := load.Packages("", fs.Args())
+	if *cg != "" && *cg != load.CallGraphCHA && *cg != load.CallGraphVTA {
+		fmt.Fprintf(stderr, "depcon pairs: -callgraph %q: want %s or %s\n", *cg, load.CallGraphCHA, load.CallGraphVTA)
+		return exitError
+	}
+	pkgs, failed, err := load.Partial("", fs.Args())
+	reportFailed(stderr, "depcon pairs", failed)
 	if err != nil {
-		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
-		return 2
+		if len(failed) == 0 {
+			fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
+		}
+		return exitError
 	}
 	var plans map[string]*deps.Plan
 	if *cg != "" {
@@ -54,7 +76,7 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
-		return 2
+		return exitError
 	}
 	var paths []string
 	for p := range plans {
@@ -85,11 +107,14 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "depcon pairs: %v\n", err)
-			return 2
+			fmt.Fprintf(stderr, "depcon pairs: writing the plans: %v\n", err)
+			return exitError
 		}
 	}
-	return 0
+	if len(failed) > 0 {
+		return exitError
+	}
+	return exitClean
 }
 
 type jsonType struct {
@@ -151,7 +176,7 @@ func printType(w io.Writer, path string, t *deps.TypePlan) {
 		fmt.Fprintf(w, " (concurrent: %s)", t.ConcurrentWhy)
 	}
 	if t.Omitted > 0 {
-		fmt.Fprintf(w, " (%d unexported methods left out)", t.Omitted)
+		fmt.Fprintf(w, " (%s left out)", plural(t.Omitted, "unexported method"))
 	}
 	fmt.Fprintf(w, "\n  methods (%d):", len(t.Methods))
 	for _, m := range t.Methods {

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/depcon/depcon/analyzers/suite"
-	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/sarif"
 )
 
@@ -23,10 +19,16 @@ GitHub code scanning and other viewers) instead of text: one rule per
 analyzer, one result per diagnostic with its related locations, paths
 relative to the module root (%SRCROOT%).
 
-Exit status: 0 when the log is written, whatever it contains (as with
--json); 1 when the packages do not load, an analyzer fails (the log is
-still written, with the failure as a notification) or the log cannot be
-written; 2 on a usage error.
+A package that does not load (or imports one that does not) is named on
+standard error, one line each, and recorded in the log as an error
+notification; the others are vetted. An analyzer's failure is one too.
+
+Exit status, as without -sarif: 0 when there is no diagnostic; 1 when
+there are some (also when some packages did not load or an analyzer
+failed); 2 on a usage error, when packages did not load or an analyzer
+failed and there is no diagnostic, or when the log cannot be written
+(the file is opened before the analysis: a path that cannot be written
+fails at once).
 
 Flags:
 `
@@ -65,88 +67,58 @@ func wantsSARIF(args []string) bool {
 	return false
 }
 
-// isHelp reports whether the arguments ask for help.
-func isHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-h", "-help", "--help":
-			return true
-		}
-	}
-	return false
-}
-
 // vetSARIF implements depcon vet -sarif: it loads the packages, runs the
 // suite through the analysis checker, and writes the log of the
 // diagnostics of the root packages.
 func vetSARIF(args []string, stdout, stderr io.Writer) int {
-	fs, out, tests := vetSARIFFlags(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	fs, outPath, tests := vetSARIFFlags(stderr)
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
-		return 2
+		return exitError
 	}
-	patterns, err := load.Expand("", fs.Args())
+	out, err := openOutput("o", *outPath, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-		return 1
+		return exitError
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Tests: *tests}, patterns...)
+	if *outPath == "" {
+		out.path = "-" // standard output
+	}
+	pkgs, failed, err := loadVet(fs.Args(), *tests, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-		return 1
-	}
-	nerr := 0
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			fmt.Fprintln(stderr, e)
-			nerr++
-		}
-	})
-	if nerr > 0 {
-		return 1
+		out.abandon()
+		return exitError
 	}
 	analyzers := suite.Analyzers()
 	graph, err := checker.Analyze(analyzers, pkgs, nil)
 	if err != nil {
+		out.abandon()
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-		return 1
+		return exitError
+	}
+	var notLoaded []string
+	for _, f := range failed {
+		notLoaded = append(notLoaded, f.String())
 	}
 	log := sarif.FromVet(graph, analyzers, sarif.Options{
 		CommandLine: strings.Join(append([]string{"depcon", "vet"}, args...), " "),
+		NotLoaded:   notLoaded,
 	})
-	w := stdout
-	var f *os.File
-	if *out != "" && *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			fmt.Fprintf(stderr, "depcon vet: %v\n", err)
-			return 1
-		}
-		w = f
+	writeErr := out.write(log.Write)
+	if writeErr != nil {
+		fmt.Fprintf(stderr, "depcon vet: %v\n", writeErr)
 	}
-	err = log.Write(w)
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "depcon vet: writing the log: %v\n", err)
-		return 1
-	}
-	status := 0
+	analyzerFailed := false
 	for _, inv := range log.Runs[0].Invocations {
-		if !inv.ExecutionSuccessful {
-			for _, n := range inv.ToolExecutionNotifications {
+		for _, n := range inv.ToolExecutionNotifications {
+			if !strings.HasPrefix(n.Message.Text, "does not load: ") { // those were reported as they loaded
 				fmt.Fprintf(stderr, "depcon vet: %s\n", n.Message.Text)
+				analyzerFailed = true
 			}
-			status = 1
 		}
 	}
-	return status
+	return status(len(log.Runs[0].Results), len(failed) > 0 || analyzerFailed, writeErr != nil)
 }

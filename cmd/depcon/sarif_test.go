@@ -33,8 +33,9 @@ func TestVetSARIF(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "vet.sarif")
 	cmd := exec.Command(bin, "vet", "-sarif", "-o", out, "./...")
 	cmd.Dir = dir
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("depcon vet -sarif: %v\n%s", err, msg)
+	// Exit status 1 for the diagnostics, as without -sarif.
+	if msg, err := cmd.CombinedOutput(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitFindings {
+		t.Fatalf("depcon vet -sarif: %v, want exit status 1\n%s", err, msg)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -133,8 +134,8 @@ func TestVetSARIFUsage(t *testing.T) {
 			t.Errorf("-h does not document %s:\n%s", f, stderr.String())
 		}
 	}
-	if code := run([]string{"depcon", "vet", "-sarif", "./no/such/dir"}, &stdout, &stderr); code != 1 {
-		t.Errorf("a package that does not load: exit %d, want 1", code)
+	if code := run([]string{"depcon", "vet", "-sarif", "./no/such/dir"}, &stdout, &stderr); code != exitError {
+		t.Errorf("a package that does not load: exit %d, want 2", code)
 	}
 }
 
