@@ -55,6 +55,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/types"
 	"io"
 	"os"
@@ -103,7 +104,10 @@ type Config struct {
 	// Parallel is how many types are tested at once (at least 1).
 	Parallel int
 	// Unexported makes unexported types and methods entry points of the
-	// tests; it is on by default in package main and internal packages.
+	// tests; it is on by default in package main only: in an internal
+	// package too, unexported methods are helpers that may expect their
+	// caller's locks, maintenance run by the type's own goroutine, or
+	// test hooks.
 	Unexported bool
 	// Shard and Shards select the Shard-th of Shards shares of the
 	// selected types (1 <= Shard <= Shards; Shards <= 1 for all).
@@ -263,8 +267,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				only = map[string][]*load.Diagnostic{}
 			}
 		}
-		subjects, skipped := selectTypes(pkg, plan, cfg, only)
+		subjects, skipped, hidden := selectTypes(pkg, plan, cfg, only)
 		rep.Types = append(rep.Types, skipped...)
+		if len(hidden) > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s not tested: unexported, with synchronisation, and "+
+				"returned by no exported function; -unexported tests %s", pkg.PkgPath, strings.Join(hidden, ", "),
+				plural(len(hidden), "it", "them")))
+		}
 		selected = append(selected, pkgSubjects{pkg, subjects})
 	}
 	if cfg.Shards > 1 {
@@ -325,6 +334,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if ds := judgeDiagnostics(analysis.Diagnostics, plans, rep.Types); len(ds) > 0 {
 		rep.Diagnostics = ds
 	}
+	rep.Reach = reachOf(rep.Types)
 	if len(errs) > 0 {
 		return rep, errors.Join(errs...)
 	}
@@ -463,21 +473,27 @@ func confirming(tp *deps.TypePlan, diags []*load.Diagnostic) *deps.TypePlan {
 
 // selectTypes returns the subjects of the types of plan that cfg selects,
 // and reports for the selected types that cannot be tested. Without
-// -type, the types meant for concurrent use are selected (Concurrent):
-// the exported ones, and the unexported ones that an exported function
-// returns behind an interface of the package, each with its exported
-// methods; with -unexported (the default in package main and in internal
-// packages), every type and its unexported methods too. Iterators are
+// -type, the types meant for concurrent use are selected (Concurrent)
+// that a user can obtain: the exported ones, and the unexported ones that
+// an exported function or method returns, as themselves or behind an
+// interface of any package (see returnedTypes and behindInterfaces), each
+// with its exported methods; with -unexported (the default in package
+// main), every type and its unexported methods too. Iterators are
 // left out (see isIterator). A type that -type names is selected with
 // all its methods. When only is not nil (Config.Confirm), the types it
 // has diagnostics for are selected as if named, each with the pairs
 // that can confirm them, and no other.
-func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[string][]*load.Diagnostic) ([]*testgen.Subject, []*TypeReport) {
-	var subjects []*testgen.Subject
-	var skipped []*TypeReport
+//
+// hidden lists the unexported types with synchronisation left out for
+// want of -unexported.
+func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[string][]*load.Diagnostic) (
+	subjects []*testgen.Subject, skipped []*TypeReport, hidden []string) {
 	re := cfg.TypeRE
-	unexported := cfg.Unexported || pkg.Name == "main" || isInternal(pkg.PkgPath)
+	unexported := cfg.Unexported || pkg.Name == "main"
 	behind := behindInterfaces(pkg.Types)
+	for name := range returnedTypes(pkg) {
+		behind[name] = true
+	}
 	var facts *packageFacts // read once, for the first subject
 	for _, tp := range plan.All {
 		named := re != nil && re.MatchString(tp.Name)
@@ -495,6 +511,9 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[st
 		case re != nil && !named, re == nil && !tp.Concurrent && !wanted:
 			continue
 		case !tp.Exported && !unexported && !wanted && !behind[tp.Name]:
+			if tp.Concurrent && re == nil && only == nil && !isIterator(pkg.Types, tp.Name) {
+				hidden = append(hidden, tp.Name)
+			}
 			continue
 		case !named && tp.Exported && isIterator(pkg.Types, tp.Name):
 			// One consumer at a time, by convention: sharing it is misuse.
@@ -532,7 +551,15 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[st
 		facts.describe(pkg, s, tp.Name)
 		subjects = append(subjects, s)
 	}
-	return subjects, skipped
+	return subjects, skipped, hidden
+}
+
+// plural returns one when n is 1, many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // isIterator reports whether the type name of pkg is an iterator (like a
@@ -586,12 +613,6 @@ func isElement(res *types.Tuple) bool {
 	return types.Identical(second, types.Typ[types.Bool]) || types.Identical(second, types.Universe.Lookup("error").Type())
 }
 
-// isInternal reports whether path is an internal package.
-func isInternal(path string) bool {
-	return strings.HasPrefix(path, "internal/") || strings.Contains(path, "/internal/") ||
-		strings.HasSuffix(path, "/internal")
-}
-
 // behindInterfaces returns the unexported types of pkg that may be
 // returned by an exported function of the package behind an interface
 // the package declares (NewSet() Set returning a *threadSafeSet).
@@ -635,6 +656,76 @@ func behindInterfaces(pkg *types.Package) map[string]bool {
 		}
 	}
 	return out
+}
+
+// returnedTypes returns the unexported named types of pkg that an
+// exported function, or an exported method of an exported type (a
+// builder's Build), returns: the static type of an expression of one of
+// its return statements is the type or a pointer to it, whatever the
+// declared result (NewFlusher() io.WriteCloser returning &flusher{}).
+func returnedTypes(pkg *packages.Package) map[string]bool {
+	out := map[string]bool{}
+	if pkg.TypesInfo == nil {
+		return out
+	}
+	for _, f := range pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !fd.Name.IsExported() || !exportedRecv(fd) {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false // its returns are its own
+				case *ast.ReturnStmt:
+					for _, e := range n.Results {
+						if tn := unexportedNamed(pkg.TypesInfo.TypeOf(e), pkg.Types); tn != "" {
+							out[tn] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// exportedRecv reports whether fd is a function, or a method of an
+// exported type.
+func exportedRecv(fd *ast.FuncDecl) bool {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return true
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.IsExported()
+		default:
+			return false
+		}
+	}
+}
+
+// unexportedNamed returns the name of the unexported named type of pkg
+// that t is, or points to; "" otherwise.
+func unexportedNamed(t types.Type, pkg *types.Package) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() != pkg || n.Obj().Exported() || types.IsInterface(n) {
+		return ""
+	}
+	return n.Obj().Name()
 }
 
 // implementsByName reports whether *t has a method of every name of

@@ -211,8 +211,8 @@ func TestReportFormats(t *testing.T) {
 	}
 	b.Reset()
 	rep.WriteText(&b)
-	for _, want := range []string{"example.com/m.Map: 1 violation; 1 pairs tested (1 dependent, 10 in all), 4 tests",
-		"DEADLOCK: Equal ∥ Equal (2 objects), after 3 tests", "[d] Equal locks recv.mu then o.mu",
+	for _, want := range []string{"example.com/m.Map: 1 violation; 1 pair tested (1 dependent, 10 in all), 4 tests",
+		"DEADLOCK: Equal ∥ Equal (2 objects), in test 4", "[d] Equal locks recv.mu then o.mu",
 		"    | goroutine 1 (a.Equal):", "rerun: depcon test -seed 7", "reproducer: /out/depcon_map_equal_equal_test.go"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
@@ -225,7 +225,7 @@ func TestReportFormats(t *testing.T) {
 	v.Reproduced, v.ReproOutput = ReproNotRun, "not confirmed: the 1m0s ended\nmore"
 	b.Reset()
 	rep.WriteText(&b)
-	if want := "after 3 tests, 1.5s, NOT CONFIRMED: the 1m0s ended\n"; !strings.Contains(b.String(), want) {
+	if want := "in test 4, 1.5s, NOT CONFIRMED: the 1m0s ended\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("text report lacks %q:\n%s", want, b.String())
 	}
 }

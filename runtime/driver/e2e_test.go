@@ -835,3 +835,49 @@ func TestSequentialFailureRetired(t *testing.T) {
 		t.Errorf("notes %q: want Close ∥ Close retired", tr.Notes)
 	}
 }
+
+// TestReach checks that the types a user obtains in the ways real
+// packages hand them out are tested with a working object and their
+// races found: an unexported type behind an io.WriteCloser, a
+// constructor that validates its size, a registry refusing duplicate
+// names, a constructor with two results, a receive-only channel
+// parameter, an unlocked Close. Store's lock-off switch is never called
+// (Store is correct), and Strict, which no generated arguments build, is
+// "not tested", never clean.
+func TestReach(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn"} {
+		tr := typeReport(t, rep, typ)
+		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, ZeroValue) {
+			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
+			continue
+		}
+		if tr.Confirmed() == 0 || tr.Violations[0].Kind != KindRace {
+			t.Errorf("%s: no reproduced race: %+v, notes %q", typ, tr.Violations, tr.Notes)
+		}
+	}
+	conn := typeReport(t, rep, "Conn")
+	if !slices.ContainsFunc(conn.Violations, func(v *Violation) bool {
+		return v.Question == "" && (v.Pair == [2]string{"Close", "Read"} || v.Pair == [2]string{"Read", "Close"})
+	}) {
+		t.Errorf("Conn: Close ∥ Read not reported as a bug: %+v", conn.Violations)
+	}
+	store := typeReport(t, rep, "Store")
+	if len(store.Violations) > 0 {
+		t.Errorf("Store: %d violations after its lock-off switch, want none\n%s", len(store.Violations), reportText(rep))
+	}
+	if !slices.ContainsFunc(store.Notes, func(n string) bool { return strings.HasPrefix(n, "NoLock switches") }) {
+		t.Errorf("Store: no note of its lock-off switch: %q", store.Notes)
+	}
+	strict := typeReport(t, rep, "Strict")
+	if !strings.HasPrefix(strict.Skipped, "no working object") {
+		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
+	}
+	if r := rep.Reach; r == nil || r.Total != 8 || r.Tested != 7 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 7 of 8 with Strict not tested", r)
+	}
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 7 of 8 types with synchronisation") {
+		t.Errorf("no reach line in the report:\n%s", text)
+	}
+}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"go/types"
 	"slices"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/stacks"
+	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // beforeCall reports whether a probe's sequential run ended without an
@@ -55,21 +57,40 @@ func denied(rep *child.Reply) string {
 func (r *typeRun) probe() bool {
 	var failures, global []string
 	for _, f := range r.s.Ctors {
-		for range 3 {
-			rep := r.do(harness.Request{Op: harness.OpSeq, Test: r.g.CtorProbe(f), Watchdog: probeWatchdog, HardCap: minHardCap})
+		fresh := false
+		for attempt := 0; attempt < testgen.CtorProbes; attempt++ {
+			test := r.g.CtorProbe(f, attempt, fresh)
+			rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
 				return false
 			}
-			ok := rep.Result != nil && rep.Result.Status == harness.StatusOK
-			r.g.CtorResult(f.Name, ok)
-			if ok {
+			if rep.Result != nil && rep.Result.Status == harness.StatusOK {
+				r.g.CtorWorked(test.Objects[0])
+				if fresh {
+					r.g.FreshStrings(f.Name)
+					r.logf("constructor %s needs a fresh name for each object", f.Name)
+				}
 				break
 			}
-			if failedSecond(rep) && !slices.Contains(global, f.Name) {
-				global = append(global, f.Name)
-			}
+			r.g.CtorResult(f.Name, false)
 			failures = append(failures, outcome(rep))
-			r.logf("constructor %s skipped: %s", f.Name, outcome(rep))
+			r.logf("constructor %s failed: %s", f.Name, outcome(rep))
+			if failedSecond(rep) {
+				// The same arguments fail a second time: a fresh name
+				// may make a fresh object (a registry refusing a
+				// duplicate); without one, the constructor changes
+				// process-wide state.
+				if !fresh && takesString(f) {
+					fresh = true
+					attempt--
+					continue
+				}
+				if !slices.Contains(global, f.Name) {
+					global = append(global, f.Name)
+				}
+				r.g.DropCtor(f.Name)
+				break
+			}
 		}
 	}
 	zero := len(r.g.Ctors()) == 0
@@ -82,8 +103,8 @@ func (r *typeRun) probe() bool {
 		r.note("%s not used: it returns a process-wide instance (a package-level variable)", strings.Join(shared, ", "))
 	}
 	if zero && len(global) > 0 {
-		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process "+
-			"(it changes process-wide state, such as a registration), so no test can have fresh objects",
+		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process, "+
+			"with fresh names too (it changes process-wide state, such as a registration), so no test can have fresh objects",
 			strings.Join(global, ", "))
 		return false
 	}
@@ -98,8 +119,15 @@ func (r *typeRun) probe() bool {
 		r.rep.BuiltBy = []string{ZeroValue}
 	}
 	switch {
+	case zero && slices.ContainsFunc(r.s.Ctors, func(f *testgen.Func) bool { return !f.Iface() }):
+		// The zero value of a type its constructors fail to build is
+		// no working object: its calls test misuse, or panic.
+		r.rep.Skipped = fmt.Sprintf("no working object: every constructor failed in %d probes each, with growing "+
+			"arguments (%s)", testgen.CtorProbes, strings.Join(firstFailures(failures, 3), "; "))
+		return false
 	case zero && len(r.s.Ctors) > 0:
-		r.note("no usable constructor (%s): testing the zero value", strings.Join(failures, "; "))
+		r.note("no constructor returned a %s (%s): testing the zero value", r.s.Plan.Name,
+			strings.Join(firstFailures(failures, 3), "; "))
 	case zero:
 		r.note("no constructor found (a function of the package returning %s, *%s or an interface they implement): testing the zero value",
 			r.s.Plan.Name, r.s.Plan.Name)
@@ -287,6 +315,27 @@ func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string, 
 		v.Evidence = p.Evidence
 	}
 	return v
+}
+
+// takesString reports whether constructor f has a string parameter.
+func takesString(f *testgen.Func) bool {
+	for i := range f.Sig.Params().Len() {
+		if b, ok := f.Sig.Params().At(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstFailures returns the first n distinct failures.
+func firstFailures(failures []string, n int) []string {
+	var out []string
+	for _, f := range failures {
+		if !slices.Contains(out, f) && len(out) < n {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // panicked reports whether the call under probe panicked.

@@ -45,6 +45,9 @@ type Report struct {
 	// Notes are about the run as a whole: an analyzer that failed on a
 	// package (its diagnostics are missing).
 	Notes []string `json:"notes,omitempty"`
+	// Reach says how many of the types were tested with a working
+	// object, and why the others were not.
+	Reach *Reach `json:"reach,omitempty"`
 }
 
 // Merge returns the report of the union of reports (of the shards of one
@@ -73,6 +76,7 @@ func Merge(reports ...*Report) *Report {
 	if len(out.Diagnostics) == 0 {
 		out.Diagnostics = nil
 	}
+	out.Reach = reachOf(out.Types)
 	return out
 }
 
@@ -336,7 +340,8 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if len(r.Types) == 0 {
-		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... are tested; -type selects others)")
+		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... that a user can obtain are tested; "+
+			"-unexported adds unexported ones, -type selects others)")
 		writeDiagnostics(w, r.Diagnostics)
 		return
 	}
@@ -394,8 +399,9 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 		case EndedBudget:
 			ended = " (budget spent)"
 		}
-		fmt.Fprintf(w, "%s.%s: %s; %d pairs tested (%d dependent, %d in all), %d tests, %.1fs%s%s\n",
-			t.Package, t.Type, found, t.PairsTested, t.PairsDependent, t.PairsTotal, t.TestsGenerated, t.Elapsed, ended, by)
+		fmt.Fprintf(w, "%s.%s: %s; %d %s tested (%d dependent, %d in all), %d %s, %.1fs%s%s\n",
+			t.Package, t.Type, found, t.PairsTested, plural(t.PairsTested, "pair", "pairs"), t.PairsDependent, t.PairsTotal,
+			t.TestsGenerated, plural(t.TestsGenerated, "test", "tests"), t.Elapsed, ended, by)
 		if verbose {
 			t.writeCoverage(w)
 		}
@@ -409,6 +415,7 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  note: %s\n", n)
 		}
 	}
+	r.Reach.writeText(w)
 	writeDiagnostics(w, r.Diagnostics)
 }
 
@@ -483,7 +490,7 @@ func (v *Violation) writeText(w io.Writer) {
 	if v.Question != "" {
 		kind = "CONTRACT QUESTION (" + v.Kind + ")"
 	}
-	fmt.Fprintf(w, "  %s: %s, after %d tests, %.1fs%s%s\n", kind, what, v.TestsBefore, v.Elapsed,
+	fmt.Fprintf(w, "  %s: %s, in test %d, %.1fs%s%s\n", kind, what, v.TestsBefore+1, v.Elapsed,
 		count, status)
 	if v.Question != "" {
 		fmt.Fprintf(w, "    %s Neither method orders the accesses that race; if they may, this is a bug "+

@@ -89,6 +89,10 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		if m.SetUp != "" {
 			r.note("%s is a set-up method (%s): called in prefixes only, never concurrently", m.Name, m.SetUp)
 		}
+		if m.LockOff != "" {
+			r.note("%s switches the type's synchronisation off (%s): never called, since what races after it "+
+				"is what its caller asked for", m.Name, m.LockOff)
+		}
 	}
 	for _, p := range s.Plan.Ignored {
 		if pair, reason, ok := strings.Cut(p, ": "); ok {

@@ -229,6 +229,10 @@ const (
 	// the next). The directories are under the child's TMPDIR, in the
 	// jail's scratch directory, and are removed when the request ends.
 	KPath = "path"
+	// KFresh is a string no other value of the process has: Lit
+	// followed by a number, new at each build (the name of a registry
+	// that refuses duplicates, in every iteration).
+	KFresh = "fresh"
 )
 
 // A Message is one line of JSON the child writes to the driver on file

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,10 +55,19 @@ type scope struct {
 	results [][]reflect.Value
 }
 
+// freshSerial numbers the KFresh values of the process.
+var freshSerial atomic.Uint64
+
 // build returns the value v describes, for a parameter of type t, in
 // scope sc.
 func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, error) {
 	switch v.K {
+	case KFresh:
+		x, err := literal(fmt.Sprintf("%s%d", v.Lit, freshSerial.Add(1)), t)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(x, t)
 	case KPath:
 		dir, err := r.newDir()
 		if err != nil {

@@ -375,6 +375,14 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.funcLit(t, v.Lit == funcTrue)
 	case harness.KReader:
 		return w.reader(v.Lit, t)
+	case harness.KFresh:
+		// A name of its own in every iteration, as depcon gave it.
+		w.imports["path/filepath"] = "filepath"
+		e := strconv.Quote(v.Lit) + " + filepath.Base(t.TempDir())"
+		if _, named := types.Unalias(t).(*types.Named); named {
+			e = w.typ(t) + "(" + e + ")"
+		}
+		return e
 	case harness.KPath:
 		// A file of its own in every iteration, as depcon gave it.
 		w.imports["path/filepath"] = "filepath"

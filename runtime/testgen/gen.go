@@ -85,6 +85,12 @@ type Generator struct {
 	noPrefix map[string]bool  // methods no prefix may call
 	ctorOK   map[string]int
 	ctorFail map[string]int
+	// ctorArgs holds the arguments with which each constructor built an
+	// object in a probe; fresh the constructors whose objects need
+	// fresh strings; serial numbers the fresh strings (see build.go).
+	ctorArgs   map[string][][]harness.Value
+	freshNames map[string]bool
+	serial     int
 	// same, while a test's method calls are generated, holds the one
 	// literal of each basic kind ("string", "int", "uint") they all
 	// use, so that the calls of the test meet on the same keys; nil
@@ -99,20 +105,25 @@ func New(s *Subject, cfg Config) *Generator {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s.%s", s.Pkg.Path(), s.Plan.Name)
 	g := &Generator{
-		s:        s,
-		cfg:      cfg,
-		rng:      rand.New(rand.NewPCG(cfg.Seed, h.Sum64())),
-		cover:    map[*Target]int{},
-		retired:  map[*Target]bool{},
-		excluded: map[string]bool{},
-		noPrefix: map[string]bool{},
-		ctorOK:   map[string]int{},
-		ctorFail: map[string]int{},
+		s:          s,
+		cfg:        cfg,
+		rng:        rand.New(rand.NewPCG(cfg.Seed, h.Sum64())),
+		cover:      map[*Target]int{},
+		retired:    map[*Target]bool{},
+		excluded:   map[string]bool{},
+		noPrefix:   map[string]bool{},
+		ctorOK:     map[string]int{},
+		ctorFail:   map[string]int{},
+		ctorArgs:   map[string][][]harness.Value{},
+		freshNames: map[string]bool{},
 	}
 	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.Names)
 	for _, m := range s.Plan.Methods {
 		if m.SetUp != "" {
 			g.contract.sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)
+		}
+		if m.LockOff != "" {
+			g.excluded[m.Name] = true // never called (deps.Method.LockOff)
 		}
 	}
 	g.contract.extend(s.Plan)
@@ -185,7 +196,8 @@ func (g *Generator) Exclude(m string) { g.excluded[m] = true }
 func (g *Generator) NoPrefix(m string) { g.noPrefix[m] = true }
 
 // CtorResult records whether constructor fn built an object. A
-// constructor that failed three times and never worked is no longer used.
+// constructor that failed CtorProbes times and never worked is no longer
+// used.
 func (g *Generator) CtorResult(fn string, ok bool) {
 	if ok {
 		g.ctorOK[fn]++
@@ -194,7 +206,9 @@ func (g *Generator) CtorResult(fn string, ok bool) {
 	}
 }
 
-func (g *Generator) ctorDropped(fn string) bool { return g.ctorFail[fn] >= 3 && g.ctorOK[fn] == 0 }
+func (g *Generator) ctorDropped(fn string) bool {
+	return g.ctorFail[fn] >= CtorProbes && g.ctorOK[fn] == 0
+}
 
 // Ctors returns the constructors of the type under test still in use.
 func (g *Generator) Ctors() []*Func {
@@ -392,7 +406,7 @@ func (g *Generator) object(i int) harness.Call {
 	for j := range others {
 		others[j] = j
 	}
-	return harness.Call{Fn: f.Name, Args: g.valuer(others).args(f.Sig, 1)}
+	return g.ctorCall(f, others)
 }
 
 // call returns a call of method m on object recv; parameters of the type
@@ -509,20 +523,6 @@ func swapObjects(vs []harness.Value) []harness.Value {
 		out[i] = v
 	}
 	return out
-}
-
-// CtorProbe returns a sequential test that only builds an object with
-// constructor f ("" for the zero value).
-func (g *Generator) CtorProbe(f *Func) harness.Test {
-	c := harness.Call{}
-	if f != nil {
-		c = harness.Call{Fn: f.Name, Args: g.valuer(nil).args(f.Sig, 1)}
-	}
-	// Twice, with the same arguments: a constructor that changes
-	// process-wide state (a registration on a default mux, a global
-	// registry) fails the second time, and cannot give a test fresh
-	// objects.
-	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c, c}}
 }
 
 // ArgProbe returns a test that calls method m twice on a fresh object,

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -280,9 +281,49 @@ func TestModes(t *testing.T) {
 	}
 }
 
+// TestCtorProbes checks construction that learns from failure: the
+// later probes of a constructor grow its numbers through powers of two
+// and make its strings fresh, a second object may get fresh strings, and
+// the arguments of a probe that worked build the later objects most of
+// the time.
+func TestCtorProbes(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Find: FindExceptions})
+	var sized *Func
+	for _, f := range g.s.Ctors {
+		if f.Name == "NewMapSized" {
+			sized = f
+		}
+	}
+	if sized == nil {
+		t.Fatal("no constructor NewMapSized")
+	}
+	for attempt, want := range map[int]string{growFrom: "8", growFrom + 1: "64", growFrom + 2: "512"} {
+		p := g.CtorProbe(sized, attempt, false)
+		if got := p.Objects[0].Args[0]; got.K != harness.KLit || got.Lit != want {
+			t.Errorf("probe %d: argument %+v, want %s", attempt, got, want)
+		}
+		if !reflect.DeepEqual(p.Objects[0], p.Objects[1]) {
+			t.Errorf("probe %d: the two objects differ: %+v", attempt, p.Objects)
+		}
+	}
+	worked := harness.Call{Fn: "NewMapSized", Args: []harness.Value{{K: harness.KLit, Lit: "64"}}}
+	g.CtorWorked(worked)
+	g.CtorResult("NewMap", false)
+	g.DropCtor("NewMap")
+	known := 0
+	for range 40 {
+		if c := g.object(0); reflect.DeepEqual(c, worked) {
+			known++
+		}
+	}
+	if known < 20 || known == 40 {
+		t.Errorf("%d of 40 objects built with the arguments that worked, want about three in four", known)
+	}
+}
+
 func TestFeedback(t *testing.T) {
 	g := newGen(t, Config{Seed: 1, Find: FindExceptions})
-	for range 3 {
+	for range CtorProbes {
 		g.CtorResult("NewMap", false)
 		g.CtorResult("NewMapSized", false)
 	}

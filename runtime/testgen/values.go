@@ -43,6 +43,10 @@ type valuer struct {
 	// same, when set, gives the one literal of each basic kind to use
 	// ("string", "int", "uint"): the calls of a test share their keys.
 	same map[string]string
+	// grow, when positive, makes basic values grow (see CtorProbe);
+	// freshNames makes strings fresh (harness.KFresh).
+	grow       int
+	freshNames bool
 }
 
 // args generates the arguments of a call to a function of signature sig.
@@ -153,6 +157,9 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 
 // basic generates a literal of a basic type.
 func (v *valuer) basic(b *types.Basic) harness.Value {
+	if val, ok := v.grown(b); ok {
+		return val
+	}
 	var lits []string
 	switch info := b.Info(); {
 	case info&types.IsBoolean != 0:

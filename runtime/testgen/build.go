@@ -1,0 +1,121 @@
+package testgen
+
+import (
+	"go/types"
+	"strconv"
+
+	"github.com/depcon/depcon/runtime/harness"
+)
+
+// Construction that learns from failure (feedback-directed, as Randoop
+// and EvoSuite seed their generators): a constructor's probes that fail
+// steer its next arguments, and the arguments of a probe that built an
+// object are the ones later objects are built with, most of the time.
+//
+//   - The first probes draw arguments as any call does. The later ones
+//     grow: every integer is a power of two, 8 at the fourth probe, 64 at
+//     the fifth, 512 at the sixth (a size that must be at least 2,
+//     several numbers that must agree), every bool is true, and every
+//     string is fresh.
+//   - A constructor that fails when called a second time with the same
+//     arguments (a registry refusing a duplicate name) is probed once
+//     more with fresh strings for the second object; when that works,
+//     its objects always get fresh strings.
+
+// CtorProbes is how many probes a constructor gets before it is dropped.
+const CtorProbes = 6
+
+// growFrom is the first probe whose arguments grow.
+const growFrom = 3
+
+// CtorProbe returns a sequential test that builds two objects with
+// constructor f ("" for the zero value), at its attempt-th probe (from
+// 0): twice with the same arguments, since a constructor that changes
+// process-wide state (a registration on a default mux, a global
+// registry) fails the second time, and cannot give a test fresh objects.
+// With fresh set, the second object gets fresh strings instead (see
+// FreshStrings).
+func (g *Generator) CtorProbe(f *Func, attempt int, fresh bool) harness.Test {
+	c := harness.Call{}
+	if f != nil {
+		v := g.valuer(nil)
+		if attempt >= growFrom {
+			v.grow = attempt - growFrom + 1
+			v.freshNames = true
+		}
+		c = harness.Call{Fn: f.Name, Args: v.args(f.Sig, 1)}
+	}
+	second := c
+	if fresh && f != nil {
+		second = harness.Call{Fn: c.Fn, Args: g.freshStrings(f.Sig, c.Args)}
+	}
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{c, second}}
+}
+
+// DropCtor stops using constructor fn.
+func (g *Generator) DropCtor(fn string) { g.ctorFail[fn] = max(g.ctorFail[fn], CtorProbes) }
+
+// FreshStrings makes constructor fn's objects always get fresh strings:
+// it fails when called twice with the same ones.
+func (g *Generator) FreshStrings(fn string) { g.freshNames[fn] = true }
+
+// CtorWorked records the arguments with which the constructor of a
+// probe built an object: later objects are built with them, most of the
+// time.
+func (g *Generator) CtorWorked(c harness.Call) {
+	if c.Fn == "" {
+		return
+	}
+	g.CtorResult(c.Fn, true)
+	g.ctorArgs[c.Fn] = append(g.ctorArgs[c.Fn], c.Args)
+}
+
+// ctorCall returns the call of constructor f for an object, earlier
+// objects others: with the arguments of a probe that worked, three times
+// in four when there are some, fresh strings in them when f needs them.
+func (g *Generator) ctorCall(f *Func, others []int) harness.Call {
+	if known := g.ctorArgs[f.Name]; len(known) > 0 && g.rng.IntN(4) != 0 {
+		args := append([]harness.Value(nil), known[g.rng.IntN(len(known))]...)
+		if g.freshNames[f.Name] {
+			args = g.freshStrings(f.Sig, args)
+		}
+		return harness.Call{Fn: f.Name, Args: args}
+	}
+	v := g.valuer(others)
+	v.freshNames = g.freshNames[f.Name]
+	return harness.Call{Fn: f.Name, Args: v.args(f.Sig, 1)}
+}
+
+// freshStrings returns args with each string literal for a string
+// parameter of sig replaced by a fresh string (harness.KFresh).
+func (g *Generator) freshStrings(sig *types.Signature, args []harness.Value) []harness.Value {
+	out := append([]harness.Value(nil), args...)
+	for i := range min(sig.Params().Len(), len(out)) {
+		b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic)
+		if ok && b.Info()&types.IsString != 0 && out[i].K == harness.KLit {
+			out[i] = harness.Value{K: harness.KFresh, Lit: "depcon"}
+		}
+	}
+	return out
+}
+
+// grown returns the value of a basic type for a growing probe (see
+// CtorProbe) or a fresh string, and whether it has one: numbers and
+// bools only when the valuer grows, strings only when it wants fresh
+// ones.
+func (v *valuer) grown(b *types.Basic) (harness.Value, bool) {
+	info := b.Info()
+	if info&types.IsString != 0 {
+		return harness.Value{K: harness.KFresh, Lit: "depcon"}, v.freshNames
+	}
+	if v.grow <= 0 {
+		return harness.Value{}, false
+	}
+	switch {
+	case info&types.IsBoolean != 0:
+		return harness.Value{K: harness.KLit, Lit: "true"}, true
+	case info&(types.IsInteger|types.IsFloat) != 0:
+		return harness.Value{K: harness.KLit, Lit: strconv.Itoa(1 << (3 * v.grow))}, true
+	}
+	return harness.Value{}, false
+}

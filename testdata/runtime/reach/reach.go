@@ -1,0 +1,230 @@
+// Package reach holds types depcon test must obtain and test with a
+// working object, each with a race: behind a constructor that returns an
+// interface of another package, a constructor that validates its
+// arguments, a registry refusing duplicate names, a constructor with two
+// results, a method taking a receive-only channel, and an unlocked Close.
+// Store's lock-off switch must never be called: Store is correct.
+package reach
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// flusher is unexported; NewFlusher returns it as an io.WriteCloser.
+type flusher struct {
+	mu  sync.Mutex
+	buf []byte
+	n   int
+}
+
+// NewFlusher returns a flusher.
+func NewFlusher() io.WriteCloser { return &flusher{} }
+
+// Write appends under the lock, and counts without it.
+func (f *flusher) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	f.buf = append(f.buf, p...)
+	f.mu.Unlock()
+	f.n++ // the race
+	return len(p), nil
+}
+
+// Close drops the buffer under the lock.
+func (f *flusher) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.buf = nil
+	return nil
+}
+
+// Pool is a pool whose size must be a power of two of at least 8.
+type Pool struct {
+	mu    sync.Mutex
+	slots []int
+	hits  int
+}
+
+// NewPool returns a pool of size slots, or an error.
+func NewPool(size int) (*Pool, error) {
+	if size < 8 || size&(size-1) != 0 {
+		return nil, fmt.Errorf("size %d: want a power of two of at least 8", size)
+	}
+	return &Pool{slots: make([]int, size)}, nil
+}
+
+// Get takes a slot under the lock, and counts without it.
+func (p *Pool) Get() int {
+	p.mu.Lock()
+	v := p.slots[0]
+	p.mu.Unlock()
+	p.hits++ // the race
+	return v
+}
+
+var (
+	namesMu sync.Mutex
+	names   = map[string]bool{}
+)
+
+// Meter is a named meter; names are unique in the process.
+type Meter struct {
+	mu    sync.Mutex
+	count int
+	last  int
+}
+
+// NewMeter registers a meter under name; a name taken panics.
+func NewMeter(name string) *Meter {
+	namesMu.Lock()
+	defer namesMu.Unlock()
+	if names[name] {
+		panic("duplicate meter " + name)
+	}
+	names[name] = true
+	return &Meter{}
+}
+
+// Mark counts under the lock, and records the last value without it.
+func (m *Meter) Mark(v int) {
+	m.mu.Lock()
+	m.count++
+	m.mu.Unlock()
+	m.last = v // the race
+}
+
+// Group runs tasks under a context.
+type Group struct {
+	mu    sync.Mutex
+	tasks int
+	err   error
+}
+
+// WithContext returns a group and a context derived from ctx.
+func WithContext(ctx context.Context) (*Group, context.Context) {
+	if ctx == nil {
+		panic("nil context")
+	}
+	return &Group{}, ctx
+}
+
+// Go counts a task under the lock and records its error without it.
+func (g *Group) Go(err error) {
+	g.mu.Lock()
+	g.tasks++
+	g.mu.Unlock()
+	g.err = err // the race
+}
+
+// Watcher drains channels.
+type Watcher struct {
+	mu   sync.Mutex
+	seen int
+}
+
+// NewWatcher returns a watcher.
+func NewWatcher() *Watcher { return &Watcher{} }
+
+// Watch counts one value, if one is ready, without the lock.
+func (w *Watcher) Watch(ch <-chan int) {
+	select {
+	case <-ch:
+	default:
+	}
+	w.seen++ // the race
+}
+
+// Seen reads the count under the lock.
+func (w *Watcher) Seen() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seen
+}
+
+// Conn is a connection whose Close forgets the lock Read takes.
+type Conn struct {
+	mu     sync.Mutex
+	closed bool
+	buf    []byte
+}
+
+// NewConn returns an open connection.
+func NewConn() *Conn { return &Conn{buf: []byte("data")} }
+
+// Read returns the buffer, nil once closed.
+func (c *Conn) Read() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	return c.buf
+}
+
+// Close closes the connection, without the lock.
+func (c *Conn) Close() {
+	c.closed = true
+	c.buf = nil
+}
+
+// Store is a map under a lock that NoLock turns off, for a caller that
+// serialises its calls itself. It is correct: the races after NoLock
+// are what its caller asked for.
+type Store struct {
+	mu     sync.Mutex
+	nolock bool
+	m      map[string]int
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store { return &Store{m: map[string]int{}} }
+
+// NoLock is for a caller that serialises its calls itself.
+func (s *Store) NoLock() { s.nolock = true }
+
+// Get reads under the lock, unless it is off.
+func (s *Store) Get(k string) int {
+	if !s.nolock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	return s.m[k]
+}
+
+// Put writes under the lock, unless it is off.
+func (s *Store) Put(k string, v int) {
+	if !s.nolock {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	s.m[k] = v
+}
+
+// Strict has a constructor that no generated arguments satisfy: its zero
+// value is no working object, so Strict is not tested, and the report
+// says so rather than "no violation found".
+type Strict struct {
+	mu sync.Mutex
+	a  int
+	b  int
+}
+
+// NewStrict returns a Strict, when b is a + 1001 and a is odd.
+func NewStrict(a, b int) (*Strict, error) {
+	if b != a+1001 || a%2 == 0 {
+		return nil, fmt.Errorf("want b = a + 1001 and an odd a")
+	}
+	return &Strict{a: a, b: b}, nil
+}
+
+// Sum adds the two numbers under the lock.
+func (s *Strict) Sum() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.a + s.b
+}
+
+// Set sets a without the lock.
+func (s *Strict) Set(a int) { s.a = a }
