@@ -30,6 +30,17 @@ type TestFlags struct {
 	memMiB    int64
 }
 
+// HiddenTestFlags are the flags of TestFlags that depcon test -h does
+// not show, with the note printed when one is used.
+var HiddenTestFlags = map[string]string{"mode": "is deprecated: use -find"}
+
+// The least -max-memory and -max-tasks with which a race-enabled test
+// binary starts.
+const (
+	MinMemoryMiB = 64
+	MinTasks     = 16
+)
+
 // AddTestFlags defines the flags of depcon test that set its
 // driver.Config on fs, and returns them; Config reads them after
 // fs.Parse.
@@ -40,7 +51,7 @@ func AddTestFlags(fs *flag.FlagSet) *TestFlags {
 	fs.IntVar(&cfg.Iters, "iters", driver.DefaultIters, "repetitions of each test, with fresh objects")
 	fs.IntVar(&cfg.MaxLen, "maxlen", driver.DefaultMaxLen, "most state-changing calls in a prefix")
 	fs.StringVar(&cfg.Find, "find", testgen.FindAll, "violations looked for: exception (races, panics), deadlock, or all")
-	fs.StringVar(&cfg.Find, "mode", testgen.FindAll, "the former name of -find")
+	fs.StringVar(&cfg.Find, "mode", testgen.FindAll, HiddenTestFlags["mode"])
 	fs.StringVar(&cfg.Pairs, "pairs", testgen.PairsDependent,
 		"method pairs tested: dependent (DepCon+), all (every pair, least covered first), or random")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
@@ -59,8 +70,10 @@ func AddTestFlags(fs *flag.FlagSet) *TestFlags {
 	fs.BoolVar(&cfg.Isolation.Unsafe, "unsafe-no-isolation", false,
 		"run the code under test unconfined where the kernel offers no isolation (Landlock, namespaces): it may then "+
 			"write, delete and connect anywhere the user can")
-	fs.Int64Var(&f.memMiB, "max-memory", isolate.DefaultMemory>>20, "memory bound of each child process tree, in MiB")
-	fs.IntVar(&cfg.Isolation.Tasks, "max-tasks", isolate.DefaultTasks, "bound on the processes and threads of each child")
+	fs.Int64Var(&f.memMiB, "max-memory", isolate.DefaultMemory>>20,
+		fmt.Sprintf("memory bound of each child process tree, in MiB (at least %d)", MinMemoryMiB))
+	fs.IntVar(&cfg.Isolation.Tasks, "max-tasks", isolate.DefaultTasks,
+		fmt.Sprintf("bound on the processes and threads of each child (at least %d)", MinTasks))
 	fs.BoolVar(&cfg.Strict, "strict", false, "count contract questions (races between methods neither of which "+
 		"synchronises what they share) as violations")
 	return f
@@ -68,8 +81,9 @@ func AddTestFlags(fs *flag.FlagSet) *TestFlags {
 
 // Config returns the configuration the flags set, testing the packages
 // patterns (relative to the current directory: Dir is ""). It checks the
-// flags in the order depcon test reports them: -shard, the settings
-// driver.Config.Validate checks, then -type. Verbose and Progress, which
+// flags in the order depcon test reports them: -shard, each flag that
+// must be positive, the settings driver.Config.Validate checks, the
+// bounds of the isolation, then -type. Verbose and Progress, which
 // only report, are left to the caller.
 func (f *TestFlags) Config(patterns []string) (driver.Config, error) {
 	cfg := f.cfg
@@ -82,8 +96,28 @@ func (f *TestFlags) Config(patterns []string) (driver.Config, error) {
 			return driver.Config{}, fmt.Errorf("-shard %q: want K/N with 1 <= K <= N", f.shard)
 		}
 	}
+	// Each flag that must be positive, named (driver.Config.Validate
+	// names them together).
+	switch {
+	case cfg.Budget <= 0:
+		return driver.Config{}, fmt.Errorf("-budget %v: want a positive duration", cfg.Budget)
+	case cfg.Iters <= 0:
+		return driver.Config{}, fmt.Errorf("-iters %d: want at least 1", cfg.Iters)
+	case cfg.MaxLen <= 0:
+		return driver.Config{}, fmt.Errorf("-maxlen %d: want at least 1", cfg.MaxLen)
+	case cfg.Parallel <= 0:
+		return driver.Config{}, fmt.Errorf("-p %d: want at least 1", cfg.Parallel)
+	}
 	if err := cfg.Validate(); err != nil {
 		return driver.Config{}, err
+	}
+	if f.memMiB < MinMemoryMiB {
+		return driver.Config{}, fmt.Errorf("-max-memory %d: a race-enabled test binary needs more to start: want at least %d (MiB)",
+			f.memMiB, MinMemoryMiB)
+	}
+	if cfg.Isolation.Tasks < MinTasks {
+		return driver.Config{}, fmt.Errorf("-max-tasks %d: a race-enabled test binary needs more threads to start: want at least %d",
+			cfg.Isolation.Tasks, MinTasks)
 	}
 	if f.typeRE != "" {
 		re, err := regexp.Compile(f.typeRE)

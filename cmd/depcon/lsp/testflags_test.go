@@ -70,8 +70,8 @@ func TestEditorConfig(t *testing.T) {
 		{Options{}, 0, "-type ^Counter$ ."},
 		{Options{Budget: 5 * time.Second, NoReproduce: true}, 5 * time.Second, "-budget 5s -reproduce=false -type ^Counter$ ."},
 		{Options{Budget: 5 * time.Second}, 2 * time.Second, "-budget 2s -type ^Counter$ ."},
-		{Options{TestFlags: []string{"-iters", "7", "-sched", "pct", "-p", "1", "-first", "-max-memory", "512", "-unsafe-no-isolation", "-o", "repro"}},
-			0, "-iters 7 -sched pct -p 1 -first -max-memory 512 -unsafe-no-isolation -o /src/demo/repro -type ^Counter$ ."},
+		{Options{TestFlags: []string{"-iters", "7", "-sched", "pct", "-p", "1", "-first", "-max-memory", "512", "-max-tasks", "64", "-unsafe-no-isolation", "-o", "repro"}},
+			0, "-iters 7 -sched pct -p 1 -first -max-memory 512 -max-tasks 64 -unsafe-no-isolation -o /src/demo/repro -type ^Counter$ ."},
 	} {
 		editor, err := testConfig(tc.opts, dir, "Counter", tc.budget)
 		if err != nil {
@@ -97,7 +97,7 @@ func TestEditorConfig(t *testing.T) {
 
 // TestTestFlagsOfTheCommand checks that the flags of TestFlags are
 // those of depcon test, the built command: each one's name, default and
-// usage are in its -h.
+// usage are in its -h, but the hidden ones'.
 func TestTestFlagsOfTheCommand(t *testing.T) {
 	cmd := exec.Command(binary, "test", "-h")
 	var out bytes.Buffer
@@ -107,9 +107,16 @@ func TestTestFlagsOfTheCommand(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("depcon test", flag.ContinueOnError)
 	AddTestFlags(fs)
+	shown := flag.NewFlagSet("shown", flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, hidden := HiddenTestFlags[f.Name]; !hidden {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
 	var defaults bytes.Buffer
-	fs.SetOutput(&defaults)
-	fs.PrintDefaults()
+	shown.SetOutput(&defaults)
+	shown.PrintDefaults()
 	// Each flag is a line "  -name ..." and its usage's lines.
 	var blocks []string
 	for _, line := range strings.SplitAfter(defaults.String(), "\n") {
@@ -125,8 +132,8 @@ func TestTestFlagsOfTheCommand(t *testing.T) {
 		}
 		n++
 	}
-	if n != 21 {
-		t.Errorf("%d flags in TestFlags, want 21", n)
+	if n != 20 {
+		t.Errorf("%d flags shown of TestFlags, want 20", n)
 	}
 }
 
@@ -183,5 +190,25 @@ func TestServerTestConfig(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not end after exit")
+	}
+}
+
+// TestMainTestFlags checks that depcon lsp refuses test flags depcon
+// test would refuse, as a usage error.
+func TestMainTestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		flags string
+		want  int
+	}{{"-pairs some", 2}, {"-nosuchflag", 2}, {"-type (", 2}, {"-iters 0", 2}, {"-max-memory 8", 2}} {
+		var stderr bytes.Buffer
+		if got := Main([]string{"-test-flags", tc.flags}, strings.NewReader(""), &bytes.Buffer{}, &stderr); got != tc.want {
+			t.Errorf("depcon lsp -test-flags %q: status %d, want %d (%s)", tc.flags, got, tc.want, stderr.String())
+		} else if !strings.Contains(stderr.String(), "-test-flags") {
+			t.Errorf("depcon lsp -test-flags %q: %q does not name -test-flags", tc.flags, stderr.String())
+		}
+	}
+	// Valid flags: the server runs, and ends with its input.
+	if got := Main([]string{"-test-flags", "-iters 5 -sched pct"}, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}); got != 1 {
+		t.Errorf("depcon lsp -test-flags with valid flags, its input empty: status %d, want 1 (no shutdown)", got)
 	}
 }
