@@ -606,3 +606,21 @@ func TestScheduleSkips(t *testing.T) {
 		t.Errorf("a test reaching the open order: order %d, want 0", oi)
 	}
 }
+
+// TestSelfArgApart checks that a violation needing an object passed to
+// its own method (a.Merge(a)) is listed apart and not counted.
+func TestSelfArgApart(t *testing.T) {
+	v := &Violation{Kind: KindDeadlock, Pair: [2]string{"Merge", "Merge"}, Objects: 1, Reproduced: ReproYes, SelfArg: true}
+	bug := &Violation{Kind: KindRace, Pair: [2]string{"Add", "Get"}, Objects: 1, Reproduced: ReproYes}
+	rep := &Report{Types: []*TypeReport{{Package: "m", Type: "Set", Violations: []*Violation{v, bug}}}}
+	if n := rep.Violations(); n != 1 {
+		t.Errorf("%d violations count, want 1 (the one with its own object passed is apart)", n)
+	}
+	text := reportText(rep)
+	if !strings.Contains(text, "m.Set: 1 violation, 1 only with an object passed to its own method (not counted)") {
+		t.Errorf("report:\n%s", text)
+	}
+	if i, j := strings.Index(text, "RACE: Add"), strings.Index(text, "DEADLOCK: Merge"); i < 0 || j < i {
+		t.Errorf("the self-argument violation is not listed after the bug:\n%s", text)
+	}
+}

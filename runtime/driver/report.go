@@ -106,11 +106,12 @@ func (r *Report) Violations() int {
 
 // Confirmed returns the number of the type's violations that count: all
 // but those whose reproducer ran and passed, those a baseline lists
-// (Known), and contract questions (Question).
+// (Known), contract questions (Question), and those that need an object
+// passed to its own method (SelfArg), which are listed apart.
 func (t *TypeReport) Confirmed() int {
 	n := 0
 	for _, v := range t.Violations {
-		if v.Reproduced != ReproNo && !v.Known && v.Question == "" {
+		if v.Reproduced != ReproNo && !v.Known && v.Question == "" && !v.SelfArg {
 			n++
 		}
 	}
@@ -267,7 +268,8 @@ type Violation struct {
 	// in two sequential calls of the test (a goroutine the first left
 	// running, and the second): the set-up's defect, not the pair's.
 	Sequential string `json:"sequential,omitempty"`
-	// SelfArg is set when a call passes its own receiver (a.M(a)).
+	// SelfArg is set when a call passes its own receiver (a.M(a)): the
+	// violation is listed apart and does not count (see Confirmed).
 	SelfArg  bool            `json:"self_arg,omitempty"`
 	Message  string          `json:"message"`
 	Evidence []deps.Evidence `json:"evidence,omitempty"`
@@ -350,7 +352,7 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 		for _, t := range r.Types {
 			var vs []*Violation
 			for _, v := range t.Violations {
-				if (v.Question != "") == question {
+				if (v.Question != "" || v.SelfArg) == question {
 					vs = append(vs, v)
 				}
 			}
@@ -369,14 +371,17 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 			skipped = append(skipped, t)
 			continue
 		}
-		questions := 0
+		questions, selfArgs := 0, 0
 		for _, v := range t.Violations {
-			if v.Question != "" {
+			switch {
+			case v.Question != "":
 				questions++
+			case v.SelfArg:
+				selfArgs++
 			}
 		}
 		found := "no violation found"
-		if n := len(t.Violations) - questions; n > 0 {
+		if n := len(t.Violations) - questions - selfArgs; n > 0 {
 			found = fmt.Sprintf("%d violations", n)
 			if n == 1 {
 				found = "1 violation"
@@ -387,6 +392,9 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 			found += ", 1 contract question"
 		case questions > 1:
 			found += fmt.Sprintf(", %d contract questions", questions)
+		}
+		if selfArgs > 0 {
+			found += fmt.Sprintf(", %d only with an object passed to its own method (not counted)", selfArgs)
 		}
 		by := ""
 		if len(t.BuiltBy) > 0 {
