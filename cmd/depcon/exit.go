@@ -161,7 +161,10 @@ func (o *output) write(fn func(io.Writer) error) error {
 	}
 	f := o.f
 	o.f = nil
-	err := f.Truncate(0)
+	var err error
+	if fi, serr := f.Stat(); serr == nil && fi.Mode().IsRegular() {
+		err = f.Truncate(0) // not a device: /dev/stdout
+	}
 	if err == nil {
 		err = fn(f)
 	}

@@ -77,8 +77,8 @@ func TestSignalsKeepTheReport(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout.String()), &rep); err != nil {
 				t.Fatalf("no JSON report after %v: %v\n%s", sig, err, stdout.String())
 			}
-			if !strings.Contains(rep.Stopped, "interrupted") {
-				t.Errorf("the report's stopped is %q, want the interruption", rep.Stopped)
+			if want := "interrupted (" + signalName(sig) + ")"; rep.Stopped != want {
+				t.Errorf("the report's stopped is %q, want %q", rep.Stopped, want)
 			}
 			left, _ := filepath.Glob(filepath.Join(tmp, "depcon-test-*"))
 			if len(left) > 0 {

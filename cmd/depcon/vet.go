@@ -169,7 +169,10 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 	var cpuFile *os.File
 	if cpu.f != nil {
 		cpuFile, cpu.f = cpu.f, nil
-		err := cpuFile.Truncate(0)
+		var err error
+		if fi, serr := cpuFile.Stat(); serr == nil && fi.Mode().IsRegular() {
+			err = cpuFile.Truncate(0)
+		}
 		if err == nil {
 			err = pprof.StartCPUProfile(cpuFile)
 		}
