@@ -115,7 +115,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 	interrupted := ctx.Err() != nil
 	if err != nil && !interrupted || rep == nil {
 		if err != nil {
-			fmt.Fprintf(stderr, "depcon vet: %v\n", err)
+			printErr(stderr, "depcon vet", err)
 		}
 		if sig := caught(); sig != nil {
 			return signalStatus(sig)
@@ -147,7 +147,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 		return signalStatus(sig)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "depcon vet: %v\n", err) // packages that did not build
+		printErr(stderr, "depcon vet", err) // packages that did not load or build
 	}
 	return status(len(rep.Diagnostics), err != nil, false)
 }

@@ -225,9 +225,13 @@ func checkOutputDir(name, dir string) error {
 	return nil
 }
 
-// oneLineErr returns err's message on one line.
-func oneLineErr(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
+// printErr prints err on stderr, each of its lines after prefix: the
+// errors.Join of a driver run's errors (a package that did not load or
+// build each) is one per line.
+func printErr(stderr io.Writer, prefix string, err error) {
+	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, line)
+	}
 }
 
 // onSignal cancels ctx with cancel at the first SIGINT or SIGTERM (a

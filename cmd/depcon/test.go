@@ -219,7 +219,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		// Without a report, nothing loaded; with one, the packages that
 		// did not load or build are named and the others were tested.
-		fmt.Fprintf(stderr, "depcon test: %v\n", err)
+		printErr(stderr, "depcon test", err)
 	}
 	if sig := caught(); sig != nil {
 		fmt.Fprintf(stderr, "depcon test: %s\n", stopped)

@@ -34,8 +34,8 @@ standard error, one line each, and the others are vetted.
 
 Exit status: 0 when there is no diagnostic; 1 when there are some
 (also when some packages did not load, or an analyzer failed); 2 on a
-usage error, or when packages did not load or an analyzer failed and
-there is no diagnostic.
+usage error, when packages did not load or an analyzer failed and there
+is no diagnostic, or when a profile cannot be written.
 
 Flags:
 `
@@ -83,7 +83,7 @@ func vetFlags(stderr io.Writer, opt *vetOptions) (*flag.FlagSet, func() []*analy
 		vetHidden.printDefaults(fs)
 	}
 	fs.BoolVar(&opt.json, "json", false, "print the diagnostics as JSON on standard output")
-	fs.IntVar(&opt.context, "c", -1, "print the line of each diagnostic with this many lines of context (-1: none)")
+	fs.IntVar(&opt.context, "c", -1, "print the line of each diagnostic with this many lines of context")
 	fs.BoolVar(&opt.tests, "test", true, "also analyze the packages' test files")
 	fs.StringVar(&opt.cpuprofile, "cpuprofile", "", "write a CPU profile to this `file`")
 	fs.StringVar(&opt.memprofile, "memprofile", "", "write a heap profile to this `file` at the end")
