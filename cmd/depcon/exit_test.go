@@ -255,6 +255,9 @@ func TestMergeWarnings(t *testing.T) {
 	if !slices.Equal(types, []string{"A", "C"}) {
 		t.Errorf("merged types %v, want [A C]", types)
 	}
+	if want := []string{"merge: shard 2/3 is missing: its types are not in the report"}; !slices.Equal(rep.Notes, want) {
+		t.Errorf("merged notes %q, want %q", rep.Notes, want)
+	}
 
 	// All the shards, once each: no warning.
 	files = writeReports(t, shardReport("1/2", "A"), shardReport("2/2", "B"))

@@ -349,7 +349,7 @@ func writeReport(w io.Writer, rep *driver.Report, jsonOut, verbose bool) error {
 
 // testMerge implements depcon test -merge: it merges the JSON reports in
 // files and prints the result. A shard given twice counts once, and the
-// shards missing are named on stderr.
+// shards missing are named on stderr, and in the report's notes.
 func testMerge(files []string, opt *testOptions, outs *testOutputs, known *driver.Baseline, stdout, stderr io.Writer) int {
 	var reps []*driver.Report
 	var shards []string
@@ -377,6 +377,11 @@ func testMerge(files []string, opt *testOptions, outs *testOutputs, known *drive
 		kept = append(kept, reps[i])
 	}
 	rep := driver.Merge(kept...)
+	for _, w := range warnings {
+		if strings.Contains(w, "missing") || strings.Contains(w, "different sizes") {
+			rep.Notes = append(rep.Notes, "merge: "+w) // what the report lacks, in the report too
+		}
+	}
 	if !opt.finish(rep, known, outs, stdout, stderr) {
 		return exitError
 	}
