@@ -112,8 +112,10 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 	defer cancel(nil)
 	caught := onSignal(ctx, cancel)
 	rep, err := driver.Run(ctx, cfg)
-	interrupted := ctx.Err() != nil
-	if err != nil && !interrupted || rep == nil {
+	if ctx.Err() != nil {
+		err = nil // interrupted: what was tested until then is reported
+	}
+	if rep == nil {
 		if err != nil {
 			printErr(stderr, "depcon vet", err)
 		}

@@ -207,7 +207,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	caught := onSignal(ctx, cancel)
 	rep, err := driver.Run(ctx, cfg)
 	stopped := ""
-	if err != nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		// Interrupted or out of time: the partial report is the result.
 		stopped, err = context.Cause(ctx).Error(), nil
 	}
