@@ -202,8 +202,9 @@ func denied(path string) bool {
 // read-only but a bind mount of scratch on itself, which stays
 // writable. The namespace must be the process's own (CLONE_NEWNS) and
 // the process must have CAP_SYS_ADMIN in the user namespace that owns
-// it. With remount, or where mount_setattr(2) does not exist (kernels
-// before 5.12), each mount is remounted read-only in turn.
+// it. With remount, or where mount_setattr(2) fails (kernels before
+// 5.12, seccomp filters older than it), each mount is remounted
+// read-only in turn.
 func readOnlyMounts(scratch string, remount bool) error {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -230,7 +231,9 @@ func readOnlyMounts(scratch string, remount bool) error {
 			}
 		}
 	}
-	if errors.Is(err, unix.ENOSYS) {
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		// No mount_setattr(2), or a seccomp filter that does not know
+		// it.
 		err = remountReadOnly(scratch)
 	}
 	if err != nil {

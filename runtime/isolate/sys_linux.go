@@ -180,7 +180,7 @@ func (s *sysJail) probeConfig(cfg launchConfig) (*probeResult, error) {
 		return nil, errors.New("the launcher is not in a PID namespace of its own")
 	case !res.Confined:
 		return nil, errors.New("a write outside the scratch directory was not denied")
-	case cfg.mount && !res.Writable:
+	case !res.Writable:
 		return nil, errors.New("the scratch directory cannot be written")
 	case cfg.loopback && !res.Loopback:
 		return nil, errors.New("the loopback interface is not up")
