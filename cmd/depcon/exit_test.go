@@ -426,6 +426,20 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
+	if code := run([]string{"depcon", "vet", "help"}, &stdout, &stderr); code != exitClean || !strings.Contains(stdout.String(), "    lockorder ") {
+		t.Errorf("depcon vet help: exit %d, stdout %q; want 0 and the analyzers", code, stdout.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"depcon", "vet", "help", "lockorder"}, &stdout, &stderr); code != exitClean ||
+		!strings.HasPrefix(stdout.String(), "lockorder: report locks acquired in inconsistent orders\n") {
+		t.Errorf("depcon vet help lockorder: exit %d, stdout %q; want 0 and its documentation", code, stdout.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"depcon", "vet", "help", "nosuch"}, &stdout, &stderr); code != exitError {
+		t.Errorf("depcon vet help nosuch: exit %d, want 2", code)
+	}
+	stdout.Reset()
+	stderr.Reset()
 	if code := run([]string{"depcon", "help", "nosuch"}, &stdout, &stderr); code != exitError ||
 		!strings.Contains(stderr.String(), `unknown command "nosuch"`) {
 		t.Errorf("depcon help nosuch: exit %d, stderr %q; want 2", code, stderr.String())

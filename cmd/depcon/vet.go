@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,7 @@ the facts they export) at once, and prints each diagnostic as go vet
 does, file:line:col: message, with its related positions, on standard
 error; with -json, as JSON on standard output. -ANALYZER (-lockorder)
 runs only the analyzers named so; -ANALYZER=false all but those.
+"depcon vet help [ANALYZER]" documents the analyzers.
 
 A package that does not load (or imports one that does not) is named on
 standard error, one line each, and the others are vetted.
@@ -146,6 +148,9 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitError
 	}
+	if fs.Arg(0) == "help" {
+		return vetHelp(fs.Args()[1:], stdout, stderr)
+	}
 	if opt.context < -1 {
 		fmt.Fprintf(stderr, "depcon vet: -c %d: want a number of lines, or -1 for none\n", opt.context)
 		return exitError
@@ -231,6 +236,34 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	finish()
 	return status(diags, len(notLoaded) > 0 || errs > 0, failed)
+}
+
+// vetHelp implements depcon vet help [ANALYZER...]: the analyzers with
+// the first line of their documentation, or the whole documentation of
+// those named.
+func vetHelp(names []string, stdout, stderr io.Writer) int {
+	analyzers := suite.Analyzers()
+	if len(names) == 0 {
+		fmt.Fprintln(stdout, "depcon vet runs these analyzers (depcon vet help ANALYZER for one's documentation):")
+		fmt.Fprintln(stdout)
+		for _, a := range analyzers {
+			first, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+			fmt.Fprintf(stdout, "    %-13s %s\n", a.Name, first)
+		}
+		return exitClean
+	}
+	for n, name := range names {
+		k := slices.IndexFunc(analyzers, func(a *analysis.Analyzer) bool { return a.Name == name })
+		if k < 0 {
+			fmt.Fprintf(stderr, "depcon vet help: no analyzer %q\n", name)
+			return exitError
+		}
+		if n > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", name, strings.TrimSpace(analyzers[k].Doc))
+	}
+	return exitClean
 }
 
 // loadVet loads the packages of depcon vet (with their test variants
