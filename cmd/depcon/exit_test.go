@@ -104,12 +104,14 @@ func TestExitStatusVetPairs(t *testing.T) {
 		// How the driver names a package that does not load is its own.
 		{[]string{"test", "./broken"}, 2, -1},
 		{[]string{"test", "./clean", "./broken"}, 2, -1},
+		{[]string{"vet", "-confirm", "./broken"}, 2, -1},
+		{[]string{"vet", "-confirm", "./clean"}, 0, 0}, // no diagnostic: nothing to test
 	} {
 		code, stdout, stderr := runIn(t, dir, c.args...)
 		if code != c.want {
 			t.Errorf("depcon %s: exit %d, want %d\n%s", strings.Join(c.args, " "), code, c.want, stderr)
 		}
-		if c.args[0] == "test" && !strings.Contains(stderr, "broken") {
+		if c.notLoaded < 0 && !strings.Contains(stderr, "broken") {
 			t.Errorf("depcon %s: the package that does not load is not named:\n%s", strings.Join(c.args, " "), stderr)
 		}
 		if n := strings.Count(stderr, brokenLine); c.notLoaded >= 0 && n != c.notLoaded {
