@@ -24,6 +24,10 @@ type Failed struct {
 // String returns "PATH: ERR".
 func (f Failed) String() string { return f.Path + ": " + f.Err }
 
+// Error returns "PATH: ERR": a Failed is an error, one line, that
+// errors.Join joins with others.
+func (f Failed) Error() string { return f.String() }
+
 // Partial loads the packages matching patterns (relative to dir, "" for
 // the current directory), as Packages does, but keeps going when some do
 // not load: it returns the root packages that loaded with all their

@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,7 +54,6 @@ func TestPartial(t *testing.T) {
 	if len(failed) != 2 {
 		t.Fatalf("failed %+v, want bad and user", failed)
 	}
-	t.Logf("failed: %+v", failed)
 	byPath := map[string]string{}
 	for _, f := range failed {
 		byPath[f.Path] = f.Err
@@ -68,8 +68,11 @@ func TestPartial(t *testing.T) {
 	if want := "imports example.com/m/bad, which does not load: " + badErr; byPath["example.com/m/user"] != want {
 		t.Errorf("user: %q, want %q", byPath["example.com/m/user"], want)
 	}
-	if s := failed[0].String(); !strings.HasPrefix(s, failed[0].Path+": ") {
+	if s := failed[0].String(); s != failed[0].Path+": "+failed[0].Err {
 		t.Errorf("String() = %q", s)
+	}
+	if joined := errors.Join(failed[0], failed[1]).Error(); joined != failed[0].String()+"\n"+failed[1].String() {
+		t.Errorf("errors.Join of the failures: %q", joined)
 	}
 
 	// The importer alone: failed because of its import, which is not a
@@ -82,7 +85,6 @@ func TestPartial(t *testing.T) {
 
 	// A directory that does not exist is a failed package too.
 	good, failed, err = load.Partial(dir, []string{"./good", "./nosuch"})
-	t.Logf("nosuch: %+v %v", failed, err)
 	if err != nil || len(good) != 1 || len(failed) != 1 || !strings.Contains(failed[0].Path, "nosuch") {
 		t.Errorf("./good ./nosuch: %v, %+v, %v; want good, and nosuch failed", good, failed, err)
 	}
