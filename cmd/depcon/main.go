@@ -30,9 +30,11 @@
 //	130  interrupted by SIGINT; 143 by SIGTERM (what was found until then
 //	     is reported)
 //
-// pairs and bench report no findings: 0 or 2 (or 130, 143). -h and help
-// exit 0. Under go vet -vettool, go vet decides its own status (1 with
-// diagnostics).
+// pairs and bench report no findings: 0 or 2 (or 130, 143). lsp exits
+// as the Language Server Protocol asks: 0 after a shutdown request and
+// the exit notification, 1 when the connection ended without them (2 on
+// a usage error). -h and help exit 0. Under go vet -vettool, go vet
+// decides its own status (1 with diagnostics). exit.go gives the reasons.
 package main
 
 import (
