@@ -134,3 +134,96 @@ func running(bin string) bool {
 	}
 	return false
 }
+
+// TestConfirmSignal ends depcon vet -confirm with SIGTERM once its tests
+// run: it exits 143, says so, and still prints the diagnostics.
+func TestConfirmSignal(t *testing.T) {
+	t.Parallel()
+	// A diagnostic no test confirms (the inversion is unreachable through
+	// the API), with slow calls: the testing goes on.
+	dir := writeModule(t, map[string]string{"slow/slow.go": `package slow
+
+import (
+	"sync"
+	"time"
+)
+
+type Ledger struct {
+	a, b     sync.Mutex
+	x, y     int
+	reversed bool
+}
+
+func NewLedger() *Ledger { return &Ledger{x: 100} }
+
+func (l *Ledger) Move() {
+	time.Sleep(100 * time.Millisecond)
+	l.a.Lock()
+	defer l.a.Unlock()
+	l.b.Lock()
+	l.x--
+	l.y++
+	l.b.Unlock()
+}
+
+func (l *Ledger) Back() {
+	time.Sleep(100 * time.Millisecond)
+	if !l.reversed {
+		return
+	}
+	l.b.Lock()
+	defer l.b.Unlock()
+	l.a.Lock()
+	l.x++
+	l.y--
+	l.a.Unlock()
+}
+`})
+	cmd := exec.Command(depconBin(t), "vet", "-confirm", "-v", "-budget", "60s", "./slow")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var log strings.Builder
+	started := false
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "starting child") {
+			started = true
+			break
+		}
+	}
+	if !started {
+		_ = cmd.Process.Kill()
+		t.Fatalf("depcon vet -confirm did not start testing:\n%s", log.String())
+	}
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+	}
+	var once sync.Once
+	timer := time.AfterFunc(2*time.Minute, func() { once.Do(func() { _ = cmd.Process.Kill() }) })
+	err = cmd.Wait()
+	timer.Stop()
+	if code := cmd.ProcessState.ExitCode(); code != exitTerminate {
+		t.Errorf("exit status %d (%v), want 143 after SIGTERM\n%s", code, err, log.String())
+	}
+	if !strings.Contains(log.String(), "depcon vet: interrupted (SIGTERM)") {
+		t.Errorf("stderr does not say the run was interrupted:\n%s", log.String())
+	}
+	if !strings.Contains(stdout.String(), "slow.go:") {
+		t.Errorf("no diagnostic printed:\n%s", stdout.String())
+	}
+	noLeftovers(t)
+}
