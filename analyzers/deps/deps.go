@@ -142,9 +142,11 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*Type
 	for _, m := range all {
 		mm := newMethod(m, self, written, extra[m.Func])
 		ms = append(ms, mm)
+		reads, writes := mm.locations()
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
 			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut})
+			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut,
+			ReadLocs: reads, WriteLocs: writes})
 	}
 	var fns []*ssa.Function
 	for _, mm := range ms {
@@ -238,6 +240,23 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 	mm.rwr = append(mm.rwr, rwrVia...)
 	mm.self = append(mm.self, selfVia...)
 	return mm
+}
+
+// locations returns the shared locations of the type that m reads and
+// writes, normalized (see normalize), each once, in order.
+func (m *method) locations() (reads, writes []string) {
+	for _, a := range m.accesses {
+		list := &reads
+		if a.a.Write {
+			list = &writes
+		}
+		if !slices.Contains(*list, a.loc) {
+			*list = append(*list, a.loc)
+		}
+	}
+	slices.Sort(reads)
+	slices.Sort(writes)
+	return reads, writes
 }
 
 func lockList(ls map[string]summary.Mode) []string {

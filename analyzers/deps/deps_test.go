@@ -493,6 +493,37 @@ func TestInternalStore(t *testing.T) {
 	checkPairs(t, tp, "Len~Put:pc")
 }
 
+// TestLocations checks the locations each method reads and writes,
+// normalized, which the linearizability oracle's observers are chosen by.
+func TestLocations(t *testing.T) {
+	p := runDeps(t, "setupmethods")[0].Result.(*deps.Plan)
+	want := map[string][2][]string{
+		"Get":     {{"T.hash", "T.m", "T.m->[*]"}, nil},
+		"Put":     {{"T.m"}, {"T.m->[*]"}},
+		"SetHash": {nil, {"T.hash"}},
+	}
+	for _, m := range p.Type("Cache").Methods {
+		w := want[m.Name]
+		if !slices.Equal(m.ReadLocs, w[0]) || !slices.Equal(m.WriteLocs, w[1]) {
+			t.Errorf("Cache.%s: reads %q, writes %q; want %q, %q", m.Name, m.ReadLocs, m.WriteLocs, w[0], w[1])
+		}
+	}
+	for _, tc := range []struct {
+		read, write string
+		want        bool
+	}{
+		{"T.m", "T.m->[*]", true}, // len(c.m) after c.m[k] = v
+		{"T.m->[*]", "T.m", true}, // c.m[k] after c.m = map[string]int{}
+		{"T.m->[*]", "T.m->[*]", true},
+		{"T.hash", "T.m->[*]", false},
+		{"T.mu", "T.m", false},
+	} {
+		if got := deps.Overlaps([]string{tc.read}, []string{tc.write}); got != tc.want {
+			t.Errorf("Overlaps(%s, %s) = %v, want %v", tc.read, tc.write, got, tc.want)
+		}
+	}
+}
+
 // TestDirectives checks the contracts written down in the code:
 // //depcon:setup makes a set-up method, //depcon:single-goroutine a type
 // not tested by default, //depcon:ignore takes a pair out of the plan.

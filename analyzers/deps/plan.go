@@ -3,6 +3,8 @@ package deps
 import (
 	"fmt"
 	"strings"
+
+	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // A Plan is the result of the deps analyzer: for every type
@@ -148,6 +150,11 @@ type Method struct {
 	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)" (full view)
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
+	// ReadLocs and WriteLocs are the shared locations m reads and
+	// writes, normalized ("T.n", "T.m[*]"; see Overlaps): what a
+	// method reads that neither of two calls writes is the same
+	// whatever their order.
+	ReadLocs, WriteLocs []string
 	// Truncated is set when the method's summary was cut at its size
 	// limit, or applies a callee's that was (summary.Summary.Truncated):
 	// its pairs are all kept, parallel and conflict dependent, with no
@@ -179,6 +186,23 @@ type Method struct {
 	// not one atomic step, and the linearizability oracle has no measure
 	// for it.
 	CallsOut bool
+}
+
+// Overlaps reports whether what is read at some location of a may
+// change with a write at some location of b (normalized locations, as
+// Method.ReadLocs and WriteLocs hold them): the two may be the same
+// location, or one is reached through the other (len(c.m) reads T.m, a
+// write of an entry is T.m->[*]; a new map stored in T.m changes what
+// T.m->[*] reads).
+func Overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if summary.Compatible(x, y) || strings.HasPrefix(y, x+"->") || strings.HasPrefix(x, y+"->") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Dependency kinds.

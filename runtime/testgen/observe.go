@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
 
@@ -214,7 +215,7 @@ func (g *Generator) Observers(test harness.Test) []harness.Call {
 			sig.Results().Len() == 0 || strings.HasPrefix(m.Name, "Wait") || m.Name == "Done" {
 			continue
 		}
-		if !revealing(sig.Results()) {
+		if !revealing(sig.Results()) || !g.determined(m, test) {
 			continue
 		}
 		args, ok := g.observerArgs(sig, test)
@@ -234,6 +235,27 @@ func (g *Generator) Observers(test harness.Test) []harness.Call {
 		}
 	}
 	return out
+}
+
+// determined reports whether what observer m reads may depend on the
+// suffix calls of test: some location it reads is one a suffix method
+// writes. An observer of what only other methods write (a counter that a
+// maintenance goroutine started by the constructor updates, the
+// statistics of an expiry) reads the same in every order of the two
+// calls, or what goroutines and the clock make of it: the oracle has no
+// measure for it. A summary cut at its size limit may have lost
+// locations: such methods are taken to overlap.
+func (g *Generator) determined(m deps.Method, test harness.Test) bool {
+	if m.Truncated || len(m.ReadLocs) == 0 {
+		return true
+	}
+	for _, c := range test.Suffix {
+		pm := g.s.Plan.Method(c.Fn)
+		if pm == nil || pm.Truncated || deps.Overlaps(m.ReadLocs, pm.WriteLocs) {
+			return true
+		}
+	}
+	return false
 }
 
 // revealing reports whether some result is a value the oracle compares:

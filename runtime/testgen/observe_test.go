@@ -168,3 +168,29 @@ func TestLinCallsOut(t *testing.T) {
 		t.Errorf("Put runs its caller's code between critical sections: oracle %+v, want none", lin)
 	}
 }
+
+// TestObserversDetermined checks that an observer reading only what
+// neither suffix call writes (a counter a background goroutine keeps) is
+// not compared, and that one reading what a suffix writes is.
+func TestObserversDetermined(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	put := harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: "k"}, {K: harness.KLit, Lit: "1"}}}
+	test := harness.Test{Type: "Map", Objects: []harness.Call{{}}, Suffix: []harness.Call{put, put}}
+	set := func(name string, reads, writes []string) {
+		m := g.s.Plan.Method(name)
+		m.ReadLocs, m.WriteLocs = reads, writes
+	}
+	set("Put", []string{"T.m"}, []string{"T.m[*]"})
+	set("Len", []string{"T.evictions"}, nil)
+	if obs := g.Observers(test); len(obs) != 0 {
+		t.Errorf("observers %+v, want none: Len reads what Put does not write", obs)
+	}
+	set("Len", []string{"T.m"}, nil)
+	if obs := g.Observers(test); len(obs) != 1 || obs[0].Fn != "Len" {
+		t.Errorf("observers %+v, want Len: it reads the map Put writes", obs)
+	}
+	set("Len", nil, nil)
+	if obs := g.Observers(test); len(obs) != 1 {
+		t.Errorf("observers %+v, want Len: without its locations it is taken to overlap", obs)
+	}
+}
