@@ -92,6 +92,7 @@ func TestExitStatusVetPairs(t *testing.T) {
 		{[]string{"vet", "./finding", "./broken"}, 1, 1},
 		{[]string{"vet", "./clean", "./broken"}, 2, 1},
 		{[]string{"vet", "-json", "./finding"}, 1, 0},
+		{[]string{"vet", "-c", "1", "./finding"}, 1, 0},
 		{[]string{"vet", "-test=false", "./..."}, 1, 1},
 		{[]string{"vet", "-lockorder", "./finding"}, 0, 0},          // selfdeadlock not run
 		{[]string{"vet", "-selfdeadlock=false", "./finding"}, 0, 0}, // all but selfdeadlock

@@ -87,6 +87,9 @@ func vetSARIF(args []string, stdout, stderr io.Writer) int {
 	if *outPath == "" {
 		out.path = "-" // standard output
 	}
+	if *tests && !flagSet(fs, "test") && testFilesUnusable(fs.Args(), stderr) {
+		*tests = false
+	}
 	pkgs, failed, err := loadVet(fs.Args(), *tests, stderr)
 	if err != nil {
 		out.abandon()

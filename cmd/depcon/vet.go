@@ -140,7 +140,7 @@ type vetOptions struct {
 func vetMain(args []string, stdout, stderr io.Writer) int {
 	var opt vetOptions
 	fs, selected := vetFlags(stderr, &opt)
-	if code := parseFlags(fs, vetArgs(args, stderr)); code >= 0 {
+	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
 	vetHidden.warn(fs, stderr)
@@ -150,6 +150,9 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.Arg(0) == "help" {
 		return vetHelp(fs.Args()[1:], stdout, stderr)
+	}
+	if opt.tests && !flagSet(fs, "test") && testFilesUnusable(fs.Args(), stderr) {
+		opt.tests = false
 	}
 	if opt.context < -1 {
 		fmt.Fprintf(stderr, "depcon vet: -c %d: want a number of lines, or -1 for none\n", opt.context)

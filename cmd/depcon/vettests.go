@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"regexp"
@@ -9,28 +10,19 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// vetArgs returns the arguments of depcon vet, with -test=false added
-// when the packages' test files import packages whose modules are missing
-// from go.sum (a dependency vetted from a module that requires it, whose
-// tests need modules the user's module does not): the packages are then
-// vetted without their test files, and stderr says so. Arguments that
-// set -test themselves are left alone.
-func vetArgs(args []string, stderr io.Writer) []string {
-	var patterns []string
-	for _, a := range args {
-		switch {
-		case a == "-test" || strings.HasPrefix(a, "-test=") || a == "--test" || strings.HasPrefix(a, "--test="):
-			return args
-		case !strings.HasPrefix(a, "-"):
-			patterns = append(patterns, a)
-		}
-	}
+// testFilesUnusable reports whether the test files of the packages
+// patterns name import packages whose modules are missing from go.sum (a
+// dependency vetted from a module that requires it, whose tests need
+// modules the user's module does not): depcon vet then vets the packages
+// without their test files, and stderr says so. It is not asked when the
+// command line sets -test.
+func testFilesUnusable(patterns []string, stderr io.Writer) bool {
 	if len(patterns) == 0 {
-		return args
+		return false
 	}
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedImports, Tests: true}, patterns...)
 	if err != nil {
-		return args
+		return false
 	}
 	var missing []string
 	seen := map[string]bool{}
@@ -50,11 +42,18 @@ func vetArgs(args []string, stderr io.Writer) []string {
 		}
 	})
 	if len(missing) == 0 {
-		return args
+		return false
 	}
 	fmt.Fprintf(stderr, "depcon vet: the test files of %s import packages whose modules are missing from go.sum: "+
 		"vetting without test files (-test=false; go get -t adds what they need)\n", strings.Join(missing, ", "))
-	return append([]string{"-test=false"}, args...)
+	return true
+}
+
+// flagSet reports whether the flag name was set on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // importedBy finds the importer in the go command's "missing go.sum
