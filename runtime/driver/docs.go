@@ -372,6 +372,7 @@ func readPackage(pkg *packages.Package) *packageFacts {
 func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
 	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), typeDoc(pkg, typ), wrappedDocs(pkg, typ)
 	s.Clock = methodsIn(pkg, typ, f.clock)
+	s.Compared = comparedValues(pkg, typ)
 	s.Literals, s.Asserted = f.literals, f.asserted
 	s.Ctors = slices.DeleteFunc(s.Ctors, func(c *testgen.Func) bool {
 		if f.shared[c.Name] {

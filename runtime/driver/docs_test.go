@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/load"
 )
 
 const docsSrc = `package p
@@ -118,5 +121,21 @@ func TestDocsAndClock(t *testing.T) {
 	clock := clockMethods(pkg, "Pool")
 	if !clock["Has"] || !clock["Stamp"] || clock["Len"] || clock["Reboot"] {
 		t.Errorf("clock methods %v, want Has (through fresh) and Stamp only", clock)
+	}
+}
+
+// TestComparedValuesOf checks which values a method is found to compare
+// its parameters with.
+func TestComparedValuesOf(t *testing.T) {
+	pkgs, err := load.Packages("", []string{testdataDir + "emptyname"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := comparedValues(pkgs[0], "Groups")
+	if vs := got["Add"][0]; len(vs) != 1 || vs[0].K != harness.KLit || vs[0].Lit != "*" {
+		t.Errorf("Add's name is compared with %+v, want the reserved \"*\"", vs)
+	}
+	if len(got["Count"]) != 0 {
+		t.Errorf("Count compares %+v, want nothing", got["Count"])
 	}
 }

@@ -881,3 +881,21 @@ func TestReach(t *testing.T) {
 		t.Errorf("no reach line in the report:\n%s", text)
 	}
 }
+
+// TestComparedValues checks that a self-deadlock on the path a reserved
+// name takes (Add("*") locks again) is found at every seed, the values
+// the method compares its parameters with being tried before its self
+// pair is saturated; the correct twin Teams stays clean.
+func TestComparedValues(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{1, 2, 3} {
+		rep := depconTest(t, Config{Budget: 10 * time.Second, Seed: seed, Patterns: pkgs("emptyname")})
+		g := typeReport(t, rep, "Groups")
+		if len(g.Violations) == 0 || g.Violations[0].Kind != KindSelfDeadlock || g.Violations[0].Reproduced != ReproYes {
+			t.Errorf("seed %d: Groups: %+v, want a reproduced self-deadlock of Add\n%s", seed, g.Violations, reportText(rep))
+		}
+		if tm := typeReport(t, rep, "Teams"); len(tm.Violations) > 0 {
+			t.Errorf("seed %d: Teams: %+v, want none", seed, tm.Violations)
+		}
+	}
+}

@@ -480,7 +480,7 @@ func (r *typeRun) saturated() bool {
 // interleavings.
 func (r *typeRun) pairSaturated(t *testgen.Target) bool {
 	if t.Seq {
-		return r.g.Tests(t) >= seqSaturationTests
+		return r.g.Tests(t) >= seqSaturationTests+r.g.Variants(t)
 	}
 	ps := r.schedFor(t)
 	return r.ordersLeft(t) && ps.delayDone && ps.pctRuns >= pctRunsFor(ps.steps, r.pctDepth())

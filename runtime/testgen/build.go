@@ -2,8 +2,10 @@ package testgen
 
 import (
 	"go/types"
+	"slices"
 	"strconv"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
 
@@ -118,4 +120,63 @@ func (v *valuer) grown(b *types.Basic) (harness.Value, bool) {
 		return harness.Value{K: harness.KLit, Lit: strconv.Itoa(1 << (3 * v.grow))}, true
 	}
 	return harness.Value{}, false
+}
+
+// Variants returns how many compared values (Subject.Compared) the
+// tests of target t try one by one before any other argument: those of
+// the method of a self pair with a static diagnostic (a lock taken again
+// on the path where a name is empty), none for other targets. Such a
+// target is not saturated before it has had them.
+func (g *Generator) Variants(t *Target) int {
+	if !t.Seq || !g.diagnosed(t) {
+		return 0
+	}
+	n := 0
+	for _, vs := range g.s.Compared[t.M1] {
+		n += len(vs)
+	}
+	return n
+}
+
+// diagnosed reports whether the plan's pair of target t has a static
+// self-deadlock or read-write-read evidence.
+func (g *Generator) diagnosed(t *Target) bool {
+	p := g.s.Plan.Pair(t.M1, t.M2)
+	return p != nil && (p.Has(deps.DepSelf) || p.Has(deps.DepRWR))
+}
+
+// variant sets, in the k-th test of a target with Variants, one
+// parameter of call c to the k-th compared value.
+func (g *Generator) variant(c *harness.Call, k int) {
+	byParam := g.s.Compared[c.Fn]
+	for p := 0; p < len(c.Args); p++ {
+		vs := byParam[p]
+		if k < len(vs) {
+			c.Args[p] = vs[k]
+			return
+		}
+		k -= len(vs)
+	}
+}
+
+// compared sets, once in three calls, one parameter of call c that its
+// method compares with values to one of them.
+func (g *Generator) compared(c *harness.Call) {
+	byParam := g.s.Compared[c.Fn]
+	if len(byParam) == 0 || g.rng.IntN(3) != 0 {
+		return
+	}
+	var ps []int
+	for p := range byParam {
+		if p < len(c.Args) && c.Args[p].K != harness.KObj {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return
+	}
+	slices.Sort(ps)
+	p := ps[g.rng.IntN(len(ps))]
+	vs := byParam[p]
+	c.Args[p] = vs[g.rng.IntN(len(vs))]
 }

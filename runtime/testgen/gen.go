@@ -383,7 +383,11 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	}
 	switch {
 	case t.Seq:
-		test.Suffix = []harness.Call{g.call(0, t.M1, []int{0})}
+		c := g.call(0, t.M1, []int{0})
+		if k := g.cover[t] - 1; k < g.Variants(t) {
+			g.variant(&c, k)
+		}
+		test.Suffix = []harness.Call{c}
 	case t.Objects == 2:
 		test.Suffix = []harness.Call{g.call(0, t.M1, []int{1}), g.call(1, t.M2, []int{0})}
 	default:
@@ -423,7 +427,9 @@ func (g *Generator) call(recv int, m string, others []int) harness.Call {
 func (g *Generator) fresh(recv int, m string, others []int) harness.Call {
 	v := g.valuer(others)
 	v.same = g.same
-	return harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
+	c := harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
+	g.compared(&c)
+	return c
 }
 
 func (g *Generator) valuer(others []int) *valuer {

@@ -30,7 +30,7 @@ func TestFileArguments(t *testing.T) {
 		if args[0].K != harness.KPath || !slices.Contains(pathLits, args[0].Lit) {
 			t.Fatalf("snapshotPath argument %q, want one of %q", args[0].Lit, pathLits)
 		}
-		if outsidePath(args[1].Lit) {
+		if OutsidePath(args[1].Lit) {
 			t.Fatalf("name argument %q names a file outside the test's directory", args[1].Lit)
 		}
 		usedKey = usedKey || args[1].Lit == "key"
@@ -39,7 +39,7 @@ func TestFileArguments(t *testing.T) {
 		t.Errorf("the package's constant %q was never used", "key")
 	}
 	for _, p := range pathLits {
-		if outsidePath(p) {
+		if OutsidePath(p) {
 			t.Errorf("pathLits has %q, outside the test's directory", p)
 		}
 	}

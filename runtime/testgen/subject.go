@@ -16,6 +16,7 @@ import (
 	"slices"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/harness"
 )
 
 // A Subject is a type under test with what the generator needs to know
@@ -60,6 +61,12 @@ type Subject struct {
 	// compares with, the keys of its tables), which arguments may take
 	// besides the usual small strings.
 	Literals []string
+	// Compared are, by method and parameter index, the values the
+	// method's body compares the parameter with (name == "", n == 0, a
+	// switch's cases), when the caller has the syntax: arguments take
+	// them now and then, and the self pair of a method that may lock
+	// twice tries each before it is saturated (see Variants).
+	Compared map[string]map[int][]harness.Value
 	// Asserted are the types of the package its code asserts interface
 	// values to: an empty-interface parameter sometimes gets one of
 	// them, built by one of the package's functions.
@@ -170,7 +177,7 @@ func enumsOf(pkg *types.Package) map[*types.TypeName][]string {
 		case constant.Int:
 			lit = c.Val().ExactString()
 		case constant.String:
-			if lit = constant.StringVal(c.Val()); outsidePath(lit) {
+			if lit = constant.StringVal(c.Val()); OutsidePath(lit) {
 				continue
 			}
 		default:

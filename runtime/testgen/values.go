@@ -81,10 +81,10 @@ func namesFile(name string) bool {
 	return false
 }
 
-// outsidePath reports whether s, used as a file name, could name a file
+// OutsidePath reports whether s, used as a file name, could name a file
 // outside the directory the test runs in: absolute, going up, or in a
 // home directory. Such strings are never generated.
-func outsidePath(s string) bool {
+func OutsidePath(s string) bool {
 	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "~") ||
 		strings.Contains(s, "..") || len(s) >= 2 && s[1] == ':'
 }
@@ -94,7 +94,7 @@ func outsidePath(s string) bool {
 func (s *Subject) literals() []string {
 	var out []string
 	for _, l := range s.Literals {
-		if !outsidePath(l) {
+		if !OutsidePath(l) {
 			out = append(out, l)
 		}
 	}
