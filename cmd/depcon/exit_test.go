@@ -156,6 +156,17 @@ func TestExitStatusVetPairs(t *testing.T) {
 	if !strings.Contains(string(data), "does not load: "+brokenLine) {
 		t.Errorf("the log does not name the broken package:\n%s", data)
 	}
+
+	// The profiles are written.
+	cpu, mem := filepath.Join(t.TempDir(), "cpu.prof"), filepath.Join(t.TempDir(), "mem.prof")
+	if code, _, stderr := runIn(t, dir, "vet", "-cpuprofile", cpu, "-memprofile", mem, "./clean"); code != exitClean {
+		t.Errorf("depcon vet -cpuprofile -memprofile: exit %d, want 0\n%s", code, stderr)
+	}
+	for _, f := range []string{cpu, mem} {
+		if fi, err := os.Stat(f); err != nil || fi.Size() == 0 {
+			t.Errorf("profile %s: %v, want a non-empty file", f, err)
+		}
+	}
 }
 
 // TestOutputsCheckedFirst checks that an output that cannot be written

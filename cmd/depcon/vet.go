@@ -163,18 +163,27 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "depcon vet: every analyzer is disabled")
 		return exitError
 	}
-	cpu, err := openOutput("cpuprofile", opt.cpuprofile, nil)
+	cpu, err := openOutput("cpuprofile", opt.cpuprofile, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
 		return exitError
 	}
-	mem, err := openOutput("memprofile", opt.memprofile, nil)
+	mem, err := openOutput("memprofile", opt.memprofile, stdout)
 	if err != nil {
 		cpu.abandon()
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
 		return exitError
 	}
 	var cpuFile *os.File
+	profiling := false
+	if cpu.path == "-" {
+		if err := pprof.StartCPUProfile(stdout); err != nil {
+			fmt.Fprintf(stderr, "depcon vet: -cpuprofile: %v\n", err)
+			mem.abandon()
+			return exitError
+		}
+		profiling = true
+	}
 	if cpu.f != nil {
 		cpuFile, cpu.f = cpu.f, nil
 		var err error
@@ -190,11 +199,14 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 			mem.abandon()
 			return exitError
 		}
+		profiling = true
 	}
 	failed := false
 	finish := func() {
-		if cpuFile != nil {
+		if profiling {
 			pprof.StopCPUProfile()
+		}
+		if cpuFile != nil {
 			if err := cpuFile.Close(); err != nil {
 				fmt.Fprintf(stderr, "depcon vet: -cpuprofile: %v\n", err)
 				failed = true
