@@ -841,13 +841,14 @@ func TestSequentialFailureRetired(t *testing.T) {
 // races found: an unexported type behind an io.WriteCloser, a
 // constructor that validates its size, a registry refusing duplicate
 // names, a constructor with two results, a receive-only channel
-// parameter, an unlocked Close. Store's lock-off switch is never called
+// parameter, an unlocked Close, a bool option that enables the racy
+// path, a settings struct whose func field the constructor requires. Store's lock-off switch is never called
 // (Store is correct), and Strict, which no generated arguments build, is
 // "not tested", never clean.
 func TestReach(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
-	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn"} {
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler"} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
@@ -874,10 +875,10 @@ func TestReach(t *testing.T) {
 	if !strings.HasPrefix(strict.Skipped, "no working object") {
 		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
 	}
-	if r := rep.Reach; r == nil || r.Total != 8 || r.Tested != 7 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
-		t.Errorf("reach %+v, want 7 of 8 with Strict not tested", r)
+	if r := rep.Reach; r == nil || r.Total != 10 || r.Tested != 9 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 9 of 10 with Strict not tested", r)
 	}
-	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 7 of 8 types with synchronisation") {
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 9 of 10 types with synchronisation") {
 		t.Errorf("no reach line in the report:\n%s", text)
 	}
 }

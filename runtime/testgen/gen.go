@@ -90,6 +90,7 @@ type Generator struct {
 	// fresh strings; serial numbers the fresh strings (see build.go).
 	ctorArgs   map[string][][]harness.Value
 	freshNames map[string]bool
+	configs    int // configurations generated (see valuer.configs)
 	serial     int
 	// same, while a test's method calls are generated, holds the one
 	// literal of each basic kind ("string", "int", "uint") they all
@@ -433,7 +434,7 @@ func (g *Generator) fresh(recv int, m string, others []int) harness.Call {
 }
 
 func (g *Generator) valuer(others []int) *valuer {
-	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped}
+	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped, configs: &g.configs}
 }
 
 // changers returns the methods a prefix may call: those that write shared

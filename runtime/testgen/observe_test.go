@@ -1,9 +1,14 @@
 package testgen
 
 import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"testing"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
 
@@ -192,5 +197,50 @@ func TestObserversDetermined(t *testing.T) {
 	set("Len", nil, nil)
 	if obs := g.Observers(test); len(obs) != 1 {
 		t.Errorf("observers %+v, want Len: without its locations it is taken to overlap", obs)
+	}
+}
+
+// TestOwnImplementationsFirst checks that an interface parameter mostly
+// gets a value of the package's own implementation, made by its
+// constructor: what its users pass.
+func TestOwnImplementationsFirst(t *testing.T) {
+	const src = `package q
+
+import "sync"
+
+type Codec interface{ Encode(v int) []byte }
+
+type jsonCodec struct{}
+
+func (jsonCodec) Encode(v int) []byte { return nil }
+
+func NewJSON() *jsonCodec { return &jsonCodec{} }
+
+type Store struct{ mu sync.Mutex }
+
+func (s *Store) Use(c Codec) {}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "q.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSubject(pkg, &deps.TypePlan{Name: "Store", Methods: []deps.Method{{Name: "Use"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(s, Config{Seed: 1, Find: FindAll, Pairs: PairsDependent, MaxLen: 2})
+	own := 0
+	for range 100 {
+		if c := g.fresh(0, "Use", []int{0}); c.Args[0].K == harness.KCall && c.Args[0].Call.Fn == "NewJSON" {
+			own++
+		}
+	}
+	if own < 75 {
+		t.Errorf("%d of 100 Codec arguments made by NewJSON, want most", own)
 	}
 }

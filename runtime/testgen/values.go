@@ -47,6 +47,9 @@ type valuer struct {
 	// freshNames makes strings fresh (harness.KFresh).
 	grow       int
 	freshNames bool
+	// configs, when set, counts the configurations generated: their
+	// bool fields alternate with it (see config).
+	configs *int
 }
 
 // args generates the arguments of a call to a function of signature sig.
@@ -220,8 +223,14 @@ func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Valu
 	if a := v.adapter(u); a != nil && v.rng.IntN(4) != 0 {
 		return *a
 	}
+	// Then the package's own implementations, made by its functions:
+	// what its users pass; nil and the others now and then.
+	impl := v.impls(u, depth)
+	if impl != nil && v.rng.IntN(2) == 0 {
+		return *impl
+	}
 	choices := []harness.Value{{K: harness.KZero}}
-	if impl := v.impls(u, depth); impl != nil {
+	if impl != nil {
 		choices = append(choices, *impl, *impl)
 	}
 	if own := v.asserted(u, depth); own != nil {
@@ -460,10 +469,13 @@ var (
 )
 
 // config returns, for a struct of the package under test (or a pointer
-// to one) with exported numeric or duration fields, a value of it whose
-// fields are small positive numbers: a configuration the package can
-// work with, where its zero value often means "unbounded" or is refused.
-// It returns nil for other types.
+// to one) with exported numeric, duration, bool or func fields, a value
+// of it whose numbers are small and positive (a configuration the
+// package can work with, where its zero value often means "unbounded"
+// or is refused), whose bools are drawn either way (an option that
+// enables a path is set in some objects of a run and not in others),
+// and whose funcs are functions of their type (a constructor may need a
+// New func to fill its pool). It returns nil for other types.
 func (v *valuer) config(t types.Type) *harness.Value {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
@@ -477,9 +489,20 @@ func (v *valuer) config(t types.Type) *harness.Value {
 		return nil
 	}
 	val := harness.Value{K: harness.KStruct}
+	flip := v.rng.IntN(2)
+	if v.configs != nil {
+		*v.configs++
+		flip = *v.configs
+	}
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		if !f.Exported() || f.Embedded() {
+			continue
+		}
+		if sig, ok := f.Type().Underlying().(*types.Signature); ok {
+			fv := v.callback(sig)
+			fv.Field = f.Name()
+			val.Elems = append(val.Elems, fv)
 			continue
 		}
 		var lits []string
@@ -494,6 +517,9 @@ func (v *valuer) config(t types.Type) *harness.Value {
 				lits = positiveInts
 			case b.Info()&types.IsFloat != 0:
 				lits = positiveFloats
+			case b.Info()&types.IsBoolean != 0:
+				// Each bool either way, in turn.
+				lits = boolLits[(flip+i)%2 : (flip+i)%2+1]
 			}
 		}
 		if lits == nil {

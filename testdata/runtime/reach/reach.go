@@ -2,7 +2,8 @@
 // working object, each with a race: behind a constructor that returns an
 // interface of another package, a constructor that validates its
 // arguments, a registry refusing duplicate names, a constructor with two
-// results, a method taking a receive-only channel, and an unlocked Close.
+// results, a method taking a receive-only channel, an unlocked Close, an
+// option that enables the racy path, and settings with a required func.
 // Store's lock-off switch must never be called: Store is correct.
 package reach
 
@@ -228,3 +229,75 @@ func (s *Strict) Sum() int {
 
 // Set sets a without the lock.
 func (s *Strict) Set(a int) { s.a = a }
+
+// BatchOptions configure a Batcher.
+type BatchOptions struct {
+	// Stats enables the counting of batches, which has the race.
+	Stats bool
+}
+
+// Batcher batches values; its race is on the path its Stats option
+// enables.
+type Batcher struct {
+	mu      sync.Mutex
+	opts    BatchOptions
+	items   []int
+	batches int
+}
+
+// NewBatcher returns a batcher.
+func NewBatcher(opts BatchOptions) *Batcher { return &Batcher{opts: opts} }
+
+// Add adds a value, and counts the batch without the lock when Stats is
+// on.
+func (b *Batcher) Add(v int) {
+	b.mu.Lock()
+	b.items = append(b.items, v)
+	b.mu.Unlock()
+	if b.opts.Stats {
+		b.batches++ // the race
+	}
+}
+
+// RecyclerSettings configure a Recycler.
+type RecyclerSettings struct {
+	// New makes a buffer; it is required.
+	New func() []byte
+}
+
+// Recycler recycles buffers made by its settings' New.
+type Recycler struct {
+	mu    sync.Mutex
+	new   func() []byte
+	free  [][]byte
+	total int
+}
+
+// NewRecycler returns a recycler, or an error without a New func.
+func NewRecycler(s RecyclerSettings) (*Recycler, error) {
+	if s.New == nil {
+		return nil, fmt.Errorf("RecyclerSettings.New is required")
+	}
+	return &Recycler{new: s.New}, nil
+}
+
+// Get returns a free buffer or a new one, counting it without the lock.
+func (r *Recycler) Get() []byte {
+	r.mu.Lock()
+	if n := len(r.free); n > 0 {
+		b := r.free[n-1]
+		r.free = r.free[:n-1]
+		r.mu.Unlock()
+		return b
+	}
+	r.mu.Unlock()
+	r.total++ // the race
+	return r.new()
+}
+
+// Put returns a buffer.
+func (r *Recycler) Put(b []byte) {
+	r.mu.Lock()
+	r.free = append(r.free, b)
+	r.mu.Unlock()
+}
