@@ -92,7 +92,9 @@ type Config struct {
 	TypeRE  *regexp.Regexp
 	Out     string    // directory the reproducers are written to, "" for none
 	Verbose io.Writer // where -v messages go, nil for none
-	// Progress, when set, receives a progress line rewritten in place.
+	// Progress, when set, receives the run's progress line, rewritten
+	// in place: the types done of all, the violations so far, the time
+	// elapsed and the most the budgets leave.
 	Progress io.Writer
 	// First stops a type's testing at its first violation (other than a
 	// self-deadlock); by default the pairs not yet found faulty are
@@ -313,6 +315,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			builds[i] <- builtPkg{p, err}
 		}
 	}()
+	total := 0
+	for _, ps := range selected {
+		total += len(ps.subjects)
+	}
+	prog := newProgress(cfg.Progress, total, cfg)
 	pool := newPool(cfg.Parallel)
 	var errs []error
 	for _, i := range order {
@@ -325,10 +332,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		for j, s := range selected[i].subjects {
 			slot := slots[i][j]
-			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, b.p, s) })
+			pool.Go(ctx, func() { *slot = *testType(ctx, cfg, b.p, s, prog) })
 		}
 	}
 	pool.Wait()
+	prog.close()
 	// Types an interruption kept from running have empty slots.
 	rep.Types = slices.DeleteFunc(rep.Types, func(t *TypeReport) bool { return t.Type == "" })
 	if ds := judgeDiagnostics(analysis.Diagnostics, plans, rep.Types); len(ds) > 0 {

@@ -624,3 +624,32 @@ func TestSelfArgApart(t *testing.T) {
 		t.Errorf("the self-argument violation is not listed after the bug:\n%s", text)
 	}
 }
+
+// TestProgressLine checks the run's progress line: types done of all,
+// violations so far, time elapsed and the most the budgets leave (the
+// longest running type's deadline, then the types not started, a budget
+// per round of Parallel types).
+func TestProgressLine(t *testing.T) {
+	var b strings.Builder
+	p := newProgress(nil, 5, Config{Budget: 10 * time.Second, Parallel: 2})
+	now := p.start.Add(3 * time.Second)
+	a, c := &typeRun{}, &typeRun{}
+	p.begin(a, now.Add(4*time.Second))
+	p.begin(c, now.Add(7*time.Second))
+	p.end(a, 2)
+	// c runs (7 s left), 3 wait: two rounds of 10 s.
+	if got, want := p.line(now), "1 of 5 types done, 2 violations, 3s elapsed, at most 27s left"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
+	p.end(c, 0)
+	if got := p.line(now); !strings.HasPrefix(got, "2 of 5 types done, 2 violations") {
+		t.Errorf("line %q", got)
+	}
+	w := newProgress(&b, 1, Config{Budget: time.Second, Parallel: 1})
+	w.begin(a, time.Now())
+	w.end(a, 1)
+	w.close()
+	if out := b.String(); !strings.Contains(out, "1 of 1 type done, 1 violation") || !strings.HasSuffix(out, "\r\033[K") {
+		t.Errorf("progress output %q", out)
+	}
+}

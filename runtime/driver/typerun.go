@@ -54,7 +54,6 @@ type typeRun struct {
 	// before the iterations.
 	linVaried map[[2]string]bool
 	seqTime   map[string]time.Duration // slowest sequential run of each method
-	lastShow  time.Time                // of the progress line
 	scheds    map[*testgen.Target]*pairSched
 	cur       struct { // the schedule of the test being run
 		sc    *harness.Schedule
@@ -66,7 +65,7 @@ type typeRun struct {
 // testType tests one type until the end of its budget or of its pairs (or
 // its first violation with -first), then runs the reproducers of the
 // violations found.
-func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *TypeReport {
+func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, prog *progress) *TypeReport {
 	r := &typeRun{
 		parent:    ctx,
 		cfg:       cfg,
@@ -105,6 +104,8 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 		r.g.Rank(r.rank)
 	}
 	r.deadline = r.start.Add(cfg.Budget)
+	prog.begin(r, r.deadline.Add(confirmWindow(cfg.Budget)))
+	defer func() { prog.end(r, r.rep.Confirmed()) }()
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
 	defer r.cancel()
 	defer r.stop()
@@ -134,7 +135,6 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject) *T
 	r.rep.Interleavings = r.interleavings()
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))
-	r.progressDone()
 	var stop context.CancelFunc
 	r.confirmCtx, stop = context.WithTimeout(r.parent, confirmWindow(cfg.Budget))
 	defer stop()
@@ -157,7 +157,6 @@ func (r *typeRun) loop() {
 		r.note("no %s pairs to test", r.cfg.Pairs)
 		return
 	}
-	r.progress()
 	for r.ctx.Err() == nil {
 		if r.saturated() {
 			r.rep.Ended = EndedSaturated
@@ -179,7 +178,6 @@ func (r *typeRun) loop() {
 				return
 			}
 		}
-		r.progress()
 	}
 }
 
@@ -324,23 +322,6 @@ func (r *typeRun) note(format string, args ...any) {
 func (r *typeRun) logf(format string, args ...any) {
 	if r.cfg.Verbose != nil {
 		fmt.Fprintf(r.cfg.Verbose, "%s.%s: %s\n", r.s.Pkg.Path(), r.s.Plan.Name, fmt.Sprintf(format, args...))
-	}
-}
-
-// progress rewrites the progress line, at most ten times a second.
-func (r *typeRun) progress() {
-	if r.cfg.Progress == nil || time.Since(r.lastShow) < 100*time.Millisecond {
-		return
-	}
-	r.lastShow = time.Now()
-	left := max(time.Until(r.deadline), 0).Round(time.Second)
-	fmt.Fprintf(r.cfg.Progress, "\r\033[K%s: %d/%d pairs covered, %d tests, %v left",
-		r.s.Plan.Name, len(r.tested), len(r.g.Targets()), r.tests, left)
-}
-
-func (r *typeRun) progressDone() {
-	if r.cfg.Progress != nil {
-		fmt.Fprint(r.cfg.Progress, "\r\033[K")
 	}
 }
 
