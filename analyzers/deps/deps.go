@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
-	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events))
+	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events), InterfaceCalls(res))
 	return plan, nil
 }
 
@@ -37,12 +37,14 @@ func run(pass *analysis.Pass) (any, error) {
 // full view of every type with methods (All), and the exported view of
 // the exported types with exported methods (Types). Extra holds, by
 // function, the acquisitions its summary does not see (those of the
-// callbacks it calls with a lock held: see Callbacks); nil when the
-// summaries resolved every call.
-func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire) *Plan {
+// callbacks it calls with a lock held: see Callbacks); calls, the
+// accesses of its calls into interfaces its receiver's fields hold (see
+// InterfaceCalls). Either is nil when the summaries resolved every call.
+func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire,
+	calls map[*ssa.Function][]summary.Access) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
-		tp := PlanType(t, extra)
+		tp := planType(t, extra, calls)
 		plan.All = append(plan.All, tp)
 	}
 	plan.Types = exportedView(plan.All)
@@ -70,6 +72,11 @@ type access struct {
 	loc  string // normalized
 	a    summary.Access
 	held []guard // the locks held at the access that may protect it
+	// call is set for the access of a call into an interface that a
+	// field holds (InterfaceCalls): it makes pairs dependent, but the
+	// contract (set-up methods) is decided without it, as vet decides
+	// it.
+	call bool
 }
 
 type lockPair struct {
@@ -86,7 +93,13 @@ type lockPair struct {
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
-	tp, ms := contract(t, extra)
+	return planType(t, extra, nil)
+}
+
+// planType is PlanType with the accesses of calls into interfaces (see
+// NewPlan).
+func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) *TypePlan {
+	tp, ms := contract(t, extra, calls)
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
 	for i := 0; i < n; i++ {
@@ -120,14 +133,14 @@ func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypeP
 // to run alone, or unsynchronised. unguarded reads it, so that vet and
 // depcon test decide these by one definition.
 func Contract(t *summary.Type) *TypePlan {
-	tp, _ := contract(t, nil)
+	tp, _ := contract(t, nil, nil)
 	return tp
 }
 
 // contract computes the type's contract (see Contract) and the methods'
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
-func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*TypePlan, []*method) {
+func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) (*TypePlan, []*method) {
 	self := summary.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
@@ -140,7 +153,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*Type
 	written := writtenBy(all, self)
 	var ms []*method
 	for _, m := range all {
-		mm := newMethod(m, self, written, extra[m.Func])
+		mm := newMethod(m, self, written, extra[m.Func], calls[m.Func])
 		ms = append(ms, mm)
 		reads, writes := mm.locations()
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
@@ -165,7 +178,8 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*Type
 	return tp, ms
 }
 
-func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire) *method {
+func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire,
+	calls []summary.Access) *method {
 	mm := &method{m: m, ls: map[string]summary.Mode{}}
 	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
@@ -175,12 +189,13 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 		site int32
 	}
 	var common map[site]summary.Mode
-	for _, a := range m.Summary.Accesses {
+	own0 := len(m.Summary.Accesses)
+	for i, a := range append(slices.Clip(m.Summary.Accesses), calls...) {
 		loc, ok := norm(a.Loc)
 		if !ok || !own(self, loc) {
 			continue
 		}
-		mm.accesses = append(mm.accesses, access{loc: loc, a: a})
+		mm.accesses = append(mm.accesses, access{loc: loc, a: a, call: i >= own0})
 		if !a.Write && !written(loc) {
 			continue
 		}

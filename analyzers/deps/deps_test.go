@@ -524,6 +524,16 @@ func TestLocations(t *testing.T) {
 	}
 }
 
+// TestInterfaceField checks that calls into an interface of the package
+// held in a field count as accesses of the receiver's state: Put's call
+// without the lock conflicts with Get's under it, while the same calls
+// all under the lock are independent.
+func TestInterfaceField(t *testing.T) {
+	p := runDeps(t, "lockerstore")[0].Result.(*deps.Plan)
+	checkPairs(t, p.Type("Guarded"), "Get~Put:pc", "Put~Put:pc")
+	checkPairs(t, p.Type("Locked"))
+}
+
 // TestDirectives checks the contracts written down in the code:
 // //depcon:setup makes a set-up method, //depcon:single-goroutine a type
 // not tested by default, //depcon:ignore takes a pair out of the plan.

@@ -112,7 +112,7 @@ func teardown(name string) bool {
 // "" when there is none.
 func guardedElsewhere(m *method, all []*method) string {
 	for _, w := range m.accesses {
-		if !w.a.Write || w.a.Flags.Synchronized() || locked(w.a) {
+		if !w.a.Write || w.call || w.a.Flags.Synchronized() || locked(w.a) {
 			continue
 		}
 		for _, o := range all {
@@ -120,7 +120,7 @@ func guardedElsewhere(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if summary.Compatible(w.loc, a.loc) && locked(a.a) {
+				if !a.call && summary.Compatible(w.loc, a.loc) && locked(a.a) {
 					return display(m, w.a.Loc)
 				}
 			}
@@ -199,7 +199,7 @@ func namedOf(t types.Type) *types.Named {
 // lock held.
 func writesLocked(m *method) bool {
 	for _, a := range m.accesses {
-		if a.a.Write && locked(a.a) {
+		if a.a.Write && !a.call && locked(a.a) {
 			return true
 		}
 	}
@@ -228,7 +228,7 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 	}
 	var written []access
 	for _, a := range m.accesses {
-		if !a.a.Write {
+		if !a.a.Write || a.call {
 			continue
 		}
 		if a.a.Flags.Synchronized() || locked(a.a) {
@@ -246,7 +246,7 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if !summary.Compatible(w.loc, a.loc) {
+				if a.call || !summary.Compatible(w.loc, a.loc) {
 					continue
 				}
 				if a.a.Write {
