@@ -53,7 +53,7 @@ func TestSafeDoc(t *testing.T) {
 // TestTeardown checks the names of methods that end an object's use.
 func TestTeardown(t *testing.T) {
 	for name, want := range map[string]bool{
-		"Close": true, "CloseAll": true, "stopWorkers": true, "Shutdown": true, "TearDown": true, "Release": true,
+		"Close": true, "CloseAll": true, "stopWorkers": true, "Shutdown": true, "ShutDown": true, "TearDown": true, "Release": true,
 		"Closer": false, "Stopwatch": false, "Freeze": false, "Cancelled": false, "Init": false, "SetClosed": false,
 	} {
 		if got := teardown(name); got != want {

@@ -85,24 +85,26 @@ func setUp(m *method, all []*method) string {
 	return ""
 }
 
-// teardownWords are the first words of the names of methods that end an
-// object's use.
-var teardownWords = []string{"close", "stop", "shutdown", "release", "dispose", "destroy", "terminate", "teardown",
-	"quit", "kill", "abort", "free", "cleanup", "halt", "disconnect", "cancel", "unsubscribe", "unregister"}
-
 // teardown reports whether a method's name says it ends the object's use:
-// its first word, in either case, is one of teardownWords (Close,
-// CloseAll, stopWorkers, Shutdown, TearDown).
+// its first word, in either case, is one of those of teardownWord
+// (Close, CloseAll, stopWorkers, Shutdown, TearDown).
 func teardown(name string) bool {
-	lower := strings.ToLower(name)
-	for _, w := range teardownWords {
-		rest, ok := strings.CutPrefix(lower, w)
-		if !ok {
+	for end := 1; end <= len(name); end++ {
+		if end < len(name) && !unicode.IsUpper(rune(name[end])) && name[end] != '_' {
 			continue
 		}
-		if rest == "" || unicode.IsUpper(rune(name[len(w)])) || name[len(w)] == '_' {
-			return true
-		}
+		return teardownWord(strings.ToLower(name[:end]))
+	}
+	return false
+}
+
+// teardownWord reports whether w, lower case, names the end of an
+// object's use.
+func teardownWord(w string) bool {
+	switch w {
+	case "close", "stop", "shutdown", "shut", "release", "dispose", "destroy", "terminate", "teardown", "tear",
+		"quit", "kill", "abort", "free", "cleanup", "halt", "disconnect", "cancel", "unsubscribe", "unregister":
+		return true
 	}
 	return false
 }
