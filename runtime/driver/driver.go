@@ -215,8 +215,10 @@ func (cfg Config) Validate() error {
 }
 
 // Run tests the types of the packages cfg names, cfg.Parallel types at
-// a time. It fails when the packages do not load or a child does not
-// build; a report is returned with the types tested so far.
+// a time. The packages that do not load are listed in the report
+// (Report.NotLoaded) and the others tested; it fails when none loads or
+// a child does not build, and a report is returned with the types
+// tested so far.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Verbose != nil {
@@ -230,8 +232,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Verbose != nil {
 		fmt.Fprintf(cfg.Verbose, "isolation: %s\n", jail.Describe())
 	}
-	pkgs, err := load.Packages(cfg.Dir, cfg.Patterns)
+	pkgs, failed, err := load.Partial(cfg.Dir, cfg.Patterns)
+	var errs []error // the packages that do not load or build: reported, the others tested
+	for _, f := range failed {
+		errs = append(errs, f)
+	}
 	if err != nil {
+		if len(failed) > 0 {
+			return nil, errors.Join(errs...)
+		}
 		return nil, err
 	}
 	analysis, err := load.Analyze(pkgs)
@@ -244,7 +253,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	rep := &Report{Types: []*TypeReport{}, Isolation: jail.Describe()}
+	rep := &Report{Types: []*TypeReport{}, Isolation: jail.Describe(), NotLoaded: failed}
 	for _, err := range analysis.Errors {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("an analyzer failed, its diagnostics are missing: %v", err))
 	}
@@ -321,7 +330,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	prog := newProgress(cfg.Progress, total, cfg)
 	pool := newPool(cfg.Parallel)
-	var errs []error
 	for _, i := range order {
 		b := <-builds[i]
 		if b.err != nil {

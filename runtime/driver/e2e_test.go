@@ -235,8 +235,24 @@ func TestMisbehavingTypes(t *testing.T) {
 func TestBrokenPackage(t *testing.T) {
 	t.Parallel()
 	_, err := runDriver(t, Config{Patterns: pkgs("_broken")})
-	if err == nil || !strings.Contains(err.Error(), "do not load") || !strings.Contains(err.Error(), "undefined: undefinedValue") {
+	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedValue") {
 		t.Errorf("error %v: want the compiler's error", err)
+	}
+	// Beside a package that loads, the broken one is reported and the
+	// other tested.
+	rep, err := runDriver(t, Config{Budget: 3 * time.Second, Patterns: pkgs("_broken", "emptyname"),
+		TypeRE: regexp.MustCompile("^Teams$")})
+	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedValue") {
+		t.Errorf("error %v: want the compiler's error", err)
+	}
+	if rep == nil || len(rep.NotLoaded) != 1 || !strings.HasSuffix(rep.NotLoaded[0].Path, "_broken") {
+		t.Fatalf("report %+v: want the broken package not loaded", rep)
+	}
+	if tr := typeReport(t, rep, "Teams"); tr.Skipped != "" || tr.Ended == "" {
+		t.Errorf("Teams beside a broken package: %+v, want it tested", tr)
+	}
+	if text := reportText(rep); !strings.Contains(text, "not loaded, not tested: ") {
+		t.Errorf("the report does not name the package that did not load:\n%s", text)
 	}
 }
 

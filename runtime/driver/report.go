@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -48,6 +49,9 @@ type Report struct {
 	// Reach says how many of the types were tested with a working
 	// object, and why the others were not.
 	Reach *Reach `json:"reach,omitempty"`
+	// NotLoaded lists the packages that did not load, each with its
+	// first error: their types were not tested.
+	NotLoaded []load.Failed `json:"not_loaded,omitempty"`
 }
 
 // Merge returns the report of the union of reports (of the shards of one
@@ -77,6 +81,13 @@ func Merge(reports ...*Report) *Report {
 		out.Diagnostics = nil
 	}
 	out.Reach = reachOf(out.Types)
+	for _, r := range reports {
+		for _, f := range r.NotLoaded {
+			if !slices.Contains(out.NotLoaded, f) {
+				out.NotLoaded = append(out.NotLoaded, f)
+			}
+		}
+	}
 	return out
 }
 
@@ -340,6 +351,9 @@ func (r *Report) writeText(w io.Writer, verbose bool) {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, f := range r.NotLoaded {
+		fmt.Fprintf(w, "not loaded, not tested: %s\n", f)
 	}
 	if len(r.Types) == 0 {
 		fmt.Fprintln(w, "no types under test (types with a mutex, atomic, channel... that a user can obtain are tested; "+
