@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
