@@ -10,15 +10,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
-	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/sarif"
-	"github.com/depcon/depcon/runtime/testgen"
 )
 
 const testUsage = `usage: depcon test [flags] PACKAGES
@@ -63,81 +60,41 @@ Flags:
 // testOptions are the flags of depcon test that are not settings of
 // driver.Config.
 type testOptions struct {
-	typeRE        string
-	shard         string
+	config        *driver.TestFlags // the flags that set the driver.Config
 	merge         bool
 	sarif         string
-	reproduce     bool
-	memMiB        int64
 	timeout       time.Duration
 	baseline      string
 	writeBaseline string
 	verbose       bool
+	progress      bool
 	json          bool
 }
 
 // testFlags returns the flag set of depcon test, which sets cfg and opt.
-func testFlags(stderr io.Writer, cfg *driver.Config, opt *testOptions) *flag.FlagSet {
+func testFlags(stderr io.Writer, opt *testOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("depcon test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, testUsage)
 		testHidden.printDefaults(fs)
 	}
-	fs.DurationVar(&cfg.Budget, "budget", driver.DefaultBudget, "time budget per type")
-	fs.IntVar(&cfg.Iters, "iters", driver.DefaultIters, "repetitions of each test, with fresh objects")
-	fs.IntVar(&cfg.MaxLen, "maxlen", driver.DefaultMaxLen, "most state-changing calls in a prefix")
-	fs.StringVar(&cfg.Find, "find", testgen.FindAll, "violations looked for: exception (races, panics), deadlock, or all")
-	fs.StringVar(&cfg.Find, "mode", testgen.FindAll, testHidden["mode"])
-	fs.StringVar(&cfg.Pairs, "pairs", testgen.PairsDependent,
-		"method pairs tested: dependent (DepCon+), all (every pair, least covered first), or random")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generation; a run is reproducible from it")
-	fs.StringVar(&opt.typeRE, "type", "", "test the types whose names match this regular expression")
-	fs.StringVar(&cfg.Out, "o", "", "write a reproducer _test.go file for each violation to this directory")
-	fs.BoolVar(&cfg.Unexported, "unexported", false,
-		"test unexported types and methods too (the default in package main and internal packages)")
-	fs.BoolVar(&cfg.First, "first", false, "stop testing a type at its first violation")
-	fs.IntVar(&cfg.Parallel, "p", driver.DefaultParallel(), "types tested at once, each in its own child")
-	fs.StringVar(&opt.shard, "shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")
+	opt.config = driver.AddTestFlags(fs)
 	fs.BoolVar(&opt.merge, "merge", false, "merge the JSON reports named by the arguments (of shards) into one report")
 	fs.StringVar(&opt.sarif, "sarif", "", "also write the report as a SARIF 2.1.0 log to this file (- for standard output)")
-	fs.BoolVar(&opt.reproduce, "reproduce", true, "run each violation's reproducer in the package before reporting it")
-	fs.StringVar(&cfg.Sched, "sched", driver.SchedAll, "how the two calls of a test are interleaved: targeted (orders forced at the "+
-		"pair's evidence), pct (random priority schedules), stress (the Go scheduler), or all (targeted first, then pct and stress)")
-	fs.IntVar(&cfg.PCTDepth, "pct-depth", driver.DefaultPCTDepth, "bug depth of the pct schedules: 1 to 3 (depth-1 priority changes)")
-	fs.BoolVar(&cfg.Isolation.Net, "net", false, "let the code under test use the network (it has none by default)")
-	fs.BoolVar(&cfg.Isolation.Unsafe, "unsafe-no-isolation", false,
-		"run the code under test unconfined where the kernel offers no isolation (Landlock, namespaces): it may then "+
-			"write, delete and connect anywhere the user can")
-	fs.Int64Var(&opt.memMiB, "max-memory", isolate.DefaultMemory>>20,
-		fmt.Sprintf("memory bound of each child process tree, in MiB (at least %d)", minMemoryMiB))
-	fs.IntVar(&cfg.Isolation.Tasks, "max-tasks", isolate.DefaultTasks,
-		fmt.Sprintf("bound on the processes and threads of each child (at least %d)", minTasks))
 	fs.DurationVar(&opt.timeout, "timeout", 0, "bound on the whole run, reproducers and replays included (0: none); "+
 		"the report then has what was found, and says what was left unconfirmed")
 	fs.StringVar(&opt.baseline, "baseline", "", "report the violations this file lists as known: they do not fail the run")
 	fs.StringVar(&opt.writeBaseline, "write-baseline", "", "write the violations found to this file, for -baseline")
-	fs.BoolVar(&cfg.Strict, "strict", false, "count contract questions (races between methods neither of which "+
-		"synchronises what they share) as violations")
 	fs.BoolVar(&opt.verbose, "v", false, "log skipped constructors and calls, and every decision")
+	fs.BoolVar(&opt.progress, "progress", false, "show a progress line on standard error (the default when it is "+
+		"a terminal, without -json and -v)")
 	fs.BoolVar(&opt.json, "json", false, "print the report as JSON")
 	return fs
 }
 
 // testHidden are the deprecated flags of depcon test.
-var testHidden = hiddenFlags{"mode": "is deprecated: use -find"}
-
-// The smallest bounds of -max-memory and -max-tasks depcon test accepts:
-// below them a child, a race-enabled test binary, cannot start. Measured
-// on the smallest package of the test data (testdata/runtime/queue, 2
-// CPUs): with 16 MiB the child is killed at the memory bound before its
-// first test, 24 MiB is enough; with 4 tasks no child starts, 8 is enough
-// (the Go runtime's threads; more CPUs may need more). The bounds leave
-// room for a package that allocates.
-const (
-	minMemoryMiB = 64
-	minTasks     = 16
-)
+var testHidden = hiddenFlags(driver.HiddenTestFlags())
 
 // errTimeout is the cause of a run ended by -timeout.
 var errTimeout = errors.New("stopped at -timeout: the types and reproducers not finished are reported as such")
@@ -145,24 +102,24 @@ var errTimeout = errors.New("stopped at -timeout: the types and reproducers not 
 // testMain runs depcon test with args (the arguments after "test") and
 // returns the exit status.
 func testMain(args []string, stdout, stderr io.Writer) int {
-	var (
-		cfg driver.Config
-		opt testOptions
-	)
-	fs := testFlags(stderr, &cfg, &opt)
+	var opt testOptions
+	fs := testFlags(stderr, &opt)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
 	testHidden.warn(fs, stderr)
-	cfg.NoReproduce = !opt.reproduce
-	cfg.Isolation.Memory = opt.memMiB << 20
-	cfg.Patterns = fs.Args()
-	if len(cfg.Patterns) == 0 {
+	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError
 	}
+	var cfg driver.Config
 	if !opt.merge {
-		if err := opt.configure(&cfg); err != nil {
+		var err error
+		cfg, err = opt.config.Config(fs.Args())
+		if err == nil && opt.timeout < 0 {
+			err = fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", opt.timeout)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "depcon test: %v\n", err)
 			return exitError
 		}
@@ -183,7 +140,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer outs.abandon()
 	if opt.merge {
-		return testMerge(cfg.Patterns, &opt, outs, known, stdout, stderr)
+		return testMerge(fs.Args(), &opt, outs, known, stdout, stderr)
 	}
 	if err := checkOutputDir("o", cfg.Out); err != nil {
 		fmt.Fprintf(stderr, "depcon test: %v\n", err)
@@ -192,7 +149,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	if opt.verbose {
 		cfg.Verbose = stderr
 	}
-	if !opt.json && cfg.Parallel == 1 && isTerminal(stderr) {
+	if opt.progress || !opt.json && !opt.verbose && isTerminal(stderr) {
 		cfg.Progress = stderr
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -232,51 +189,6 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return status(rep.Violations(), err != nil, outputFailed)
-}
-
-// configure checks the flags that set cfg, in the order depcon test
-// reports them, and sets from them what the flag set could not.
-func (opt *testOptions) configure(cfg *driver.Config) error {
-	if opt.shard != "" {
-		if _, err := fmt.Sscanf(opt.shard, "%d/%d", &cfg.Shard, &cfg.Shards); err != nil ||
-			cfg.Shards < 1 || cfg.Shard < 1 || cfg.Shard > cfg.Shards {
-			return fmt.Errorf("-shard %q: want K/N with 1 <= K <= N", opt.shard)
-		}
-	}
-	// Each flag that must be positive, named (driver.Config.Validate
-	// names them together).
-	switch {
-	case cfg.Budget <= 0:
-		return fmt.Errorf("-budget %v: want a positive duration", cfg.Budget)
-	case cfg.Iters <= 0:
-		return fmt.Errorf("-iters %d: want at least 1", cfg.Iters)
-	case cfg.MaxLen <= 0:
-		return fmt.Errorf("-maxlen %d: want at least 1", cfg.MaxLen)
-	case cfg.Parallel <= 0:
-		return fmt.Errorf("-p %d: want at least 1", cfg.Parallel)
-	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	if opt.memMiB < minMemoryMiB {
-		return fmt.Errorf("-max-memory %d: a race-enabled test binary needs more to start: want at least %d (MiB)",
-			opt.memMiB, minMemoryMiB)
-	}
-	if cfg.Isolation.Tasks < minTasks {
-		return fmt.Errorf("-max-tasks %d: a race-enabled test binary needs more threads to start: want at least %d",
-			cfg.Isolation.Tasks, minTasks)
-	}
-	if opt.typeRE != "" {
-		re, err := regexp.Compile(opt.typeRE)
-		if err != nil {
-			return fmt.Errorf("-type: %w", err)
-		}
-		cfg.TypeRE = re
-	}
-	if opt.timeout < 0 {
-		return fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", opt.timeout)
-	}
-	return nil
 }
 
 // testOutputs are the files depcon test writes, opened before the run.

@@ -104,7 +104,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		r.g.Rank(r.rank)
 	}
 	r.deadline = r.start.Add(cfg.Budget)
-	prog.begin(r, r.deadline.Add(confirmWindow(cfg.Budget)))
+	prog.begin(r, r.deadline)
 	defer func() { prog.end(r, r.rep.Confirmed()) }()
 	r.ctx, r.cancel = context.WithDeadline(ctx, r.deadline)
 	defer r.cancel()

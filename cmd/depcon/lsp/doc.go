@@ -26,7 +26,7 @@
 //   - depcon.test (workspace/executeCommand, argument TestArgs) runs
 //     depcon test on the type in the background, configured as the
 //     command line depcon test FLAGS -type '^Name$' . run in the
-//     package's directory (the flags parsed by TestFlags, those of
+//     package's directory (the flags parsed by driver.TestFlags, those of
 //     depcon test), so that it finds what the command line finds; it
 //     reports through $/progress (the client's token, or
 //     one the server creates when the client supports

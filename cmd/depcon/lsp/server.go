@@ -16,6 +16,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/depcon/depcon/runtime/driver"
 )
 
 // Commands the server executes (workspace/executeCommand).
@@ -45,7 +47,7 @@ type Options struct {
 	// NoReproduce skips running a violation's reproducer before it is
 	// reported (depcon test's -reproduce=false).
 	NoReproduce bool
-	// TestFlags are flags of depcon test (see TestFlags) that depcon.test
+	// TestFlags are flags of depcon test (see driver.TestFlags) that depcon.test
 	// runs with, before those Budget and NoReproduce set and -type.
 	TestFlags []string
 	// Log receives a line for each analysis and test run; nil for none.
@@ -88,7 +90,7 @@ Flags:
 	}
 	opts.NoReproduce = !*reproduce
 	opts.TestFlags = strings.Fields(*testFlags)
-	if _, err := ParseTestFlags(append(opts.TestFlags[:len(opts.TestFlags):len(opts.TestFlags)], ".")); err != nil {
+	if _, err := driver.ParseTestFlags(append(opts.TestFlags[:len(opts.TestFlags):len(opts.TestFlags)], ".")); err != nil {
 		fmt.Fprintf(stderr, "depcon lsp: -test-flags: %v\n", err)
 		return 2
 	}

@@ -35,7 +35,7 @@ func comparableConfig(cfg driver.Config) (driver.Config, string) {
 // arguments of a command line (split at spaces) run in dir.
 func commandLine(t *testing.T, dir, line string) driver.Config {
 	t.Helper()
-	cfg, err := ParseTestFlags(strings.Fields(line))
+	cfg, err := driver.ParseTestFlags(strings.Fields(line))
 	if err != nil {
 		t.Fatalf("depcon test %s: %v", line, err)
 	}
@@ -106,10 +106,10 @@ func TestTestFlagsOfTheCommand(t *testing.T) {
 		t.Fatalf("depcon test -h: %v\n%s", err, out.String())
 	}
 	fs := flag.NewFlagSet("depcon test", flag.ContinueOnError)
-	AddTestFlags(fs)
+	driver.AddTestFlags(fs)
 	shown := flag.NewFlagSet("shown", flag.ContinueOnError)
 	fs.VisitAll(func(f *flag.Flag) {
-		if _, hidden := HiddenTestFlags[f.Name]; !hidden {
+		if _, hidden := driver.HiddenTestFlags()[f.Name]; !hidden {
 			shown.Var(f.Value, f.Name, f.Usage)
 			shown.Lookup(f.Name).DefValue = f.DefValue
 		}
