@@ -58,9 +58,10 @@ func (d *DiagnosticResult) String() string {
 	case DiagConfirmed:
 		return "confirmed by a generated test: " + d.By
 	case DiagNotReproduced:
-		return fmt.Sprintf("tested %d times (%s), not reproduced", d.Tests, strings.Join(d.Pairs, ", "))
+		return fmt.Sprintf("tested %d %s (%s), not reproduced", d.Tests, plural(d.Tests, "time", "times"), strings.Join(d.Pairs, ", "))
 	case DiagNotReached:
-		return fmt.Sprintf("not reached: %d tests of %s never got to its statements", d.Tests, strings.Join(d.Pairs, ", "))
+		return fmt.Sprintf("not reached: %d %s of %s never got to its statements", d.Tests, plural(d.Tests, "test", "tests"),
+			strings.Join(d.Pairs, ", "))
 	}
 	return d.Status + ": " + d.Why
 }

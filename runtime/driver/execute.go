@@ -183,7 +183,7 @@ func (r *typeRun) sequentialDeath(c *testgen.Case, rep *child.Reply) {
 		r.g.Exclude(c.Target.M1)
 		r.note("%s is not tested: called alone, it ends the process (%s)", c.Target.M1, rep.Death.Msg)
 	default:
-		r.logf("test %d skipped: the child died at %s (%s)", r.tests, rep.Step, rep.Death.Msg)
+		r.logf("test %d skipped: %s", r.tests, outcome(rep))
 	}
 }
 

@@ -346,6 +346,9 @@ func panicked(rep *child.Reply) bool {
 // outcome describes a reply in a few words.
 func outcome(rep *child.Reply) string {
 	if d := rep.Death; d != nil {
+		if rep.Step == "" {
+			return fmt.Sprintf("the child died before its first step (%s)", d.Msg)
+		}
 		return fmt.Sprintf("the child died at %s (%s)", rep.Step, d.Msg)
 	}
 	res := rep.Result

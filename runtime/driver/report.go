@@ -220,7 +220,7 @@ func (c OrderCoverage) String() string {
 	case c.Tests == 0:
 		return c.Order + " not tried"
 	case c.Failed > 0:
-		s = fmt.Sprintf("%s failed in %d of %d tests", c.Order, c.Failed, c.Tests)
+		s = fmt.Sprintf("%s failed in %d of %d %s", c.Order, c.Failed, c.Tests, plural(c.Tests, "test", "tests"))
 		if c.Iters > 0 {
 			s += fmt.Sprintf(", forced %d/%d", c.Forced, c.Iters)
 		}
@@ -506,7 +506,7 @@ func (v *Violation) writeText(w io.Writer) {
 	}
 	count := ""
 	if v.Count > 1 {
-		count = fmt.Sprintf(" (seen %d times)", v.Count)
+		count = fmt.Sprintf(" (seen %d times)", v.Count) // Count > 1
 	}
 	kind := strings.ToUpper(v.Kind)
 	if v.Question != "" {

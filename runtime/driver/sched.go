@@ -669,7 +669,7 @@ func describeSchedule(sc *harness.Schedule, o *order) string {
 	case sc.Kind == harness.SchedPCT:
 		return fmt.Sprintf("pct (seed %d, depth %d)", sc.Seed, sc.Depth)
 	case sc.Kind == harness.SchedDelay:
-		return fmt.Sprintf("delay-bounded (up to %d delays)", sc.Depth)
+		return fmt.Sprintf("delay-bounded (up to %d %s)", sc.Depth, plural(sc.Depth, "delay", "delays"))
 	case o != nil:
 		return fmt.Sprintf("targeted %s (%s)", o.Name, o.About)
 	}

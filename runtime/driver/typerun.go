@@ -123,11 +123,12 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 	}
 	r.stop()
 	if r.skipped > 0 {
-		r.logf("%d tests not run: their pairs had their PCT runs, and their calls reach no order still open", r.skipped)
+		r.logf("%d %s not run: their pairs had their PCT runs, and their calls reach no order still open", r.skipped,
+			plural(r.skipped, "test", "tests"))
 	}
 	if r.tests < fewTests && r.slowest.d > r.cfg.Budget/4 {
-		r.note("only %d tests ran in the budget: one request took %v (objects %s); constructor arguments that make "+
-			"objects slow (a large size, a tiny interval) slow every test", r.tests, r.slowest.d.Round(time.Millisecond),
+		r.note("only %d %s in the budget: one request took %v (objects %s); constructor arguments that make "+
+			"objects slow (a large size, a tiny interval) slow every test", r.tests, plural(r.tests, "test ran", "tests ran"), r.slowest.d.Round(time.Millisecond),
 			describeObjects(r.slowest.test))
 	}
 	r.rep.PairsTested = len(r.tested)
