@@ -916,3 +916,18 @@ func TestComparedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedKey checks a lost update that needs both concurrent calls to
+// name the key a prefix call registered (Gauges), and that the correct
+// twin (Meters) stays clean.
+func TestSharedKey(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("sharedkey")})
+	g := typeReport(t, rep, "Gauges")
+	if g.Confirmed() == 0 || g.Violations[0].Pair != [2]string{"Add", "Add"} {
+		t.Errorf("Gauges: %+v, want Add ∥ Add\n%s", g.Violations, reportText(rep))
+	}
+	if m := typeReport(t, rep, "Meters"); len(m.Violations) > 0 {
+		t.Errorf("Meters: %+v, want none", m.Violations)
+	}
+}

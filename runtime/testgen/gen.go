@@ -2,6 +2,7 @@ package testgen
 
 import (
 	"fmt"
+	"go/types"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -394,8 +395,47 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	default:
 		test.Suffix = []harness.Call{g.call(0, t.M1, []int{0}), g.call(0, t.M2, []int{0})}
 	}
+	g.share(&test)
 	g.feed(&test)
 	return &Case{Target: t, Test: test}
+}
+
+// share gives parameters of the suffix calls of test, each with an even
+// chance, an argument that a prefix call passed for a parameter of the
+// same type: the key a Register put in the prefix is the one both
+// concurrent Adds then name (a lost update on one key), as a user's
+// calls do. Both calls drawing from the few values of the prefix, they
+// often meet on one.
+func (g *Generator) share(test *harness.Test) {
+	pool := map[string][]harness.Value{}
+	for _, c := range test.Prefix {
+		sig := g.s.Methods[c.Fn]
+		if sig == nil {
+			continue
+		}
+		for i := range min(sig.Params().Len(), len(c.Args)) {
+			if a := c.Args[i]; a.K == harness.KLit && !(sig.Variadic() && i == sig.Params().Len()-1) {
+				key := types.TypeString(sig.Params().At(i).Type(), nil)
+				pool[key] = append(pool[key], a)
+			}
+		}
+	}
+	if len(pool) == 0 {
+		return
+	}
+	for k := range test.Suffix {
+		c := &test.Suffix[k]
+		sig := g.s.Methods[c.Fn]
+		if sig == nil {
+			continue
+		}
+		for i := range min(sig.Params().Len(), len(c.Args)) {
+			vs := pool[types.TypeString(sig.Params().At(i).Type(), nil)]
+			if len(vs) > 0 && c.Args[i].K == harness.KLit && g.rng.IntN(2) == 0 {
+				c.Args[i] = vs[g.rng.IntN(len(vs))]
+			}
+		}
+	}
 }
 
 // object returns the call that constructs shared object i: a random

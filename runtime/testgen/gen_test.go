@@ -441,3 +441,24 @@ func TestReached(t *testing.T) {
 		t.Errorf("ArgProbe(Put) = %+v, %v", test, ok)
 	}
 }
+
+// TestShareArguments checks that the suffix calls draw arguments from
+// those the prefix passed for parameters of the same type: the key a
+// prefix Put stored is the one the concurrent calls often name.
+func TestShareArguments(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Find: FindExceptions})
+	key := harness.Value{K: harness.KLit, Lit: "registered"}
+	both := 0
+	for range 200 {
+		test := harness.Test{Type: "Map", Objects: []harness.Call{{}},
+			Prefix: []harness.Call{{Fn: "Put", Args: []harness.Value{key, {K: harness.KLit, Lit: "1"}}}},
+			Suffix: []harness.Call{g.fresh(0, "Get", []int{0}), g.fresh(0, "Get", []int{0})}}
+		g.share(&test)
+		if reflect.DeepEqual(test.Suffix[0].Args[0], key) && reflect.DeepEqual(test.Suffix[1].Args[0], key) {
+			both++
+		}
+	}
+	if both < 30 {
+		t.Errorf("both calls named the prefix's key in %d of 200 tests, want about a quarter", both)
+	}
+}
