@@ -1,6 +1,7 @@
 package deps
 
 import (
+	_ "embed"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -13,13 +14,17 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
+//go:embed doc.go
+var doc string
+
 var Analyzer = &analysis.Analyzer{
 	Name:       "deps",
-	Doc:        doc,
+	Doc:        analysisdoc.MustExtract(doc, "deps"),
 	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/deps",
 	Requires:   []*analysis.Analyzer{summary.Analyzer, heldcalls.Analyzer},
 	Run:        run,

@@ -1,6 +1,4 @@
-// Package deps defines an Analyzer that computes, for each type under test
-// of a package, the method pairs that are dependent, and returns them as
-// its result (a Plan).
+// Package deps defines an Analyzer that computes the dependent method pairs of each type.
 //
 // # Analyzer deps
 //
@@ -72,15 +70,29 @@
 // goroutine-safe, immutable, or may be shared between goroutines (and
 // does not say it is not).
 //
+// A call of a method of the package's own interface held in a field of
+// the receiver (recv.store.Put(k, v), the store's implementation unknown)
+// counts as a write of that field's implementation, with the locks held
+// at the call: a method calling the store without the lock the others
+// take is dependent on them (InterfaceCalls). An exported type whose
+// synchronisation lives in a type of an internal package it may import
+// is concurrent through it.
+//
+// The type's contract is decided here, once, for depcon test and for the
+// unguarded analyzer (Contract): which methods are set-up methods, called
+// before the object is shared (annotated //depcon:setup, documented to be
+// called before use, fluent setters, option conversions, initialisers
+// and the only unsynchronised writers of configuration), but never a
+// method that ends the object's use (Close, Stop, Shutdown, Release…) nor
+// one that writes, without the lock, a field another method accesses
+// under it; which methods switch the type's synchronisation off (they
+// write the flag the other methods test to skip their lock, or are
+// documented to: Method.LockOff), which depcon test never calls; and
+// whether documentation, the type's or its package's, says the type is
+// safe for concurrent use, which wins over the handle shape.
+//
 // Each dependent pair carries its evidence: the locations or locks and the
 // source positions that make it dependent. The analyzer reports no
 // diagnostics; depcon pairs prints the plans and depcon test generates
 // concurrent tests for the dependent pairs only.
 package deps
-
-const doc = `compute the dependent method pairs of each type under test
-
-For every exported type with exported methods, deps derives from the method
-summaries the parallel+conflict dependent pairs (M_pc) and the double-lock
-and RWR dependent pairs (M_d), each with its evidence, as its result (a Plan),
-which depcon pairs and depcon test read.`
