@@ -85,6 +85,11 @@ func AddTestFlags(fs *flag.FlagSet) *TestFlags {
 // bounds of the isolation, then -type. Verbose and Progress, which
 // only report, are left to the caller.
 func (f *TestFlags) Config(patterns []string) (Config, error) {
+	for _, p := range patterns {
+		if strings.HasPrefix(p, "-") {
+			return Config{}, fmt.Errorf("%s after the packages: flags go before them (depcon test [flags] packages)", p)
+		}
+	}
 	cfg := f.cfg
 	cfg.Patterns = patterns
 	cfg.NoReproduce = !f.reproduce

@@ -19,10 +19,22 @@ import (
 // and a race whose two access sites, or a panic or fatal error whose top
 // frame in the package's code, are those of a violation already recorded
 // is that violation seen again, under another pair maybe (AlsoSeenAs).
+//
+// A defect first seen as a contract question (two methods neither of
+// which synchronises) and then through a pair that is no question (one
+// of them locks: Get ∥ Inc after Inc ∥ Inc) is a bug: v takes the
+// question's place.
 func (r *typeRun) violation(v *Violation) {
 	v.key, v.defect = violationKey(v), defectKey(v)
-	for _, u := range r.rep.Violations {
+	for i, u := range r.rep.Violations {
 		if u.key == v.key || v.defect != "" && u.defect == v.defect {
+			if u.Question != "" && v.Question == "" {
+				r.record(v)
+				v.Count += u.Count
+				v.AlsoSeenAs = append(v.AlsoSeenAs, u.Pair)
+				r.rep.Violations = slices.Delete(r.rep.Violations, i, i+1)
+				return
+			}
 			u.Count++
 			if v.Pair != u.Pair && !slices.Contains(u.AlsoSeenAs, v.Pair) {
 				u.AlsoSeenAs = append(u.AlsoSeenAs, v.Pair)
@@ -31,6 +43,11 @@ func (r *typeRun) violation(v *Violation) {
 			return
 		}
 	}
+	r.record(v)
+}
+
+// record records v as a new violation.
+func (r *typeRun) record(v *Violation) {
 	v.Count = 1
 	v.Seed = r.cfg.Seed
 	v.TestsBefore = max(r.tests-1, 0)

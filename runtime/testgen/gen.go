@@ -580,13 +580,26 @@ func (g *Generator) ArgProbe(m string) (harness.Test, bool) {
 	if g.excluded[m] {
 		return harness.Test{}, false
 	}
-	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0)},
-		Suffix: []harness.Call{g.fresh(0, m, []int{0}), g.fresh(0, m, []int{0})}}, true
+	objs, others := []harness.Call{g.object(0)}, []int{0}
+	if g.s.Linker(m) { // as for MethodProbe
+		objs, others = append(objs, g.object(1)), []int{1}
+	}
+	return harness.Test{Type: g.s.Plan.Name, Objects: objs,
+		Suffix: []harness.Call{g.fresh(0, m, others), g.fresh(0, m, others)}}, true
 }
 
 // MethodProbe returns a sequential test that calls method m once on a
 // fresh object.
+//
+// A method taking an object of the type (a.Transfer(b, n)) is given a
+// second fresh object: passed its own receiver, a method that locks both
+// would lock one mutex twice, which says nothing of its calls on two
+// objects.
 func (g *Generator) MethodProbe(m string) harness.Test {
+	if g.s.Linker(m) {
+		return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0), g.object(1)},
+			Suffix: []harness.Call{g.call(0, m, []int{1})}}
+	}
 	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0)},
 		Suffix: []harness.Call{g.call(0, m, []int{0})}}
 }
