@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -36,6 +37,25 @@ func runDeps(t *testing.T, pkg string) []*analysistest.Result {
 		}
 	}
 	return results
+}
+
+// The results of runDeps on packages several tests read, computed once.
+var (
+	cachedMu sync.Mutex
+	cached   = map[string][]*analysistest.Result{}
+)
+
+// runDepsOnce is runDeps, run once per package for all the tests.
+func runDepsOnce(t *testing.T, pkg string) []*analysistest.Result {
+	t.Helper()
+	cachedMu.Lock()
+	defer cachedMu.Unlock()
+	if r, ok := cached[pkg]; ok {
+		return r
+	}
+	r := runDeps(t, pkg)
+	cached[pkg] = r
+	return r
 }
 
 // plan runs the analyzer on pkg and returns the plan of type name.
@@ -393,7 +413,7 @@ func TestRecursion(t *testing.T) {
 // TestSetUp checks which methods are set-up methods, and why, and which
 // are documented never to run concurrently.
 func TestSetUp(t *testing.T) {
-	results := runDeps(t, "setupmethods")
+	results := runDepsOnce(t, "setupmethods")
 	p := results[0].Result.(*deps.Plan)
 	want := map[string]string{
 		"Cache.SetHash":    "it takes no lock and is the only writer of recv.hash, which the other methods read without synchronisation",
@@ -441,7 +461,7 @@ func TestSetUp(t *testing.T) {
 // documentation says it disables locking (Table.Unsafe), and not a
 // Close setting the flag a method tests to return early (Shut.Close).
 func TestLockOff(t *testing.T) {
-	p := runDeps(t, "setupmethods")[0].Result.(*deps.Plan)
+	p := runDepsOnce(t, "setupmethods")[0].Result.(*deps.Plan)
 	want := map[string]string{
 		"Store.NoLock": "it writes nolock, which Get tests to skip its lock",
 		"Table.Unsafe": "doc: disables locking",
@@ -496,7 +516,7 @@ func TestInternalStore(t *testing.T) {
 // TestLocations checks the locations each method reads and writes,
 // normalized, which the linearizability oracle's observers are chosen by.
 func TestLocations(t *testing.T) {
-	p := runDeps(t, "setupmethods")[0].Result.(*deps.Plan)
+	p := runDepsOnce(t, "setupmethods")[0].Result.(*deps.Plan)
 	want := map[string][2][]string{
 		"Get":     {{"T.hash", "T.m", "T.m->[*]"}, nil},
 		"Put":     {{"T.m"}, {"T.m->[*]"}},
