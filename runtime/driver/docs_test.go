@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +138,32 @@ func TestComparedValuesOf(t *testing.T) {
 	}
 	if len(got["Count"]) != 0 {
 		t.Errorf("Count compares %+v, want nothing", got["Count"])
+	}
+}
+
+// TestInternalHelpers checks that the unexported methods of a type of an
+// internal package, helpers run under their caller's lock, are entry
+// points of the tests only with -unexported.
+func TestInternalHelpers(t *testing.T) {
+	pkgs, err := load.Packages("", []string{testdataDir + "internal/store"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, _, err := load.Plans(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, unexported := range []bool{false, true} {
+		subjects, _, _ := selectTypes(pkgs[0], plans[pkgs[0].PkgPath], Config{Unexported: unexported}, nil)
+		if len(subjects) != 1 {
+			t.Fatalf("-unexported=%v: %d subjects, want Store", unexported, len(subjects))
+		}
+		want := []string{"Put"}
+		if unexported {
+			want = []string{"Put", "compact"}
+		}
+		if got := subjects[0].Names; !slices.Equal(got, want) {
+			t.Errorf("-unexported=%v: methods %v, want %v", unexported, got, want)
+		}
 	}
 }
