@@ -5,7 +5,9 @@
 #
 #   docs/realworld.sh [OUTDIR]
 #
-# BUDGET (default 20s) is the budget per type, SEED (default 1) the seed.
+# BUDGET (default 20s) is the budget per type, SEED (default 1) the seed, P
+# (default 1) the number of types tested at once (depcon test -p); DEPCON, if
+# set, is the depcon binary to run instead of one built from this checkout.
 # It needs the Go module proxy. The report of each package goes to
 # OUTDIR/<n>.txt, its reproducers to OUTDIR/<n>-repro/; a summary line per
 # package is printed. docs/REALWORLD.md records a run and judges each
@@ -100,7 +102,11 @@ packages=(
 	github.com/puzpuzpuz/xsync/v4
 )
 
-go build -o "$work/depcon" "$root/cmd/depcon"
+if [ -n "${DEPCON:-}" ]; then
+	cp "$DEPCON" "$work/depcon"
+else
+	go build -o "$work/depcon" "$root/cmd/depcon"
+fi
 mkdir "$work/scratch"
 cd "$work/scratch"
 go mod init example.com/scratch >/dev/null 2>&1
@@ -115,14 +121,14 @@ go get "${modules[@]}" >/dev/null 2>&1
 } >scratch.go
 go mod tidy >/dev/null 2>&1
 
-echo "depcon test -budget $budget -seed $seed, at $(git -C "$root" rev-parse --short HEAD), $(go version)"
+echo "depcon test -budget $budget -seed $seed, ${DEPCON:-built at $(git -C "$root" rev-parse --short HEAD)}, $(go version)"
 i=0
 for p in "${packages[@]}"; do
 	i=$((i + 1))
 	name=$(printf '%02d-%s' "$i" "$(echo "$p" | tr '/.' '__')")
 	start=$(date +%s)
 	set +e
-	"$work/depcon" test -budget "$budget" -seed "$seed" -o "$out/$name-repro" "$p" >"$out/$name.txt" 2>"$out/$name.stderr"
+	"$work/depcon" test -p "${P:-1}" -budget "$budget" -seed "$seed" -o "$out/$name-repro" "$p" >"$out/$name.txt" 2>"$out/$name.stderr"
 	code=$?
 	set -e
 	types=$(grep -v '^isolation:' "$out/$name.txt" | grep -c '^[^ ].*: ' || true)
