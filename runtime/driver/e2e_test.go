@@ -858,13 +858,14 @@ func TestSequentialFailureRetired(t *testing.T) {
 // constructor that validates its size, a registry refusing duplicate
 // names, a constructor with two results, a receive-only channel
 // parameter, an unlocked Close, a bool option that enables the racy
-// path, a settings struct whose func field the constructor requires. Store's lock-off switch is never called
+// path, a settings struct whose func field the constructor requires, a
+// constructor whose interval every call waits for. Store's lock-off switch is never called
 // (Store is correct), and Strict, which no generated arguments build, is
 // "not tested", never clean.
 func TestReach(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
-	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler"} {
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker"} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
@@ -891,10 +892,10 @@ func TestReach(t *testing.T) {
 	if !strings.HasPrefix(strict.Skipped, "no working object") {
 		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
 	}
-	if r := rep.Reach; r == nil || r.Total != 10 || r.Tested != 9 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
-		t.Errorf("reach %+v, want 9 of 10 with Strict not tested", r)
+	if r := rep.Reach; r == nil || r.Total != 11 || r.Tested != 10 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 10 of 11 with Strict not tested", r)
 	}
-	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 9 of 10 types with synchronisation") {
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 10 of 11 types with synchronisation") {
 		t.Errorf("no reach line in the report:\n%s", text)
 	}
 }

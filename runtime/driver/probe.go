@@ -58,19 +58,38 @@ func (r *typeRun) probe() bool {
 	var failures, global []string
 	for _, f := range r.s.Ctors {
 		fresh := false
+		worked, fastest := 0, time.Duration(0)
 		for attempt := 0; attempt < testgen.CtorProbes; attempt++ {
 			test := r.g.CtorProbe(f, attempt, fresh)
+			t0 := time.Now()
 			rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
 				return false
 			}
 			if rep.Result != nil && rep.Result.Status == harness.StatusOK {
-				r.g.CtorWorked(test.Objects[0])
-				if fresh {
+				took := time.Since(t0)
+				r.g.CtorWorked(test.Objects[0], took)
+				if fresh && worked == 0 {
 					r.g.FreshStrings(f.Name)
 					r.logf("constructor %s needs a fresh name for each object", f.Name)
 				}
-				break
+				if worked++; worked == 1 || took < fastest {
+					fastest = took
+				}
+				// A slow object (an interval each call waits for, a
+				// large size) is probed again with other arguments,
+				// twice at most: the fastest build the tests' objects.
+				if fastest < slowCtor || worked == 3 {
+					if fastest >= slowCtor {
+						r.note("%s takes %v to build two objects with the fastest of 3 argument sets that worked: "+
+							"each test builds its objects", f.Name, fastest.Round(time.Millisecond))
+					}
+					break
+				}
+				continue
+			}
+			if worked > 0 {
+				continue // other arguments for a faster object: it works already
 			}
 			r.g.CtorResult(f.Name, false)
 			failures = append(failures, outcome(rep))
@@ -337,6 +356,10 @@ func firstFailures(failures []string, n int) []string {
 	}
 	return out
 }
+
+// slowCtor is how long a constructor's probe may take before other
+// arguments are tried for faster objects.
+const slowCtor = 100 * time.Millisecond
 
 // panicked reports whether the call under probe panicked.
 func panicked(rep *child.Reply) bool {

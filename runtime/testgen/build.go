@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
@@ -62,22 +63,37 @@ func (g *Generator) DropCtor(fn string) { g.ctorFail[fn] = max(g.ctorFail[fn], C
 func (g *Generator) FreshStrings(fn string) { g.freshNames[fn] = true }
 
 // CtorWorked records the arguments with which the constructor of a
-// probe built an object: later objects are built with them, most of the
-// time.
-func (g *Generator) CtorWorked(c harness.Call) {
+// probe built an object, and how long the probe took: later objects are
+// built with the fastest of them, most of the time (a constructor given
+// a second-long interval that every call then waits for would leave a
+// few tests in the budget).
+func (g *Generator) CtorWorked(c harness.Call, took time.Duration) {
 	if c.Fn == "" {
 		return
 	}
 	g.CtorResult(c.Fn, true)
-	g.ctorArgs[c.Fn] = append(g.ctorArgs[c.Fn], c.Args)
+	known := g.ctorArgs[c.Fn]
+	i := 0
+	for i < len(known) && known[i].took <= took {
+		i++
+	}
+	g.ctorArgs[c.Fn] = slices.Insert(known, i, workedArgs{c.Args, took})
+}
+
+// workedArgs are the arguments of a constructor's probe that built an
+// object, and how long the probe took.
+type workedArgs struct {
+	args []harness.Value
+	took time.Duration
 }
 
 // ctorCall returns the call of constructor f for an object, earlier
-// objects others: with the arguments of a probe that worked, three times
-// in four when there are some, fresh strings in them when f needs them.
+// objects others: with the arguments of the fastest probe that worked,
+// three times in four when there are some, fresh strings in them when f
+// needs them.
 func (g *Generator) ctorCall(f *Func, others []int) harness.Call {
 	if known := g.ctorArgs[f.Name]; len(known) > 0 && g.rng.IntN(4) != 0 {
-		args := append([]harness.Value(nil), known[g.rng.IntN(len(known))]...)
+		args := append([]harness.Value(nil), known[0].args...)
 		if g.freshNames[f.Name] {
 			args = g.freshStrings(f.Sig, args)
 		}

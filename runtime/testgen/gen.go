@@ -89,7 +89,7 @@ type Generator struct {
 	// ctorArgs holds the arguments with which each constructor built an
 	// object in a probe; fresh the constructors whose objects need
 	// fresh strings; serial numbers the fresh strings (see build.go).
-	ctorArgs   map[string][][]harness.Value
+	ctorArgs   map[string][]workedArgs // fastest first
 	freshNames map[string]bool
 	configs    int // configurations generated (see valuer.configs)
 	serial     int
@@ -116,7 +116,7 @@ func New(s *Subject, cfg Config) *Generator {
 		noPrefix:   map[string]bool{},
 		ctorOK:     map[string]int{},
 		ctorFail:   map[string]int{},
-		ctorArgs:   map[string][][]harness.Value{},
+		ctorArgs:   map[string][]workedArgs{},
 		freshNames: map[string]bool{},
 	}
 	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.Names)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // flusher is unexported; NewFlusher returns it as an io.WriteCloser.
@@ -300,4 +301,31 @@ func (r *Recycler) Put(b []byte) {
 	r.mu.Lock()
 	r.free = append(r.free, b)
 	r.mu.Unlock()
+}
+
+// Ticker counts ticks; each Tick waits for its interval, so an object
+// made with a second-long interval leaves a few tests in the budget.
+type Ticker struct {
+	mu    sync.Mutex
+	every time.Duration
+	ticks int
+	last  int
+}
+
+// NewTicker returns a ticker of the given interval, which New also
+// waits for once.
+func NewTicker(every time.Duration) *Ticker {
+	time.Sleep(every)
+	return &Ticker{every: every}
+}
+
+// Tick waits for the interval and counts, recording the count without
+// the lock.
+func (t *Ticker) Tick() {
+	time.Sleep(t.every)
+	t.mu.Lock()
+	t.ticks++
+	n := t.ticks
+	t.mu.Unlock()
+	t.last = n // the race
 }
