@@ -63,6 +63,8 @@ func notShared(t *summary.Type) string {
 var unsharedPhrases = regexp.MustCompile(`(?i)\b((is |are )?not (safe|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)( for concurrent (use|access))?|(must|should) (only )?be used (by|from|in) (a single|one|the same) goroutine|(single|one)[- ](producer|consumer|reader|writer)s?|single[- ]goroutine|one goroutine at a time|spsc|not (be )?(used|called|accessed) concurrently|unsynchronized|unsynchronised)\b`)
 
 // Sentences in which a phrase of unsharedPhrases restricts nothing:
+//   - conditional: it is the condition of a clause, about its subject
+//     ("if your Writer is not thread safe, wrap it");
 //   - otherAgent: it is about what runs the package's own work ("the
 //     callback is invoked in a single goroutine at a time", "each call
 //     returns in one goroutine at a time", "it starts a single goroutine
@@ -72,8 +74,10 @@ var unsharedPhrases = regexp.MustCompile(`(?i)\b((is |are )?not (safe|thread[- ]
 var (
 	otherAgent = regexp.MustCompile(`(?i)\b(callbacks?|handlers?|hooks?|listeners?|observers?|functions?|funcs?|(the|each|every) calls?|returns?|invoked|executed|executes|fired|fires|dispatched|delivered|spawns?|starts?|started|launch(es|ed)?|background|worker|(runs?|ran) (in|on))\b`)
 	lockModes  = regexp.MustCompile(`(?i)\b(readers?|writers?)\b.*\b(or|and)\b.*\b(single|one)[- ](reader|writer)|\b(lock|mutex|rwmutex)\b`)
-	agentOnly  = regexp.MustCompile(`(?i)^(single[- ]goroutine|one goroutine at a time)$`)
-	roleOnly   = regexp.MustCompile(`(?i)^(single|one)[- ](reader|writer)s?$`)
+	// conditional matches a clause the phrase is the condition of.
+	conditional = regexp.MustCompile(`(?i)\b(if|unless|when|whether)\b`)
+	agentOnly   = regexp.MustCompile(`(?i)^(single[- ]goroutine|one goroutine at a time)$`)
+	roleOnly    = regexp.MustCompile(`(?i)^(single|one)[- ](reader|writer)s?$`)
 )
 
 // unsharedDoc returns the phrase of a doc comment saying the type is not
@@ -97,6 +101,9 @@ func unsharedDoc(doc string) string {
 // before it), nor a single reader or writer in the description of a
 // lock's modes (lockModes).
 func restricts(sentence string, at int, phrase string) bool {
+	if conditional.MatchString(sentence[:at]) {
+		return false // "If your Writer is not thread safe, …": about the condition's subject
+	}
 	switch {
 	case agentOnly.MatchString(phrase):
 		return !otherAgent.MatchString(sentence[:at])

@@ -23,6 +23,8 @@ func TestUnsharedDoc(t *testing.T) {
 		{"Lock is a reader-writer lock: any number of readers or a single writer may hold it.", ""},
 		{"Thread-safe. The flush runs on a single goroutine in the background.", ""},
 		{"Cache is safe for concurrent use by multiple goroutines.", ""},
+		{"If your writer is not thread safe, wrap it with SyncWriter.", ""},
+		{"A Logger is not safe for concurrent use if its Writer is not.", "is not safe for concurrent use"},
 	} {
 		if got := unsharedDoc(tc.doc); got != tc.want {
 			t.Errorf("unsharedDoc(%q) = %q, want %q", tc.doc, got, tc.want)
@@ -79,6 +81,20 @@ func TestInternalTo(t *testing.T) {
 	} {
 		if got := internalTo(tc.path, tc.user); got != tc.want {
 			t.Errorf("internalTo(%q, %q) = %v, want %v", tc.path, tc.user, got, tc.want)
+		}
+	}
+}
+
+// TestSequentialOnce checks that documentation requiring a single call
+// forbids concurrent calls of the method.
+func TestSequentialOnce(t *testing.T) {
+	for doc, want := range map[string]string{
+		"Stop stops the timer; user must call it just once.": "must call it just once",
+		"Init must be called only once.":                     "must be called only once",
+		"Stop may be called any number of times.":            "",
+	} {
+		if got := SequentialDoc(doc); got != want {
+			t.Errorf("SequentialDoc(%q) = %q, want %q", doc, got, want)
 		}
 	}
 }

@@ -170,9 +170,9 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 	for _, mm := range ms {
 		fns = append(fns, mm.m.Func)
 	}
-	gates := lockGates(fns)
+	gates := lockGates(t.Obj.Type(), fns)
 	for i, mm := range ms {
-		if tp.Methods[i].LockOff = lockOff(mm.m.Func, gates); tp.Methods[i].LockOff == "" {
+		if tp.Methods[i].LockOff = lockOff(mm, gates); tp.Methods[i].LockOff == "" {
 			tp.Methods[i].SetUp = setUp(mm, ms)
 		}
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()

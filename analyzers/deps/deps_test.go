@@ -457,16 +457,19 @@ func TestSetUp(t *testing.T) {
 }
 
 // TestLockOff checks the lock-off switches: a method writing the flag
-// other methods test to skip their lock (Store.NoLock), one whose
-// documentation says it disables locking (Table.Unsafe), and not a
-// Close setting the flag a method tests to return early (Shut.Close).
+// other methods test to skip their lock (Store.NoLock), or the flag a
+// mutex wrapper held in a field tests (Logger.SetNoLock, through the
+// wrapper's Disable), one whose documentation says it disables locking
+// (Table.Unsafe), and not a Close setting the flag a method tests to
+// return early (Shut.Close).
 func TestLockOff(t *testing.T) {
 	p := runDepsOnce(t, "setupmethods")[0].Result.(*deps.Plan)
 	want := map[string]string{
-		"Store.NoLock": "it writes nolock, which Get tests to skip its lock",
-		"Table.Unsafe": "doc: disables locking",
+		"Store.NoLock":     "it writes recv.nolock, which Get tests to skip its lock",
+		"Table.Unsafe":     "doc: disables locking",
+		"Logger.SetNoLock": "it writes recv.mu.disabled, which MutexWrap.Lock tests to skip its lock",
 	}
-	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache"} {
+	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache", "Logger"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			t.Fatalf("no plan for %s", typ)

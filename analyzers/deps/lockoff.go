@@ -19,41 +19,81 @@ import (
 // calls it (see Method.LockOff).
 
 // lockOffDoc matches the documentation of a method that turns the type's
-// synchronisation off.
-var lockOffDoc = regexp.MustCompile(`(?i)\b(disables?|turns? off|switch(es)? off|skips?|removes?|without)\b[^.]{0,40}\b(locking|locks|mutex(es)?|synchroni[sz]ation|thread[- ]safety|concurrency safety)\b|` +
+// synchronisation off ("disables locking", "the user can choose to
+// disable the lock", "no longer thread-safe").
+var lockOffDoc = regexp.MustCompile(`(?i)\b(disables?|disabling|turns? off|switch(es)? off|removes?)\b[^.]{0,40}\b(locking|lock|locks|mutex(es)?|synchroni[sz]ation|thread[- ]safety|concurrency safety)\b|` +
 	`\b(no longer|not) (be )?(thread[- ]safe|safe for concurrent use|synchroni[sz]ed|goroutine[- ]safe)\b`)
 
-// lockOff returns why the method fn is a lock-off switch, or "": gates
-// are the fields of the receiver that some method tests before locking
-// (see lockGates).
-func lockOff(fn *ssa.Function, gates map[*types.Var]string) string {
+// lockOff returns why method m is a lock-off switch, or "": gates are
+// the normalized locations that some method tests before locking (see
+// lockGates). The write may be the method's own or a callee's (SetNoLock
+// calling mu.Disable()), as its summary has it.
+func lockOff(m *method, gates map[string]string) string {
+	fn := m.m.Func
 	if fn == nil || fn.Synthetic != "" {
 		return ""
 	}
 	if phrase := lockOffDoc.FindString(strings.Join(strings.Fields(funcDoc(fn)), " ")); phrase != "" {
 		return "doc: " + strings.ToLower(phrase)
 	}
-	if len(gates) == 0 || len(fn.Params) == 0 {
-		return ""
-	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			if f := recvField(st.Addr, fn.Params[0]); f != nil && gates[f] != "" {
-				return "it writes " + f.Name() + ", which " + gates[f] + " tests to skip its lock"
+	for _, a := range m.accesses {
+		if !a.a.Write || a.call {
+			continue
+		}
+		for gate, by := range gates {
+			if a.loc == gate {
+				return "it writes " + display(m, a.a.Loc) + ", which " + by + " tests to skip its lock"
 			}
 		}
 	}
 	return ""
 }
 
-// lockGates returns the fields of the receiver that a method of fns tests
-// before it locks, taking the lock on one branch of the test only, with
-// the name of one such method.
-func lockGates(fns []*ssa.Function) map[*types.Var]string {
+// lockGates returns the locations of an object of type t, normalized
+// ("T.nolock", "T.mu.disabled"), that a method tests before it locks,
+// taking the lock on one branch of the test only, each with the name of
+// one such method: the fields of t that its methods fns test, and those
+// of a struct of its package held in a field of t that the struct's own
+// methods test (logrus's Logger holds a MutexWrap whose Lock locks
+// unless disabled).
+func lockGates(t types.Type, fns []*ssa.Function) map[string]string {
+	gates := map[string]string{}
+	for f, by := range fieldGates(fns) {
+		gates["T."+f.Name()] = by
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || len(fns) == 0 || fns[0] == nil {
+		return gates
+	}
+	prog := fns[0].Prog
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		ft, sep := f.Type(), "."
+		if p, ok := types.Unalias(ft).(*types.Pointer); ok {
+			ft, sep = p.Elem(), "->"
+		}
+		n, ok := types.Unalias(ft).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg() != f.Pkg() || types.IsInterface(n) {
+			continue
+		}
+		mset := prog.MethodSets.MethodSet(types.NewPointer(n))
+		var methods []*ssa.Function
+		for j := range mset.Len() {
+			if fn := prog.MethodValue(mset.At(j)); fn != nil {
+				methods = append(methods, fn)
+			}
+		}
+		for g, by := range fieldGates(methods) {
+			gates["T."+f.Name()+sep+g.Name()] = n.Obj().Name() + "." + by
+		}
+	}
+	return gates
+}
+
+// fieldGates returns the fields of the receiver that a method of fns
+// tests before it locks, taking the lock on one branch of the test only,
+// with the name of one such method.
+func fieldGates(fns []*ssa.Function) map[*types.Var]string {
 	gates := map[*types.Var]string{}
 	for _, fn := range fns {
 		if fn == nil || len(fn.Params) == 0 || fn.Blocks == nil {

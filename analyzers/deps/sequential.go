@@ -10,7 +10,8 @@ import (
 var sequentialRE = regexp.MustCompile(`(?i)\b(?:must|should|may) not be (?:called|used|modified|changed|invoked) ` +
 	`(?:concurrently|in parallel|while|from (?:multiple|several|more than one) goroutines)|` +
 	`\bnot (?:safe for concurrent|thread[- ]safe|goroutine[- ]safe|concurrency[- ]safe)|` +
-	`\b(?:is|are) not safe to (?:call|use) concurrently`)
+	`\b(?:is|are) not safe to (?:call|use) concurrently|` +
+	`\b(?:must|should) (?:only )?(?:call (?:it|this|this method) |be called )(?:just |only )?once\b`)
 
 // SequentialDoc returns the phrase of a method's documentation that
 // forbids calling it concurrently ("must not be called concurrently",

@@ -85,6 +85,12 @@ func setUp(m *method, all []*method) string {
 	return ""
 }
 
+// Teardown reports whether a method's name says it ends the object's use
+// (see teardown): such a method is never a set-up method, and depcon
+// test never calls it in a prefix, where the concurrent calls would use
+// a closed object.
+func Teardown(name string) bool { return teardown(name) }
+
 // teardown reports whether a method's name says it ends the object's use:
 // its first word, in either case, is one of those of teardownWord
 // (Close, CloseAll, stopWorkers, Shutdown, TearDown).

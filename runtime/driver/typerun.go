@@ -131,6 +131,17 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 			"objects slow (a large size, a tiny interval) slow every test", r.tests, plural(r.tests, "test ran", "tests ran"), r.slowest.d.Round(time.Millisecond),
 			describeObjects(r.slowest.test))
 	}
+	if r.tests == 0 && len(r.g.Targets()) > 0 && len(r.rep.Violations) == 0 && r.rep.Skipped == "" {
+		// Pairs to test, and no test ran: not "no violation found".
+		why := fmt.Sprintf("the budget ended in the probes of its constructors and methods (%v)",
+			time.Since(r.start).Round(100*time.Millisecond))
+		if r.parent.Err() != nil {
+			why = "interrupted before its first test"
+		} else if r.ctx.Err() == nil {
+			why = "every pair involves a method that cannot be called"
+		}
+		r.rep.Skipped = "no test ran: " + why
+	}
 	r.rep.PairsTested = len(r.tested)
 	r.rep.stats = r.pairStats()
 	r.rep.Interleavings = r.interleavings()
@@ -155,7 +166,12 @@ func confirmWindow(budget time.Duration) time.Duration { return max(budget, time
 // violation (other than a self-deadlock) ends the loop.
 func (r *typeRun) loop() {
 	if len(r.g.Targets()) == 0 {
-		r.note("no %s pairs to test", r.cfg.Pairs)
+		if n := len(r.s.Plan.Pairs); n > 0 {
+			r.note("none of its %d dependent %s is tested: each involves a set-up method, a method documented "+
+				"not to run concurrently, or a dependency -find leaves out", n, plural(n, "pair", "pairs"))
+		} else {
+			r.note("no %s pairs to test", r.cfg.Pairs)
+		}
 		return
 	}
 	for r.ctx.Err() == nil {

@@ -127,6 +127,9 @@ func New(s *Subject, cfg Config) *Generator {
 		if m.LockOff != "" {
 			g.excluded[m.Name] = true // never called (deps.Method.LockOff)
 		}
+		if deps.Teardown(m.Name) {
+			g.noPrefix[m.Name] = true // the concurrent calls would use a closed object
+		}
 	}
 	g.contract.extend(s.Plan)
 	g.targets = g.makeTargets()

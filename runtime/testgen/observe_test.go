@@ -244,3 +244,55 @@ func (s *Store) Use(c Codec) {}
 		t.Errorf("%d of 100 Codec arguments made by NewJSON, want most", own)
 	}
 }
+
+// TestTeardownNotInPrefix checks that a method ending the object's use
+// is never called in a prefix: the concurrent calls would use a closed
+// object.
+func TestTeardownNotInPrefix(t *testing.T) {
+	const src = `package q
+
+import "sync"
+
+type Conn struct {
+	mu  sync.Mutex
+	buf []byte
+	closed bool
+}
+
+func (c *Conn) Write(b []byte) { c.mu.Lock(); c.buf = append(c.buf, b...); c.mu.Unlock() }
+func (c *Conn) Close()         { c.mu.Lock(); c.closed = true; c.mu.Unlock() }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "q.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := &deps.TypePlan{Name: "Conn", Methods: []deps.Method{{Name: "Close", Writes: 1}, {Name: "Write", Writes: 1}},
+		Pairs: []deps.Pair{{M1: "Close", M2: "Write", Deps: []string{deps.DepPC}}, {M1: "Write", M2: "Write", Deps: []string{deps.DepPC}}}}
+	s, err := NewSubject(pkg, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(s, Config{Seed: 1, Find: FindAll, Pairs: PairsDependent, MaxLen: 4})
+	suffix := 0
+	for range 40 {
+		c := g.Next()
+		for _, p := range c.Test.Prefix {
+			if p.Fn == "Close" {
+				t.Fatalf("Close in a prefix: %+v", c.Test.Prefix)
+			}
+		}
+		for _, call := range c.Test.Suffix {
+			if call.Fn == "Close" {
+				suffix++
+			}
+		}
+	}
+	if suffix == 0 {
+		t.Error("Close never called concurrently")
+	}
+}
