@@ -302,7 +302,7 @@ func (r *workflowRun) job(name string, k, n int) []stepResult {
 		if err != nil {
 			res.failed, failed = true, true
 			res.output += err.Error()
-			if ee, ok := err.(*exec.ExitError); ok {
+			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 				res.status = ee.ExitCode()
 			}
 		}
@@ -382,7 +382,7 @@ func (r *workflowRun) uses(step workflowStep, vars map[string]string) error {
 		for p := range strings.SplitSeq(strings.TrimSpace(with["path"]), "\n") {
 			p = strings.TrimSuffix(strings.TrimSpace(p), "/")
 			if err := copyTree(filepath.Join(r.ws, p), filepath.Join(dst, p)); err != nil &&
-				!(errors.Is(err, fs.ErrNotExist) && with["if-no-files-found"] == "ignore") {
+				(!errors.Is(err, fs.ErrNotExist) || with["if-no-files-found"] != "ignore") {
 				return err
 			}
 		}

@@ -99,9 +99,9 @@ func detect(p Policy) (*sysJail, Mechanisms, error) {
 		s.close()
 		switch mode {
 		case "landlock":
-			return nil, m, fmt.Errorf("%s=%s: %v", IsolationEnv, mode, landlockErr)
+			return nil, m, fmt.Errorf("%s=%s: %w", IsolationEnv, mode, landlockErr)
 		case "namespaces":
-			return nil, m, fmt.Errorf("%s=%s: no read-only mount namespace: %v", IsolationEnv, mode, mountErr)
+			return nil, m, fmt.Errorf("%s=%s: no read-only mount namespace: %w", IsolationEnv, mode, mountErr)
 		}
 		return nil, m, fmt.Errorf("the kernel does not let depcon make the filesystem read-only: "+
 			"Landlock is not available (%v), and no read-only mount namespace could be made (%v)", landlockErr, mountErr)

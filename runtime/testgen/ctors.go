@@ -65,7 +65,7 @@ func (s *Subject) findFuncs() {
 		// The package's own types, and any interface the type under
 		// test implements (a constructor may return it as an io.Closer
 		// or as an interface of a parent package).
-		if res == nil || res.Obj().Pkg() != s.Pkg && !(types.IsInterface(res) && s.builds(res)) {
+		if res == nil || res.Obj().Pkg() != s.Pkg && (!types.IsInterface(res) || !s.builds(res)) {
 			continue
 		}
 		f := &Func{Name: name, Expr: name, Sig: sig, Res: res}

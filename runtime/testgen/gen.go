@@ -87,12 +87,11 @@ type Generator struct {
 	ctorOK   map[string]int
 	ctorFail map[string]int
 	// ctorArgs holds the arguments with which each constructor built an
-	// object in a probe; fresh the constructors whose objects need
-	// fresh strings; serial numbers the fresh strings (see build.go).
+	// object in a probe; freshNames the constructors whose objects need
+	// fresh strings (see build.go).
 	ctorArgs   map[string][]workedArgs // fastest first
 	freshNames map[string]bool
 	configs    int // configurations generated (see valuer.configs)
-	serial     int
 	// same, while a test's method calls are generated, holds the one
 	// literal of each basic kind ("string", "int", "uint") they all
 	// use, so that the calls of the test meet on the same keys; nil
@@ -417,7 +416,7 @@ func (g *Generator) share(test *harness.Test) {
 			continue
 		}
 		for i := range min(sig.Params().Len(), len(c.Args)) {
-			if a := c.Args[i]; a.K == harness.KLit && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			if a := c.Args[i]; a.K == harness.KLit && (!sig.Variadic() || i != sig.Params().Len()-1) {
 				key := types.TypeString(sig.Params().At(i).Type(), nil)
 				pool[key] = append(pool[key], a)
 			}

@@ -29,6 +29,7 @@
 package analysisdoc
 
 import (
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -66,10 +67,10 @@ func Extract(content, name string) (string, error) {
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), "", content, parser.ParseComments|parser.PackageClauseOnly)
 	if err != nil {
-		return "", fmt.Errorf("not a Go source file: %v", err)
+		return "", fmt.Errorf("not a Go source file: %w", err)
 	}
 	if f.Doc == nil {
-		return "", fmt.Errorf("Go source file has no package comment")
+		return "", errors.New("the Go source file has no package comment")
 	}
 	for section := range strings.SplitSeq(f.Doc.Text(), "\n# ") {
 		body, ok := strings.CutPrefix(section, "Analyzer "+name)

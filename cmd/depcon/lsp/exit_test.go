@@ -123,8 +123,8 @@ func TestCommandExitsOnExit(t *testing.T) {
 					t.Errorf("depcon lsp exited with status %d after exit, want %d", got, tc.want)
 				}
 			case <-time.After(exitPromptly):
-				cmd.Process.Kill()
-				<-waited
+				_ = cmd.Process.Kill()
+				_ = <-waited
 				t.Fatalf("depcon lsp did not exit within %v of exit, its standard input still open", exitPromptly)
 			}
 		})
