@@ -45,5 +45,5 @@ func (f *Feed) Last() time.Time {
 	return f.last
 }
 
-// Close closes the feed; it must be called once.
+// Close closes the feed.
 func (f *Feed) Close() { close(f.done) }
