@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -59,8 +60,8 @@ func (k kind) noun() string {
 type site struct {
 	fn    *ssa.Function
 	kind  kind
-	obj   string            // the channel or WaitGroup: its class and type
-	loc   summary.ExactPath // where the channel or WaitGroup is
+	obj   string              // the channel or WaitGroup: its class and type
+	loc   lockstate.ExactPath // where the channel or WaitGroup is
 	pos   token.Pos
 	at    ssa.Instruction   // where the operation happens
 	exits []ssa.Instruction // for a deferred operation: the returns
@@ -230,7 +231,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil {
 		return nil
 	}
-	if summary.TypeClass(obj.Signature().Recv().Type()) == "sync.Cond" {
+	if lockstate.TypeClass(obj.Signature().Recv().Type()) == "sync.Cond" {
 		o, loc := c.condObj(n, call.Args[0])
 		switch obj.Name() {
 		case "Wait":
@@ -240,7 +241,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 		}
 		return nil
 	}
-	if summary.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
+	if lockstate.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
 		return nil
 	}
 	o, loc := c.wgObj(n, call.Args[0])
@@ -263,7 +264,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 
 // chanObj names the channel a value was loaded from: a field of a type
 // or a package variable, with the channel's type.
-func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	for {
 		ct, ok := v.(*ssa.ChangeType)
 		if !ok {
@@ -273,31 +274,31 @@ func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactP
 	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	p, ok := n.Name(load.X)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " " + types.TypeString(v.Type(), nil), p
 }
 
-func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " sync.WaitGroup", p
 }
 
 // condObj names a sync.Cond: a field holding it or a pointer to it.
-func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " sync.Cond", p
 }
@@ -312,7 +313,7 @@ func exported(class string) bool {
 // checkLoad taints a channel loaded from a field and used other than by
 // channel operations: it may be operated on elsewhere.
 func (c *checker) checkLoad(n *lockflow.Flow, load *ssa.UnOp) {
-	if summary.TypeClass(load.Type()) == "sync.Cond" {
+	if lockstate.TypeClass(load.Type()) == "sync.Cond" {
 		if _, ok := load.Type().Underlying().(*types.Pointer); ok {
 			obj, _ := c.condObj(n, load)
 			c.onlySyncCalls(obj, load)
@@ -348,7 +349,7 @@ func (c *checker) checkLoad(n *lockflow.Flow, load *ssa.UnOp) {
 // checkStore records the channels made for a field: a buffer (or a
 // channel from elsewhere) makes the field's operations not followed.
 func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
-	if summary.TypeClass(st.Val.Type()) == "sync.Cond" {
+	if lockstate.TypeClass(st.Val.Type()) == "sync.Cond" {
 		c.checkCond(n, st)
 		return
 	}
@@ -495,9 +496,9 @@ func (c *checker) checkAddr(n *lockflow.Flow, fa *ssa.FieldAddr) {
 			return
 		}
 		obj = p.Class + " " + types.TypeString(t, nil)
-	} else if summary.TypeClass(t) == "sync.WaitGroup" {
+	} else if lockstate.TypeClass(t) == "sync.WaitGroup" {
 		obj, _ = c.wgObj(n, fa)
-	} else if summary.TypeClass(t) == "sync.Cond" {
+	} else if lockstate.TypeClass(t) == "sync.Cond" {
 		obj, _ = c.condObj(n, fa)
 	}
 	if obj == "" {
@@ -608,26 +609,26 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockflow.Lock {
 
 // translate names a lock of a caller, at a call of fn, in fn's terms:
 // through the parameter or free variable it is reached from.
-func (c *checker) translate(p summary.ExactPath, call *ssa.Call, fn *ssa.Function) (summary.ExactPath, bool) {
+func (c *checker) translate(p lockstate.ExactPath, call *ssa.Call, fn *ssa.Function) (lockstate.ExactPath, bool) {
 	if isGlobal(p) {
 		return p, true
 	}
 	flow := c.prog.Flow(call.Parent())
 	if flow == nil {
-		return summary.ExactPath{}, false
+		return lockstate.ExactPath{}, false
 	}
 	key := p.Key()
-	try := func(v ssa.Value, root, name string) (summary.ExactPath, bool) {
+	try := func(v ssa.Value, root, name string) (lockstate.ExactPath, bool) {
 		a, ok := flow.Name(v)
 		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
-			return summary.ExactPath{}, false
+			return lockstate.ExactPath{}, false
 		}
 		rest := key[len(a.Key()):]
 		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
-			return summary.ExactPath{}, false
+			return lockstate.ExactPath{}, false
 		}
 		disp := name + strings.ReplaceAll(rest, "->", "")
-		return summary.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+		return lockstate.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
 	}
 	for j, arg := range call.Call.Args {
 		if j < len(fn.Params) {
@@ -645,16 +646,16 @@ func (c *checker) translate(p summary.ExactPath, call *ssa.Call, fn *ssa.Functio
 			}
 		}
 	}
-	return summary.ExactPath{}, false
+	return lockstate.ExactPath{}, false
 }
 
 // isGlobal reports whether a lock is a package variable (or in one).
-func isGlobal(p summary.ExactPath) bool {
+func isGlobal(p lockstate.ExactPath) bool {
 	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
 }
 
 // container returns the object a field path selects from.
-func container(p summary.ExactPath) string {
+func container(p lockstate.ExactPath) string {
 	k := strings.TrimSuffix(p.Key(), "->")
 	i := strings.LastIndexByte(k, '.')
 	if i < len(p.Root) {
@@ -666,7 +667,7 @@ func container(p summary.ExactPath) string {
 // sameObject reports whether a lock and a channel (or WaitGroup) are
 // fields of the same object, or the lock is a package variable: then a
 // lock class and a channel class name one lock for the channel.
-func sameObject(lock, loc summary.ExactPath) bool {
+func sameObject(lock, loc lockstate.ExactPath) bool {
 	if isGlobal(lock) {
 		return true
 	}

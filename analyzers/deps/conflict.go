@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -58,7 +59,7 @@ func protectors(a, b *access) (ga, gb []guard) {
 // location (a check-then-act); nor do two conservative writes by unknown
 // code (a callback both methods call): neither is known to happen.
 func conflicts(m1, m2 *method, a, b *access) bool {
-	if !a.a.Write && !b.a.Write || !summary.Compatible(a.loc, b.loc) {
+	if !a.a.Write && !b.a.Write || !lockstate.Compatible(a.loc, b.loc) {
 		return false
 	}
 	if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
@@ -257,7 +258,7 @@ func unsynchronised(a *access) bool {
 // the same counters, atomic additions, commute.)
 func singleAtomics(a, b *access) bool {
 	return a.a.Write != b.a.Write && a.a.Flags&summary.Atomic != 0 && b.a.Flags&summary.Atomic != 0 &&
-		summary.Compatible(a.loc, b.loc)
+		lockstate.Compatible(a.loc, b.loc)
 }
 
 func rw(a summary.Access) string {
@@ -272,7 +273,7 @@ func rw(a summary.Access) string {
 func (m *method) compound(loc string) bool {
 	n := 0
 	for _, a := range m.accesses {
-		if a.a.Flags.Synchronized() && summary.Compatible(a.loc, loc) {
+		if a.a.Flags.Synchronized() && lockstate.Compatible(a.loc, loc) {
 			n++
 		}
 	}

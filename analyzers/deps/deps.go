@@ -14,6 +14,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -128,7 +129,7 @@ func Contract(t *summary.Type) *TypePlan {
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
 func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*TypePlan, []*method) {
-	self := summary.TypeClass(t.Obj.Type())
+	self := lockstate.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
 	if tp.NotShared != "" {
@@ -231,7 +232,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 			default:
 				mm.ds = append(mm.ds, lockPair{a: h, b: summary.Held{Lock: acq.Lock, Class: acq.Class, Mode: acq.Mode},
 					acq: acq, edge: lockrules.NewEdge(acq.Held, h, acq),
-					sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock) && h.Class != acq.Class})
+					sameObject: lockstate.Root(h.Lock) == lockstate.Root(acq.Lock) && h.Class != acq.Class})
 			}
 		}
 	}
@@ -246,7 +247,7 @@ func lockList(ls map[string]summary.Mode) []string {
 		if rest, ok := strings.CutPrefix(l, "T"); ok {
 			l = "$0" + rest
 		}
-		out = append(out, summary.Display(l, []string{"recv"})+"("+m.String()+")")
+		out = append(out, lockstate.Display(l, []string{"recv"})+"("+m.String()+")")
 	}
 	sort.Strings(out)
 	return out
@@ -338,7 +339,7 @@ func rwr(m1, m2 *method) (Evidence, bool) {
 	return Evidence{}, false
 }
 
-func display(m *method, loc string) string { return summary.Display(loc, m.m.Params) }
+func display(m *method, loc string) string { return lockstate.Display(loc, m.m.Params) }
 
 // short returns "file.go:12:3" for a full position.
 func short(where string) string {

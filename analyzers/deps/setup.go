@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -120,7 +121,7 @@ func guardedElsewhere(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if summary.Compatible(w.loc, a.loc) && locked(a.a) {
+				if lockstate.Compatible(w.loc, a.loc) && locked(a.a) {
 					return display(m, w.a.Loc)
 				}
 			}
@@ -246,7 +247,7 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if !summary.Compatible(w.loc, a.loc) {
+				if !lockstate.Compatible(w.loc, a.loc) {
 					continue
 				}
 				if a.a.Write {

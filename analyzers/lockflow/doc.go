@@ -13,7 +13,7 @@
 // read). Both decide what a call does to a lock by summary.LockCall.
 //
 // A lock is named by its access path in the function under the exact
-// policy of summary.Namer (summary.ExactPath): exact indices and local
+// policy of lockstate.Namer (lockstate.ExactPath): exact indices and local
 // roots, so that a loop's lock of one element is told from another's. The
 // summaries name the same values under the namer's other policy. A
 // callee's net effect on the locks its caller can name is mapped onto the

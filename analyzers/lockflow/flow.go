@@ -6,11 +6,11 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -36,7 +36,7 @@ const (
 // An Acq is an acquisition: the lock, where it was acquired (a Lock call,
 // or a call of a function that returns holding it) and in which mode.
 type Acq struct {
-	Path summary.ExactPath
+	Path lockstate.ExactPath
 	Pos  token.Pos
 	Read bool
 	Via  string // the callee that acquires it, if not a direct Lock
@@ -158,7 +158,7 @@ func (s *State) exit(k string) uint8 {
 // for each lock, the set of its states at the function's returns.
 type Summary struct {
 	Effects  map[string]uint8
-	Paths    map[string]summary.ExactPath
+	Paths    map[string]lockstate.ExactPath
 	Read     map[string]bool
 	NoReturn bool
 	// EntryReleased lists the locks the function releases while they
@@ -201,10 +201,10 @@ func NewProgram(pkg *ssa.Package, files []*ast.File, noReturn func(*ssa.Function
 // Flow is the lock dataflow of one function.
 type Flow struct {
 	Fn    *ssa.Function
-	namer *summary.Namer
+	namer *lockstate.Namer
 	prog  *Program
 	in    map[*ssa.BasicBlock]*State
-	paths map[string]summary.ExactPath
+	paths map[string]lockstate.ExactPath
 	// entryHeld lists locks the function releases while they may be
 	// held on entry: it works on its caller's lock.
 	entryHeld map[string]bool
@@ -232,7 +232,7 @@ func (p *Program) flow(fn *ssa.Function) *Flow {
 		return nil
 	}
 	p.busy[fn] = true
-	f := &Flow{Fn: fn, namer: summary.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]summary.ExactPath{},
+	f := &Flow{Fn: fn, namer: lockstate.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]lockstate.ExactPath{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.prescan()
 	f.solve()
@@ -457,14 +457,14 @@ func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
 	return s
 }
 
-func (f *Flow) acquire(s *State, p summary.ExactPath, a Acq) {
+func (f *Flow) acquire(s *State, p lockstate.ExactPath, a Acq) {
 	k := p.Key()
 	f.paths[k] = p
 	s.held[k] = Held
 	s.site[k] = a
 }
 
-func (f *Flow) release(s *State, p summary.ExactPath) {
+func (f *Flow) release(s *State, p lockstate.ExactPath) {
 	k := p.Key()
 	f.paths[k] = p
 	if s.get(k)&Untouched != 0 {
@@ -575,7 +575,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 		if p.Local() && sum.Paths[k].Root == "$0" && callee.Signature.Recv() != nil {
 			// A method of a local value: name it as the source does.
 			if text, ok := f.prog.recv[instr.Pos()]; ok {
-				p.Display = text + sum.Paths[k].Display[len(rootDisplay(sum.Paths[k])):]
+				p.Display = text + sum.Paths[k].Display[len(sum.Paths[k].RootDisplay()):]
 			}
 		}
 		key := p.Key()
@@ -724,62 +724,14 @@ func staticCallee(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
 }
 
 // mapPath maps a callee's lock path onto the caller's values.
-func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (summary.ExactPath, bool) {
-	p := sum.Paths[k]
-	if strings.HasPrefix(p.Root, "@") {
-		return p, true
-	}
-	var v ssa.Value
-	switch {
-	case strings.HasPrefix(p.Root, "$f"):
-		i := atoi(p.Root[2:])
-		if i < 0 || i >= len(bindings) {
-			return summary.ExactPath{}, false
-		}
-		v = bindings[i]
-	case strings.HasPrefix(p.Root, "$"):
-		i := atoi(p.Root[1:])
-		if i < 0 || i >= len(args) {
-			return summary.ExactPath{}, false
-		}
-		v = args[i]
-	default:
-		return summary.ExactPath{}, false
-	}
-	rest := p.Rest
-	if c := summary.CapturedParam(v); c != nil && strings.HasPrefix(rest, "->") {
-		// A closure's variable bound to the cell of a parameter: the
-		// closure reaches the parameter through it.
-		v, rest = c, rest[len("->"):]
-	}
-	a, ok := f.namer.Exact(v)
-	if !ok {
-		return summary.ExactPath{}, false
-	}
-	q := a
-	q.Rest = a.Rest + rest
-	if p.Rest != "" {
-		q.Class = p.Class
-		q.Display = a.Display + p.Display[len(rootDisplay(p)):]
-	}
-	q.Values = a.Values
-	return q, true
+func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.Exact(sum.Paths[k])
 }
-
-// rootDisplay is the part of a path's display that names its root.
-func rootDisplay(p summary.ExactPath) string {
-	if i := strings.IndexAny(p.Display, ".["); i >= 0 {
-		return p.Display[:i]
-	}
-	return p.Display
-}
-
-// atoi returns the index a root spells ("0" in "$0"), or -1.
-func atoi(s string) int { return summary.ParseIndex(s) }
 
 // summarize computes the function's net effect from its returns.
 func (f *Flow) summarize() {
-	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]summary.ExactPath{}, Read: map[string]bool{}, NoReturn: true,
+	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]lockstate.ExactPath{}, Read: map[string]bool{}, NoReturn: true,
 		EntryReleased: map[string]bool{}}
 	for k := range f.entryReleased {
 		if !f.paths[k].Local() {
@@ -968,7 +920,7 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 
 // A Lock is a lock as seen at one instruction by another analyzer.
 type Lock struct {
-	Path summary.ExactPath
+	Path lockstate.ExactPath
 	// Held reports that the lock is held on every path to the
 	// instruction; otherwise it was acquired on every path and may
 	// have been released since.

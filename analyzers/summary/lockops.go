@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // An OpKind is what a call does to a lock.
@@ -50,7 +52,7 @@ func LockCall(c *ssa.CallCommon) LockOp {
 	if recv == nil {
 		return LockOp{}
 	}
-	switch TypeClass(recv.Type()) {
+	switch lockstate.TypeClass(recv.Type()) {
 	case "sync.Mutex", "sync.RWMutex":
 		return lockOp(obj.Name(), c.Args[0], true)
 	}

@@ -69,7 +69,7 @@ func (f Flags) Synchronized() bool { return f&(Atomic|SyncMap|Chan) != 0 && f&Cl
 
 // An Access is a read or a write of a location.
 type Access struct {
-	Loc   string // access path, see Paths
+	Loc   string // access path, see package lockstate
 	Write bool
 	Flags Flags
 	Held  []Held // locks held at the access (must), with the mode

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // walker computes the summary of one function: a forward dataflow
@@ -16,7 +18,7 @@ import (
 type walker struct {
 	b      *builder
 	fn     *ssa.Function
-	r      *resolver
+	r      *lockstate.Namer
 	sum    *Summary
 	record bool
 	// lastRef holds the blocks that run after the function dropped the
@@ -414,8 +416,8 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	st := out.clone()
 	saved := w.record
 	w.record = false // a TryLock never blocks: no acquisition event
-	for _, p := range w.r.paths(op.Lock) {
-		w.acquire(st, call, 0, p.location(), lockClass(p, op.Lock), op.Mode, false)
+	for _, p := range w.r.Paths(op.Lock) {
+		w.acquire(st, call, 0, p.Location(), lockClass(p, op.Lock), op.Mode, false)
 	}
 	w.record = saved
 	return st
@@ -435,9 +437,9 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			if isCell(in.X) {
 				return
 			}
-			w.accessAll(st, w.r.paths(in.X), location, false, 0, in)
+			w.accessAll(st, w.r.Paths(in.X), location, false, 0, in)
 		case token.ARROW:
-			ps := w.r.paths(in.X)
+			ps := w.r.Paths(in.X)
 			w.accessAll(st, ps, location, false, Chan, in)
 			w.takeHandoff(st, in, ps)
 			if !in.CommaOk {
@@ -448,19 +450,19 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		if isCell(in.Addr) {
 			return
 		}
-		w.accessAll(st, w.r.paths(in.Addr), location, true, 0, in)
+		w.accessAll(st, w.r.Paths(in.Addr), location, true, 0, in)
 	case *ssa.MapUpdate:
-		w.accessAll(st, w.r.paths(in.Map), elements, true, Map, in)
+		w.accessAll(st, w.r.Paths(in.Map), elements, true, Map, in)
 	case *ssa.Lookup:
 		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
-			w.accessAll(st, w.r.paths(in.X), elements, false, Map, in)
+			w.accessAll(st, w.r.Paths(in.X), elements, false, Map, in)
 		}
 	case *ssa.Next:
 		if rng, ok := in.Iter.(*ssa.Range); ok && !in.IsString {
-			w.accessAll(st, w.r.paths(rng.X), elements, false, Map, in)
+			w.accessAll(st, w.r.Paths(rng.X), elements, false, Map, in)
 		}
 	case *ssa.Send:
-		ps := w.r.paths(in.Chan)
+		ps := w.r.Paths(in.Chan)
 		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
 			w.b.sendHeld[in] = withoutEntry(heldNow(st))
 		}
@@ -469,7 +471,7 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		w.chanLock(st, in, in.Chan, ps, true)
 	case *ssa.Select:
 		for _, s := range in.States {
-			ps := w.r.paths(s.Chan)
+			ps := w.r.Paths(s.Chan)
 			w.accessAll(st, ps, location, false, Chan, in)
 			if in.Blocking && s.Dir == types.SendOnly {
 				w.chanLockEvent(st, in, s.Chan, ps)
@@ -502,7 +504,7 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 
 // chanLock acquires (send) or releases (receive) the channels used as
 // mutexes among ps, the paths of the channel v.
-func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []path, acquire bool) {
+func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool) {
 	if w.b.chanLocks == nil {
 		return
 	}
@@ -514,11 +516,11 @@ func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []pa
 // chanLockPaths returns the paths among ps, those of a channel value,
 // of the channels used as mutexes, as paths of the locks: the fields
 // ("$0.lockC", as "$0.mu" names a mutex), not the channels they refer to.
-func chanLockPaths(chanLocks map[string]bool, ps []path) []path {
-	var locks []path
+func chanLockPaths(chanLocks map[string]bool, ps []lockstate.Path) []lockstate.Path {
+	var locks []lockstate.Path
 	for _, p := range ps {
-		if chanLocks[p.class] {
-			p.loaded = false
+		if chanLocks[p.Class] {
+			p.Loaded = false
 			locks = append(locks, p)
 		}
 	}
@@ -528,12 +530,12 @@ func chanLockPaths(chanLocks map[string]bool, ps []path) []path {
 // chanLockEvent records the acquisition event of a blocking select's
 // case that sends on a channel used as a mutex (the lock is held on the
 // branch of that case, see selectCase).
-func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []path) {
+func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []lockstate.Path) {
 	if w.b.chanLocks == nil {
 		return
 	}
 	for _, p := range chanLockPaths(w.b.chanLocks, ps) {
-		w.acquire(st, sel, 0, p.location(), lockClass(p, v), W, true)
+		w.acquire(st, sel, 0, p.Location(), lockClass(p, v), W, true)
 	}
 }
 
@@ -565,7 +567,7 @@ func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
 		return nil
 	}
 	s := sel.States[n]
-	locks := chanLockPaths(w.b.chanLocks, w.r.paths(s.Chan))
+	locks := chanLockPaths(w.b.chanLocks, w.r.Paths(s.Chan))
 	if len(locks) == 0 {
 		return nil
 	}
@@ -623,7 +625,7 @@ func unnamedKey(v ssa.Value) (key, class string) {
 	if !ok {
 		return "", ""
 	}
-	name, class := fieldOf(fa.X.Type(), fa.Field)
+	name, class := lockstate.FieldOf(fa.X.Type(), fa.Field)
 	if class == "" {
 		return "", ""
 	}
@@ -673,13 +675,13 @@ func heldNow(st *state) []Held {
 // Where accessAll finds the location accessed through an address: at the
 // address (a load or store), or at its elements.
 var (
-	location = path.location
-	elements = func(p path) string { return p.step("[*]") }
+	location = lockstate.Path.Location
+	elements = func(p lockstate.Path) string { return p.Step("[*]") }
 )
 
 // accessAll records an access through a value with paths ps: when there
 // are several, each is only a possible location (May).
-func (w *walker) accessAll(st *state, ps []path, at func(path) string, write bool, flags Flags, instr ssa.Instruction) {
+func (w *walker) accessAll(st *state, ps []lockstate.Path, at func(lockstate.Path) string, write bool, flags Flags, instr ssa.Instruction) {
 	if len(ps) > 1 {
 		flags |= May
 	}
@@ -714,7 +716,7 @@ func (w *walker) foreign(loc string) bool {
 	if loc == "" || loc[0] != '@' || w.pkg == "" {
 		return false
 	}
-	return GlobalPkg(loc) != w.pkg
+	return lockstate.GlobalPkg(loc) != w.pkg
 }
 
 // instrPos returns a position for the instruction, falling back on its
@@ -807,9 +809,9 @@ func (w *walker) recordOp(instr ssa.Instruction, lock string, acquire bool) {
 }
 
 // lockClass returns the compatibility class of a lock at path p.
-func lockClass(p path, v ssa.Value) string {
-	if p.class != "" {
-		return p.class
+func lockClass(p lockstate.Path, v ssa.Value) string {
+	if p.Class != "" {
+		return p.Class
 	}
-	return TypeClass(v.Type())
+	return lockstate.TypeClass(v.Type())
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -78,8 +79,8 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 				if !ok || !reported.add(a.Pos, f) {
 					continue
 				}
-				name := summary.Display(lock, names)
-				loc := summary.Display(a.Loc, names)
+				name := lockstate.Display(lock, names)
+				loc := lockstate.Display(a.Loc, names)
 				if contents != a.Loc {
 					loc = "len(" + loc + ")"
 				}
@@ -96,7 +97,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 					Related: related(
 						analysis.RelatedInformation{Pos: first.Pos(), Message: name + " locked here"},
 						analysis.RelatedInformation{Pos: w.a.Pos, Message: fmt.Sprintf("%s written with %s held%s",
-							summary.Display(w.a.Loc, w.m.Params), summary.Display(lock, w.m.Params), report.Via(w.a.Via))},
+							lockstate.Display(w.a.Loc, w.m.Params), lockstate.Display(lock, w.m.Params), report.Via(w.a.Via))},
 					),
 				})
 				break
@@ -146,7 +147,7 @@ func guardedWrite(t *typeEntries, fn *ssa.Function, r summary.Access, contents, 
 	for _, wm := range t.methods {
 		for _, w := range wm.Summary.Accesses {
 			if !w.Write || w.Flags&(summary.Indirect|summary.May|summary.LastRef) != 0 ||
-				!summary.Compatible(w.Loc, r.Loc) && !summary.Compatible(w.Loc, contents) {
+				!lockstate.Compatible(w.Loc, r.Loc) && !lockstate.Compatible(w.Loc, contents) {
 				continue
 			}
 			writes = append(writes, entryAccess{wm, w})

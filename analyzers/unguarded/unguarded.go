@@ -13,6 +13,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -85,7 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// guards against them. Nor is what test hooks write (methods of
 		// the type declared in a test file, export_test.go): only tests
 		// call them.
-		class := summary.TypeClass(t.obj.Type())
+		class := lockstate.TypeClass(t.obj.Type())
 		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
 			return notConcurrent(tp, m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
@@ -202,9 +203,9 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 		pass.Report(analysis.Diagnostic{
 			Pos: u.a.Pos,
 			Message: fmt.Sprintf("%s is %s%s in %s %s %s, which is held at %s (e.g. %s in %s): data race",
-				summary.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, summary.Display(lock, names),
+				lockstate.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, lockstate.Display(lock, names),
 				where, report.Short(ex.a.Where), ex.m.Name),
-			Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", summary.Display(u.field, names), summary.Display(lock, names))),
+			Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", lockstate.Display(u.field, names), lockstate.Display(lock, names))),
 		})
 	}
 }
@@ -348,8 +349,8 @@ func ownLocked(a summary.Access) bool {
 		}
 		if i := strings.LastIndexByte(h.Lock, '.'); i >= 0 {
 			owner := h.Lock[:i]
-			if owner != summary.Root(h.Lock) && len(a.Loc) > len(owner) && strings.HasPrefix(a.Loc, owner) &&
-				(a.Loc[len(owner)] == '.' || a.Loc[len(owner)] == '[') && !summary.Compatible(a.Loc, h.Lock) {
+			if owner != lockstate.Root(h.Lock) && len(a.Loc) > len(owner) && strings.HasPrefix(a.Loc, owner) &&
+				(a.Loc[len(owner)] == '.' || a.Loc[len(owner)] == '[') && !lockstate.Compatible(a.Loc, h.Lock) {
 				return true
 			}
 		}
@@ -391,10 +392,10 @@ func guardsAll(lock string, uses []use) bool {
 // a pointer), other than f, that the struct's declaration does not give to
 // other fields (layout.otherPurpose).
 func (l *layout) guardOf(lock, f string) bool {
-	if summary.Root(lock) != "$0" || strings.Contains(lock, "->") {
+	if lockstate.Root(lock) != "$0" || strings.Contains(lock, "->") {
 		return false
 	}
-	return !summary.Compatible(lock, f) && !l.otherPurpose(lock, f)
+	return !lockstate.Compatible(lock, f) && !l.otherPurpose(lock, f)
 }
 
 // field returns the receiver field ("$0.f") a location lies in.

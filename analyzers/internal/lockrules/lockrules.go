@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -114,6 +115,6 @@ func Cycle(cycle []Edge) bool {
 // same in every call, and a helper given two mutexes says nothing of
 // which objects they belong to.
 func ArgumentOrder(held, acq string) bool {
-	a, b := summary.ParamIndex(held), summary.ParamIndex(acq)
-	return a >= 0 && b >= 0 && a != b && summary.Root(held) != held && summary.Root(acq) != acq
+	a, b := lockstate.ParamIndex(held), lockstate.ParamIndex(acq)
+	return a >= 0 && b >= 0 && a != b && lockstate.Root(held) != held && lockstate.Root(acq) != acq
 }
