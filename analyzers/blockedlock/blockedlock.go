@@ -18,7 +18,6 @@ import (
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 //go:embed doc.go
@@ -745,10 +744,10 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 		if len(b.Instrs) == 0 {
 			continue
 		}
-		cycle := summary.Reaches(b, target) && (summary.Reaches(target, b) || b == target)
+		cycle := lockstate.Reaches(b, target) && (lockstate.Reaches(target, b) || b == target)
 		// After the operation, in a function its goroutine runs again
 		// (called in a loop): the lock is taken before the next time.
-		later := repeated && (b != target && summary.Reaches(target, b) || b == target && !before)
+		later := repeated && (b != target && lockstate.Reaches(target, b) || b == target && !before)
 		if !cycle && !later {
 			continue
 		}
@@ -766,12 +765,12 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 // the lock in the loop rather than at its exit.
 func (c *checker) beforeExit(s *site, cls string) (lockflow.Lock, bool) {
 	for _, b := range s.fn.Blocks {
-		if len(b.Instrs) == 0 || !summary.Reaches(b, b) {
+		if len(b.Instrs) == 0 || !lockstate.Reaches(b, b) {
 			continue
 		}
 		exits := false
 		for _, x := range s.exits {
-			exits = exits || x.Block() != nil && summary.Reaches(b, x.Block())
+			exits = exits || x.Block() != nil && lockstate.Reaches(b, x.Block())
 		}
 		if !exits {
 			continue
@@ -792,7 +791,7 @@ func (c *checker) repeated(fn *ssa.Function, depth int) bool {
 		return false
 	}
 	for _, call := range c.calls[fn] {
-		if b := call.Block(); summary.Reaches(b, b) || c.repeated(call.Parent(), depth+1) {
+		if b := call.Block(); lockstate.Reaches(b, b) || c.repeated(call.Parent(), depth+1) {
 			return true
 		}
 	}

@@ -14,7 +14,7 @@ import (
 type guard struct {
 	lock string // normalized
 	raw  string // as in the summary: recv.mu and other.mu are two locks
-	mode summary.Mode
+	mode lockstate.Mode
 	site int32
 	// broken is set when the lock was released after an earlier access
 	// of the method and acquired again; repeat when the critical section
@@ -42,7 +42,7 @@ func (m *method) guards(self string) {
 func protectors(a, b *access) (ga, gb []guard) {
 	for _, g := range a.held {
 		for _, h := range b.held {
-			if g.lock == h.lock && (g.mode == summary.W || h.mode == summary.W) {
+			if g.lock == h.lock && (g.mode == lockstate.W || h.mode == lockstate.W) {
 				ga, gb = append(ga, g), append(gb, h)
 			}
 		}

@@ -58,7 +58,7 @@ func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summa
 type method struct {
 	m        *summary.Method
 	accesses []access
-	ls       map[string]summary.Mode // LS(m), normalized lock → strongest mode
+	ls       map[string]lockstate.Mode // LS(m), normalized lock → strongest mode
 	ds       []lockPair
 	rwr      []summary.Acquire // recursive read acquisitions (lockrules.RecursiveRead)
 	self     []summary.Acquire // re-acquisitions of a held lock (lockrules.Reacquire)
@@ -165,7 +165,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) (*Type
 }
 
 func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire) *method {
-	mm := &method{m: m, ls: map[string]summary.Mode{}}
+	mm := &method{m: m, ls: map[string]lockstate.Mode{}}
 	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
 	// between, at every shared access.
@@ -173,7 +173,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 		lock string
 		site int32
 	}
-	var common map[site]summary.Mode
+	var common map[site]lockstate.Mode
 	for _, a := range m.Summary.Accesses {
 		loc, ok := norm(a.Loc)
 		if !ok || !own(self, loc) {
@@ -187,7 +187,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 		if a.Write {
 			mm.shownWrites++
 		}
-		here := map[site]summary.Mode{}
+		here := map[site]lockstate.Mode{}
 		for _, h := range a.Held {
 			if l, ok := norm(h.Lock); ok && !h.Broken {
 				here[site{l, h.Site}] = h.Mode
@@ -205,7 +205,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 	}
 	mm.guards(self)
 	for k, mode := range common {
-		if old, ok := mm.ls[k.lock]; !ok || (old == summary.R && mode == summary.W) {
+		if old, ok := mm.ls[k.lock]; !ok || (old == lockstate.R && mode == lockstate.W) {
 			mm.ls[k.lock] = mode
 		}
 	}
@@ -241,7 +241,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 	return mm
 }
 
-func lockList(ls map[string]summary.Mode) []string {
+func lockList(ls map[string]lockstate.Mode) []string {
 	var out []string
 	for l, m := range ls {
 		if rest, ok := strings.CutPrefix(l, "T"); ok {

@@ -36,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 // A Lock is a lock held at a call.
 type Lock struct {
 	Lock, Class string
-	Mode        summary.Mode
+	Mode        lockstate.Mode
 	Pos         token.Pos
 	Where       string
 }
@@ -435,7 +435,7 @@ func (a *analyzer) imported(fn *ssa.Function) []*entry {
 
 // propagate maps e, an entry of the callee of sc, onto fi's frame.
 func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
-	p := &entry{pos: instrPos(sc.instr, fi.fn)}
+	p := &entry{pos: callPos(sc.instr, fi.fn)}
 	// A callee that releases a lock its caller holds (to block, or to
 	// upgrade a read lock) does so before the calls it makes, as far as
 	// its summary tells.
@@ -640,7 +640,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 	for _, sc := range fi.calls {
 		var unnamed []Lock
 		for _, h := range sc.held {
-			if isUnnamed(h.Lock) {
+			if lockstate.IsUnnamed(h.Lock) {
 				unnamed = append(unnamed, h)
 			}
 		}
@@ -662,7 +662,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				acq.Via = sc.callee.Name()
 			}
 			for _, u := range unnamed {
-				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: u, Acq: acq, Target: sc.callee, Unnamed: true})
+				out = append(out, Event{Fn: fi.fn, Pos: callPos(sc.instr, fi.fn), Held: u, Acq: acq, Target: sc.callee, Unnamed: true})
 			}
 		}
 	}
@@ -679,7 +679,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			}
 			acq := summary.Acquire{Lock: ls[0], Class: m.Class, Mode: m.Mode, Pos: m.Pos, Where: m.Where, Via: sc.callee.Name()}
 			for _, h := range sc.held {
-				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true, Certain: true})
+				out = append(out, Event{Fn: fi.fn, Pos: callPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true, Certain: true})
 			}
 		}
 	}
@@ -734,7 +734,7 @@ func (a *analyzer) dynamic(instr ssa.CallInstruction) []*ssa.Function {
 		// A call into sync is no call of unknown code: the entry of a
 		// parameter that a helper runs with Once.Do has that call as
 		// its instruction, and the parameter, not Do, is its target.
-		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && syncName(e.Callee.Func) == "" {
+		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && lockstate.SyncMethod(e.Callee.Func) == "" {
 			out = append(out, e.Callee.Func)
 		}
 	}
@@ -816,7 +816,9 @@ func (a *analyzer) recursive(fn, callee *ssa.Function) bool {
 	return reach(callee, 0)
 }
 
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+// callPos returns the position of a call: its own, or fn's. (The
+// summaries' lockstate.InstrPos tries the call's operands before fn.)
+func callPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 	if p := instr.Pos(); p.IsValid() {
 		return p
 	}
@@ -952,7 +954,7 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner lockstate.Pat
 // onceFunc reports whether call makes a function that calls its argument
 // once: sync.OnceFunc, sync.OnceValue, sync.OnceValues.
 func onceFunc(call *ssa.Call) bool {
-	switch syncName(call.Call.StaticCallee()) {
+	switch lockstate.SyncMethod(call.Call.StaticCallee()) {
 	case "sync.OnceFunc", "sync.OnceValue", "sync.OnceValues":
 		return len(call.Call.Args) == 1
 	}

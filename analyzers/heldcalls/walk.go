@@ -7,7 +7,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // walker records the calls of a function with the locks held at each:
@@ -44,10 +43,6 @@ func (w *walker) heldAt(call *ssa.Call) *state {
 	return st
 }
 
-// syncName returns "(*sync.WaitGroup).Go" for the functions and methods
-// of sync and sync/atomic, "" otherwise.
-func syncName(fn *ssa.Function) string { return summary.SyncMethod(fn) }
-
 func (w *walker) call(st *state, call *ssa.Call) {
 	c := call.Common()
 	if _, ok := c.Value.(*ssa.Builtin); ok {
@@ -55,7 +50,7 @@ func (w *walker) call(st *state, call *ssa.Call) {
 	}
 	r := w.fi.r
 	if c.IsInvoke() {
-		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.lockEvent(st, call, op)
 			return
 		}
@@ -67,8 +62,8 @@ func (w *walker) call(st *state, call *ssa.Call) {
 		w.dynamic(st, call, c.Args, r.Paths(c.Value))
 		return
 	}
-	if name := syncName(callee); name != "" {
-		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+	if name := lockstate.SyncMethod(callee); name != "" {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.lockEvent(st, call, op)
 			return
 		}
@@ -135,7 +130,7 @@ func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []lo
 	if len(w.fi.entries) >= maxEntries {
 		return
 	}
-	e := &entry{pos: instrPos(call, w.fi.fn), instr: call, fnval: fnval}
+	e := &entry{pos: callPos(call, w.fi.fn), instr: call, fnval: fnval}
 	if fnval == nil {
 		e.fnval = []lockstate.Path{{Str: "?", Loaded: true}} // unknown value: the call graph only
 	}
@@ -148,25 +143,25 @@ func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []lo
 	w.fi.entries = append(w.fi.entries, e)
 }
 
-// lockEvent applies the lock operation op (see summary.LockCall); a
+// lockEvent applies the lock operation op (see lockstate.LockCall); a
 // TryLock is no event (it never blocks).
-func (w *walker) lockEvent(st *state, call *ssa.Call, op summary.LockOp) {
+func (w *walker) lockEvent(st *state, call *ssa.Call, op lockstate.LockOp) {
 	v, mode := op.Lock, op.Mode
 	ps := w.fi.r.Paths(v)
-	if op.Kind == summary.OpUnlock {
+	if op.Kind == lockstate.OpUnlock {
 		for _, p := range ps {
 			w.release(st, p.Location())
 		}
 		if len(ps) == 0 {
 			// The same value, or another load of the same variable: any
 			// lock of the class without a path is released.
-			if _, class := unnamedKey(v); class != "" {
-				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) && h.Class == class })
+			if _, class := lockstate.UnnamedKey(v); class != "" {
+				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return lockstate.IsUnnamed(h.Lock) && h.Class == class })
 			}
 		}
 		return
 	}
-	if op.Kind != summary.OpLock {
+	if op.Kind != lockstate.OpLock {
 		return
 	}
 	if len(ps) == 0 {
@@ -180,25 +175,20 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, op summary.LockOp) {
 	if class == "" {
 		class = lockstate.TypeClass(v.Type())
 	}
-	if slices.ContainsFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) }) {
+	if slices.ContainsFunc(st.held, func(h Lock) bool { return lockstate.IsUnnamed(h.Lock) }) {
 		// The summaries see this order only for the locks they name.
-		unnamedOnly := &state{held: slices.DeleteFunc(slices.Clone(st.held), func(h Lock) bool { return !isUnnamed(h.Lock) })}
+		unnamedOnly := &state{held: slices.DeleteFunc(slices.Clone(st.held), func(h Lock) bool { return !lockstate.IsUnnamed(h.Lock) })}
 		w.order(unnamedOnly, call, class, mode)
 	}
 	w.acquire(st, call, Lock{Lock: ps[0].Location(), Class: class, Mode: mode})
 }
 
-func unnamedKey(v ssa.Value) (key, class string) { return summary.UnnamedKey(v) }
-
-// isUnnamed reports whether a held lock has no access path.
-func isUnnamed(lock string) bool { return summary.IsUnnamed(lock) }
-
 // unnamed handles the acquisition of a lock that has no access path: a
 // field of a struct that is the result of a call (s := find(); s.mu.Lock()),
 // known by its class. It is held until it is unlocked through the same
 // value, and its acquisition is an order of the locks held.
-func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mode) {
-	key, class := unnamedKey(v)
+func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode lockstate.Mode) {
+	key, class := lockstate.UnnamedKey(v)
 	if key == "" {
 		return
 	}
@@ -209,11 +199,11 @@ func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mo
 // order records an acquisition of a lock of class while holding st.held
 // as an entry of its own, when the summaries do not see it: the lock, or
 // one of the locks held, has no access path.
-func (w *walker) order(st *state, call *ssa.Call, class string, mode summary.Mode) {
+func (w *walker) order(st *state, call *ssa.Call, class string, mode lockstate.Mode) {
 	if len(w.fi.entries) >= maxEntries {
 		return
 	}
-	l := &Lock{Class: class, Mode: mode, Pos: instrPos(call, w.fi.fn)}
+	l := &Lock{Class: class, Mode: mode, Pos: callPos(call, w.fi.fn)}
 	if w.a.local(l.Pos) {
 		l.Where = w.a.pass.Fset.Position(l.Pos).String()
 	}
@@ -228,7 +218,7 @@ func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
 	if slices.ContainsFunc(st.held, func(h Lock) bool { return h.Lock == l.Lock }) {
 		return
 	}
-	l.Pos = instrPos(call, w.fi.fn)
+	l.Pos = callPos(call, w.fi.fn)
 	if w.a.local(l.Pos) {
 		l.Where = w.a.pass.Fset.Position(l.Pos).String()
 	}
@@ -242,7 +232,7 @@ func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
 // eventOnly reports whether the call is a static call whose Exit locks
 // are being applied (recorded as the call itself).
 func eventOnly(call *ssa.Call) bool {
-	return call.Common().StaticCallee() != nil && syncName(call.Common().StaticCallee()) == "" && !call.Common().IsInvoke()
+	return call.Common().StaticCallee() != nil && lockstate.SyncMethod(call.Common().StaticCallee()) == "" && !call.Common().IsInvoke()
 }
 
 func (w *walker) release(st *state, lock string) {
@@ -299,7 +289,7 @@ func (w *walker) printed(st *state, call *ssa.Call, varargs ssa.Value) {
 				if fn == nil || len(w.fi.entries) >= maxEntries {
 					continue
 				}
-				e := &entry{pos: instrPos(call, w.fi.fn), targets: []*ssa.Function{fn}, args: [][]lockstate.Path{w.fi.r.Paths(mi.X)}}
+				e := &entry{pos: callPos(call, w.fi.fn), targets: []*ssa.Function{fn}, args: [][]lockstate.Path{w.fi.r.Paths(mi.X)}}
 				for _, h := range st.held {
 					e.held = append(e.held, heldLock{Lock: h, own: true})
 				}

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // The lock State of one lock at a program point is a set of the ways it
@@ -427,8 +426,8 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
 	if !ok {
 		return s
 	}
-	op := summary.LockCall(&call.Call)
-	if op.Kind != summary.OpTryLock {
+	op := lockstate.LockCall(&call.Call)
+	if op.Kind != lockstate.OpTryLock {
 		return s
 	}
 	p, ok := f.namer.Exact(op.Lock)
@@ -436,7 +435,7 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
 		return s
 	}
 	s = s.clone()
-	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == summary.R})
+	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == lockstate.R})
 	return s
 }
 
@@ -506,11 +505,11 @@ func (f *Flow) step(instr ssa.Instruction, s *State) {
 }
 
 func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
-	op := summary.LockCall(c)
-	if op.Kind != summary.OpNone {
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
 		p, ok := f.namer.Exact(op.Lock)
 		if !ok {
-			if op.Kind == summary.OpUnlock {
+			if op.Kind == lockstate.OpUnlock {
 				f.weaken(s, "", "")
 			}
 			return
@@ -521,11 +520,11 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 			}
 		}
 		switch op.Kind {
-		case summary.OpLock:
-			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R})
-		case summary.OpUnlock:
+		case lockstate.OpLock:
+			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R})
+		case lockstate.OpUnlock:
 			f.release(s, p)
-		case summary.OpTryLock:
+		case lockstate.OpTryLock:
 			// Held on the true branch of an if on the result (see
 			// edge); otherwise unknown.
 			if !onlyIfs(instr) {
@@ -533,7 +532,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 				f.paths[k] = p
 				s.held[k] = s.get(k) | Held
 				if _, ok := s.site[k]; !ok {
-					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R}
+					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R}
 				}
 			}
 		}
@@ -624,14 +623,14 @@ func onlyIfs(v ssa.Value) bool {
 // of a summarized function) as paths of the caller with their bits.
 func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
-	op := summary.LockCall(c)
-	if op.Kind != summary.OpNone {
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
 		if p, ok := f.namer.Exact(op.Lock); ok {
 			f.paths[p.Key()] = p
 			switch op.Kind {
-			case summary.OpLock:
+			case lockstate.OpLock:
 				out[p.Key()] = Held
-			case summary.OpUnlock:
+			case lockstate.OpUnlock:
 				out[p.Key()] = Released
 			}
 		}
@@ -685,8 +684,8 @@ func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
 // itself releases none of its starter's.
 func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
-	if op := summary.LockCall(c); op.Kind != summary.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == summary.OpUnlock {
+	if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
+		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == lockstate.OpUnlock {
 			f.paths[p.Key()] = p
 			out[p.Key()] = true
 		}
@@ -833,12 +832,12 @@ func (f *Flow) heldAt(instr ssa.Instruction) map[string]Acq {
 func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 	switch instr := instr.(type) {
 	case *ssa.Call:
-		op := summary.LockCall(&instr.Call)
-		if op.Kind == summary.OpUnlock {
+		op := lockstate.LockCall(&instr.Call)
+		if op.Kind == lockstate.OpUnlock {
 			p, ok := f.namer.Exact(op.Lock)
 			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
 		}
-		if op.Kind != summary.OpNone {
+		if op.Kind != lockstate.OpNone {
 			return false
 		}
 		if callee, _ := staticCallee(&instr.Call); callee == nil && !instr.Call.IsInvoke() {
@@ -907,12 +906,12 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 	if !ok {
 		return false
 	}
-	op := summary.LockCall(&c.Call)
-	if op.Kind == summary.OpLock {
+	op := lockstate.LockCall(&c.Call)
+	if op.Kind == lockstate.OpLock {
 		p, ok := f.namer.Exact(op.Lock)
 		return ok && p.Key() == k
 	}
-	if op.Kind != summary.OpNone {
+	if op.Kind != lockstate.OpNone {
 		return false
 	}
 	return f.effects(&c.Call)[k] == Held

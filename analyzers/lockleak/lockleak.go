@@ -18,7 +18,6 @@ import (
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 //go:embed doc.go
@@ -321,7 +320,7 @@ func (r *reporter) releaseIn(k string) ssa.Instruction {
 			if !ok {
 				continue
 			}
-			if op := summary.LockCall(&call.Call); op.Kind == summary.OpUnlock {
+			if op := lockstate.LockCall(&call.Call); op.Kind == lockstate.OpUnlock {
 				if p, ok := r.f.Name(op.Lock); !ok || p.Key() != k {
 					continue // another lock, or one without a name
 				}

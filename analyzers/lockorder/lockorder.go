@@ -154,7 +154,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if strings.HasPrefix(ev.Held.Lock, "?") {
 			heldName = short(ev.Held.Class) // a lock reached through a call's result
 		}
-		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
+		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == lockstate.W, ToW: ev.Acq.Mode == lockstate.W,
 			Where: where, Func: outer(ev.Fn).Name()},
 			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: heldName, acqName: acqName,
 			via: via(ev), target: ev.Target})

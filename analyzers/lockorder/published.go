@@ -52,7 +52,7 @@ func (o *orders) callbackAfter(cb, other *node) bool {
 			return false
 		}
 		mc := makeClosure(c)
-		if mc == nil || summary.Reaches(mc.Block(), mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
+		if mc == nil || lockstate.Reaches(mc.Block(), mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
 			return false
 		}
 		for _, t := range o.every[ko] {

@@ -42,7 +42,7 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 	}
 	callee := c.StaticCallee()
 	if c.IsInvoke() {
-		if op := LockCall(c); op.Kind != OpNone {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.applyLock(st, instr, op, how)
 			return
 		}
@@ -102,26 +102,9 @@ func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value,
 	return true
 }
 
-// syncMethod returns "(*sync.Mutex).Lock" for the methods and functions of
-// sync and sync/atomic, "" otherwise.
-func syncMethod(fn *ssa.Function) string {
-	if fn == nil {
-		return ""
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil {
-		return ""
-	}
-	switch obj.Pkg().Path() {
-	case "sync", "sync/atomic":
-		return obj.FullName()
-	}
-	return ""
-}
-
 // modelled handles the calls into sync and sync/atomic.
 func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, how callKind) bool {
-	name := syncMethod(callee)
+	name := lockstate.SyncMethod(callee)
 	if name == "" {
 		return false
 	}
@@ -132,7 +115,7 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":
-		w.applyLock(st, instr, LockCall(c), how)
+		w.applyLock(st, instr, lockstate.LockCall(c), how)
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
@@ -188,11 +171,11 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 
 // applyLock applies the lock operation op (see LockCall). A TryLock is
 // handled on the branch that tests its result (see edge).
-func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, how callKind) {
-	if op.Kind != OpLock && op.Kind != OpUnlock || how == callGo {
+func (w *walker) applyLock(st *state, instr ssa.Instruction, op lockstate.LockOp, how callKind) {
+	if op.Kind != lockstate.OpLock && op.Kind != lockstate.OpUnlock || how == callGo {
 		return // callGo: the lock state of another goroutine
 	}
-	acquire := op.Kind == OpLock
+	acquire := op.Kind == lockstate.OpLock
 	ps := w.r.Paths(op.Lock)
 	if len(ps) == 0 {
 		if acquire {
@@ -210,7 +193,7 @@ func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, how call
 // acquisition event (for DS) but is not known to be held. A release of a
 // lock the function does not hold makes it one the function is entered
 // holding, unless it acquires it too (entrySeed).
-func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool, mode Mode) {
+func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool, mode lockstate.Mode) {
 	for _, p := range ps {
 		loc := p.Location()
 		if acquire {
@@ -326,7 +309,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 					h.Via = via
 				}
 				if !w.b.local(h.Pos) {
-					h.Pos = instrPos(instr, w.fn)
+					h.Pos = lockstate.InstrPos(instr, w.fn)
 					if h.Where == "" {
 						h.Where = w.b.where(h.Pos)
 					}
@@ -413,7 +396,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 	if sum.Foreign && how != callOnce {
 		st.accessed, w.sum.Foreign = true, true
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	where := w.b.where(pos)
 	accesses := sum.Accesses
 	if w.accessesFull() {

@@ -117,7 +117,7 @@ func (b *builder) findHandoffs(funcs []*ssa.Function) map[string]*handoff {
 						}
 					}
 				case *ssa.Call:
-					if syncMethod(in.Call.StaticCallee()) == "(*sync.WaitGroup).Done" {
+					if lockstate.SyncMethod(in.Call.StaticCallee()) == "(*sync.WaitGroup).Done" {
 						for _, p := range r.Paths(in.Call.Args[0]) {
 							signals = append(signals, signalOp{fn: fn, class: p.Class, wg: true})
 						}
@@ -171,7 +171,7 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *lockstate.Namer, s *ssa.Send,
 	}
 	var lock Held
 	for _, h := range b.sendHeld[s] {
-		if h.Mode == W && strings.HasPrefix(h.Lock, prefix) && oneField(h.Lock[len(prefix):]) {
+		if h.Mode == lockstate.W && strings.HasPrefix(h.Lock, prefix) && oneField(h.Lock[len(prefix):]) {
 			lock = h
 			break
 		}
@@ -187,7 +187,7 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *lockstate.Namer, s *ssa.Send,
 		wg := false
 		switch in := instr.(type) {
 		case *ssa.Call:
-			if syncMethod(in.Call.StaticCallee()) != "(*sync.WaitGroup).Wait" {
+			if lockstate.SyncMethod(in.Call.StaticCallee()) != "(*sync.WaitGroup).Wait" {
 				return nil, false
 			}
 			q, wg = r.Paths(in.Call.Args[0]), true
@@ -211,8 +211,8 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *lockstate.Namer, s *ssa.Send,
 			return true
 		case *ssa.Call:
 			c := &in.Call
-			if op := LockCall(c); op.Kind != OpNone {
-				if op.Kind != OpUnlock || op.Mode != W {
+			if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
+				if op.Kind != lockstate.OpUnlock || op.Mode != lockstate.W {
 					return false
 				}
 				if c.IsInvoke() {
@@ -227,7 +227,7 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *lockstate.Namer, s *ssa.Send,
 				return len(qs) == 0
 			}
 			callee := c.StaticCallee()
-			if c.IsInvoke() || callee == nil || syncMethod(callee) != "" {
+			if c.IsInvoke() || callee == nil || lockstate.SyncMethod(callee) != "" {
 				return false
 			}
 			sum := b.sums[origin(callee)]
@@ -314,9 +314,9 @@ func (w *walker) takeHandoff(st *state, instr ssa.Instruction, ps []lockstate.Pa
 	if heldIn(st.held, lock) || slices.ContainsFunc(st.handoff, func(x heldHandoff) bool { return x.Lock == lock }) {
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	st.handoff = append(st.handoff, heldHandoff{
-		Held:   Held{Lock: lock, Class: h.class, Mode: W, Site: w.site(instr, 0), Pos: pos, Where: w.b.where(pos)},
+		Held:   Held{Lock: lock, Class: h.class, Mode: lockstate.W, Site: w.site(instr, 0), Pos: pos, Where: w.b.where(pos)},
 		signal: prefix + h.signal,
 	})
 }

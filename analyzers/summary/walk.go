@@ -409,8 +409,8 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	if !ok {
 		return out
 	}
-	op := LockCall(&call.Call)
-	if op.Kind != OpTryLock {
+	op := lockstate.LockCall(&call.Call)
+	if op.Kind != lockstate.OpTryLock {
 		return out
 	}
 	st := out.clone()
@@ -509,7 +509,7 @@ func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []lo
 		return
 	}
 	if locks := chanLockPaths(w.b.chanLocks, ps); len(locks) > 0 {
-		w.lockPaths(st, instr, v, locks, acquire, W)
+		w.lockPaths(st, instr, v, locks, acquire, lockstate.W)
 	}
 }
 
@@ -535,7 +535,7 @@ func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []loc
 		return
 	}
 	for _, p := range chanLockPaths(w.b.chanLocks, ps) {
-		w.acquire(st, sel, 0, p.Location(), lockClass(p, v), W, true)
+		w.acquire(st, sel, 0, p.Location(), lockClass(p, v), lockstate.W, true)
 	}
 }
 
@@ -574,7 +574,7 @@ func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
 	st := out.clone()
 	saved := w.record
 	w.record = false
-	w.lockPaths(st, sel, s.Chan, locks, true, W)
+	w.lockPaths(st, sel, s.Chan, locks, true, lockstate.W)
 	w.record = saved
 	return st
 }
@@ -597,12 +597,12 @@ func (w *walker) recordHeld(call *ssa.Call, st *state) {
 }
 
 // acquireAnon adds a lock without an access path to the held set.
-func (w *walker) acquireAnon(st *state, instr ssa.Instruction, v ssa.Value, mode Mode) {
-	key, class := unnamedKey(v)
+func (w *walker) acquireAnon(st *state, instr ssa.Instruction, v ssa.Value, mode lockstate.Mode) {
+	key, class := lockstate.UnnamedKey(v)
 	if key == "" || slices.ContainsFunc(st.anon, func(h Held) bool { return h.Lock == key }) {
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	st.anon = append(st.anon, Held{Lock: key, Class: class, Mode: mode, Pos: pos, Where: w.b.where(pos)})
 }
 
@@ -612,40 +612,10 @@ func releaseAnon(st *state, v ssa.Value) {
 	if len(st.anon) == 0 {
 		return
 	}
-	if _, class := unnamedKey(v); class != "" {
+	if _, class := lockstate.UnnamedKey(v); class != "" {
 		st.anon = slices.DeleteFunc(st.anon, func(h Held) bool { return h.Class == class })
 	}
 }
-
-// unnamedKey returns the name under which a lock without an access path
-// is held in this function ("?t3.mu": the field of an SSA value), and its
-// class; "" when the lock is not a field of a struct.
-func unnamedKey(v ssa.Value) (key, class string) {
-	fa, ok := v.(*ssa.FieldAddr)
-	if !ok {
-		return "", ""
-	}
-	name, class := lockstate.FieldOf(fa.X.Type(), fa.Field)
-	if class == "" {
-		return "", ""
-	}
-	x := fa.X
-	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
-		if cell, ok := u.X.(*ssa.Alloc); ok {
-			x = cell // a variable captured by a closure, loaded at each use
-		}
-	}
-	return "?" + x.Name() + "." + name, class
-}
-
-// UnnamedKey returns the name under which the summaries hold a lock v
-// that has no access path ("?t3.mu"), and its class (see
-// Result.CallHeld).
-func UnnamedKey(v ssa.Value) (key, class string) { return unnamedKey(v) }
-
-// IsUnnamed reports whether a lock held at a call (Result.CallHeld) has
-// no access path.
-func IsUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }
 
 // isCell reports whether v is the address of a local variable or of a
 // captured one: accessing it is not a shared access.
@@ -703,7 +673,7 @@ func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ss
 		w.sum.Truncated = true
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	w.addAccess(Access{Loc: loc, Write: write, Flags: flags,
 		Held: withHandoff(heldNow(st), st), Pos: pos, Where: w.b.where(pos)})
 }
@@ -719,26 +689,6 @@ func (w *walker) foreign(loc string) bool {
 	return lockstate.GlobalPkg(loc) != w.pkg
 }
 
-// instrPos returns a position for the instruction, falling back on its
-// operand's and then the function's.
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
-	if p := instr.Pos(); p.IsValid() {
-		return p
-	}
-	var ops [4]*ssa.Value
-	for _, op := range instr.Operands(ops[:0]) {
-		if op == nil || *op == nil {
-			continue
-		}
-		if i, ok := (*op).(ssa.Instruction); ok {
-			if p := i.Pos(); p.IsValid() {
-				return p
-			}
-		}
-	}
-	return fn.Pos()
-}
-
 func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 	k := siteKey{instr, callee}
 	if s, ok := w.sites[k]; ok {
@@ -752,8 +702,8 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 // acquire records the acquisition of lock in mode and, unless eventOnly,
 // adds it to the held set. callee is the site of the acquisition in the
 // callee's summary for a lock acquired by a callee, 0 for a direct one.
-func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
-	pos := instrPos(instr, w.fn)
+func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode lockstate.Mode, eventOnly bool) {
+	pos := lockstate.InstrPos(instr, w.fn)
 	setAdd(&w.acquired, lock)
 	w.addOp(instr, lock, opAcquire)
 	w.recordOp(instr, lock, true)

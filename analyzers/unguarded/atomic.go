@@ -181,7 +181,7 @@ func conflicting(p entryAccess, atomics []entryAccess) (entryAccess, bool) {
 func together(h1, h2 []summary.Held) bool {
 	for _, a := range h1 {
 		for _, b := range h2 {
-			if a.Lock == b.Lock && (a.Mode == summary.W || b.Mode == summary.W) {
+			if a.Lock == b.Lock && (a.Mode == lockstate.W || b.Mode == lockstate.W) {
 				return true
 			}
 		}

@@ -198,7 +198,7 @@ func heldIn(hs []summary.Held, lock string) bool {
 
 func heldW(hs []summary.Held, lock string) bool {
 	for _, h := range hs {
-		if h.Lock == lock && h.Mode == summary.W {
+		if h.Lock == lock && h.Mode == lockstate.W {
 			return true
 		}
 	}
@@ -234,7 +234,7 @@ func newCFG(res *summary.Result, fn *ssa.Function) *cfg {
 		g.reach[b.Index] = r
 		for i, instr := range b.Instrs {
 			g.index[instr] = i
-			pos := instrPos(instr, fn)
+			pos := lockstate.InstrPos(instr, fn)
 			g.byPos[pos] = append(g.byPos[pos], instr)
 			if g.syncOp(instr) {
 				g.sync = append(g.sync, instr)
@@ -243,10 +243,6 @@ func newCFG(res *summary.Result, fn *ssa.Function) *cfg {
 	}
 	return g
 }
-
-// instrPos returns the position the summary gives an instruction's
-// accesses.
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos { return summary.InstrPos(instr, fn) }
 
 // at returns the instructions at pos.
 func (g *cfg) at(pos token.Pos) []ssa.Instruction { return g.byPos[pos] }
@@ -355,13 +351,13 @@ func (g *cfg) syncOp(instr ssa.Instruction) bool {
 	case *ssa.Call:
 		c := in.Common()
 		if c.IsInvoke() {
-			return summary.LockCall(c).Kind != summary.OpNone || c.Method.Name() == "Wait"
+			return lockstate.LockCall(c).Kind != lockstate.OpNone || c.Method.Name() == "Wait"
 		}
 		callee := c.StaticCallee()
 		if callee == nil {
 			return false
 		}
-		if syncName(callee) != "" {
+		if lockstate.SyncMethod(callee) != "" {
 			return true
 		}
 		sum := g.res.Of(callee)

@@ -51,7 +51,7 @@ type use struct {
 	m      *summary.Method
 	a      summary.Access
 	field  string // "$0.f"
-	guards map[string]summary.Mode
+	guards map[string]lockstate.Mode
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -107,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 					synchronized(st, fld) || token.IsExported(strings.TrimPrefix(fld, "$0.")) || ownLocked(a) {
 					continue
 				}
-				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
+				u := use{m: m, a: a, field: f, guards: map[string]lockstate.Mode{}}
 				for _, h := range a.Held {
 					if lay.guardOf(h.Lock, f) {
 						u.guards[h.Lock] = h.Mode
@@ -227,7 +227,7 @@ func guardOfAll(u use, ev []use) (string, []use) {
 			continue
 		}
 		mode, held := u.guards[lock]
-		if held && (mode == summary.W || !u.a.Write) {
+		if held && (mode == lockstate.W || !u.a.Write) {
 			continue
 		}
 		if !held && !enough(ev) {
@@ -275,7 +275,7 @@ func heldMore(u use, lock string, uses []use) bool {
 	count := func(l string) int {
 		n := 0
 		for _, v := range uses {
-			if mode, ok := v.guards[l]; ok && (mode == summary.W || !v.a.Write) {
+			if mode, ok := v.guards[l]; ok && (mode == lockstate.W || !v.a.Write) {
 				n++
 			}
 		}
@@ -283,7 +283,7 @@ func heldMore(u use, lock string, uses []use) bool {
 	}
 	n := count(lock)
 	for l, mode := range u.guards {
-		if l != lock && (mode == summary.W || !u.a.Write) && count(l) >= n {
+		if l != lock && (mode == lockstate.W || !u.a.Write) && count(l) >= n {
 			return true
 		}
 	}
@@ -318,7 +318,7 @@ func (r reports) add(pos token.Pos, field string) bool {
 // guarded reports whether a lock held at u is held at all the others too.
 func guarded(u use, others []use) bool {
 	for lock, mode := range u.guards {
-		if (mode == summary.W || !u.a.Write) && guardsAll(lock, others) {
+		if (mode == lockstate.W || !u.a.Write) && guardsAll(lock, others) {
 			return true
 		}
 	}
@@ -380,7 +380,7 @@ func mayAcquire(m *summary.Method, lock string) bool {
 func guardsAll(lock string, uses []use) bool {
 	for _, v := range uses {
 		mode, ok := v.guards[lock]
-		if !ok || (v.a.Write && mode != summary.W) {
+		if !ok || (v.a.Write && mode != lockstate.W) {
 			return false
 		}
 	}

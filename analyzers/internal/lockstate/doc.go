@@ -1,10 +1,11 @@
 // Package lockstate names the locks and locations of a function by access paths.
 //
-// It holds what the depcon analyzers share about paths: the Path type
-// and its helpers, the Namer that names a function's SSA values under
-// the summaries' policy (where a value may point) and the lock flows'
-// (which object a Lock call names, ExactPath), and the Frame that maps a
-// callee's paths onto its caller's at a call.
+// It holds what the depcon analyzers share about locks and paths: the
+// Path type and its helpers, the Namer that names a function's SSA values
+// under the summaries' policy (where a value may point) and the lock
+// flows' (which object a Lock call names, ExactPath), the Frame that maps
+// a callee's paths onto its caller's at a call, and LockCall, the one
+// rule that tells what a call does to a lock.
 //
 // A location is written as an access path:
 //

@@ -115,7 +115,7 @@ func (fr *Frame) Value(q Path) []Path {
 		}
 		ps = fr.Args[i]
 		if i < len(fr.Fields) && fr.Fields[i] != nil && strings.HasPrefix(tail, ".") {
-			n := StepLen(tail)
+			n := stepLen(tail)
 			if contents, ok := fr.Fields[i][tail[1:n]]; ok {
 				return intoField(contents, tail[n:], q.Loaded)
 			}
@@ -156,7 +156,7 @@ func (fr *Frame) Value(q Path) []Path {
 	}
 	var out []Path
 	for _, p := range ps {
-		out = append(out, Path{Str: ExtendTail(p, tail), Loaded: q.Loaded, Class: q.Class})
+		out = append(out, Path{Str: extendTail(p, tail), Loaded: q.Loaded, Class: q.Class})
 	}
 	return out
 }

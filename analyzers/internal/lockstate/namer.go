@@ -327,7 +327,7 @@ func (r *Namer) throughField(v ssa.Value, tail string, loaded bool) []Path {
 	if !strings.HasPrefix(tail, ".") {
 		return nil
 	}
-	n := StepLen(tail)
+	n := stepLen(tail)
 	return intoField(r.FieldContents(v, tail[1:n]), tail[n:], loaded)
 }
 

@@ -134,10 +134,10 @@ func Display(loc string, names []string) string {
 	return name + rest
 }
 
-// ExtendTail appends a callee's path tail (".x", "[*]", "->y", "") to p,
+// extendTail appends a callee's path tail (".x", "[*]", "->y", "") to p,
 // the caller's path of the argument the callee's root stands for: how a
 // callee's location is mapped onto its caller's.
-func ExtendTail(p Path, tail string) string {
+func extendTail(p Path, tail string) string {
 	switch {
 	case tail == "":
 		return p.Location()
@@ -146,7 +146,7 @@ func ExtendTail(p Path, tail string) string {
 		// happens for the whole object ("$1->") of a pointer to pointer.
 		return p.Location() + tail
 	}
-	return p.Step(tail[:StepLen(tail)]) + tail[StepLen(tail):]
+	return p.Step(tail[:stepLen(tail)]) + tail[stepLen(tail):]
 }
 
 // extend appends rest, the steps after a cell's dereference, to the path p
@@ -158,12 +158,12 @@ func extend(p Path, rest string) string {
 	if rest[0] != '[' {
 		rest = "." + rest
 	}
-	return ExtendTail(p, rest)
+	return extendTail(p, rest)
 }
 
-// StepLen returns the length of the first step of a location's tail
+// stepLen returns the length of the first step of a location's tail
 // (".x" or "[*]").
-func StepLen(tail string) int {
+func stepLen(tail string) int {
 	if strings.HasPrefix(tail, "[*]") {
 		return 3
 	}

@@ -1,4 +1,4 @@
-package summary
+package lockstate
 
 import (
 	"go/token"
@@ -6,14 +6,25 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// SyncMethod returns the full name ("(*sync.Mutex).Lock") of fn when it is
-// a function or method of sync or sync/atomic, "" otherwise: the calls the
-// analyzers model rather than follow.
-func SyncMethod(fn *ssa.Function) string { return syncMethod(fn) }
-
 // InstrPos returns the position the summaries give an instruction's
 // accesses: its own, its first operand's that has one, or fn's.
-func InstrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos { return instrPos(instr, fn) }
+func InstrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+	if p := instr.Pos(); p.IsValid() {
+		return p
+	}
+	var ops [4]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if op == nil || *op == nil {
+			continue
+		}
+		if i, ok := (*op).(ssa.Instruction); ok {
+			if p := i.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return fn.Pos()
+}
 
 // Reaches reports whether a path of one or more edges leads from block
 // from to block to; Reaches(b, b) reports whether b is in a loop.
