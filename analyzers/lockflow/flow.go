@@ -59,7 +59,8 @@ func deadState() *State {
 	return s
 }
 
-func (s *State) clone() *State {
+// Clone returns a copy of s.
+func (s *State) Clone() *State {
 	c := &State{held: make(map[string]uint8, len(s.held)), def: make(map[string]uint8, len(s.def)), site: make(map[string]Acq, len(s.site)), dead: s.dead}
 	for k, v := range s.held {
 		c.held[k] = v
@@ -87,13 +88,13 @@ func (s *State) getDef(k string) uint8 {
 	return dE
 }
 
-// join merges t into s and reports whether s changed.
-func (s *State) join(t *State) bool {
+// Join merges t into s and reports whether s changed.
+func (s *State) Join(t *State) bool {
 	if t.dead {
 		return false
 	}
 	if s.dead {
-		*s = *t.clone()
+		*s = *t.Clone()
 		return true
 	}
 	changed := false
@@ -321,39 +322,40 @@ func escapes(v ssa.Value) bool {
 
 func (f *Flow) solve() {
 	blocks := f.Fn.Blocks
-	entry := newState()
-	f.in[blocks[0]] = entry
+	in := make([]*State, len(blocks))
+	in[0] = newState()
 	for _, b := range blocks[1:] {
-		f.in[b] = deadState()
+		in[b.Index] = deadState()
 	}
-	work := []*ssa.BasicBlock{blocks[0]}
-	queued := map[*ssa.BasicBlock]bool{blocks[0]: true}
 	if r := f.Fn.Recover; r != nil && r != blocks[0] {
-		f.in[r] = newState() // entered from a panic: unknown
-		work = append(work, r)
-		queued[r] = true
+		in[r.Index] = newState() // entered from a panic: unknown
 	}
-	for steps := 0; len(work) > 0 && steps < 100000; steps++ {
-		b := work[0]
-		work = work[1:]
-		queued[b] = false
-		out := f.transfer(b, f.in[b].clone(), nil)
-		for i, succ := range b.Succs {
-			s := f.edge(b, i, out)
-			if firstTrip(b, succ) {
-				// A loop entered on this edge runs its body at least
-				// once (for i := 0; i < 2; i++): the State goes on
-				// to the body, not to the loop's exit.
-				s = f.edge(succ, 0, f.transfer(succ, s.clone(), nil))
-				succ = succ.Succs[0]
-			}
-			if f.in[succ].join(s) && !queued[succ] {
-				queued[succ] = true
-				work = append(work, succ)
-			}
-		}
+	lockstate.Solve(f.Fn, in, transfer{f})
+	for _, b := range blocks {
+		f.in[b] = in[b.Index]
 	}
 }
+
+// transfer is the lockstate.Transfer of a Flow.
+type transfer struct{ f *Flow }
+
+func (t transfer) Block(b *ssa.BasicBlock, s *State) *State { return t.f.transfer(b, s, nil) }
+
+// Edge returns the State on the i-th out-edge of b. A loop entered on
+// that edge whose test holds on the first trip (see firstTrip) runs its
+// body at least once (for i := 0; i < 2; i++): the State goes on to the
+// body, not to the loop's exit.
+func (t transfer) Edge(b *ssa.BasicBlock, i int, out *State) (*ssa.BasicBlock, *State) {
+	s, succ := t.f.edge(b, i, out), b.Succs[i]
+	if firstTrip(b, succ) {
+		s = t.f.edge(succ, 0, t.f.transfer(succ, s.Clone(), nil))
+		succ = succ.Succs[0]
+	}
+	return succ, s
+}
+
+// Reachable reports whether some path reaches the point.
+func (s *State) Reachable() bool { return !s.dead }
 
 // firstTrip reports whether the edge from b enters a loop whose header,
 // h, tests a condition that holds for the values its φ-nodes take on
@@ -409,7 +411,7 @@ func firstTrip(b, h *ssa.BasicBlock) bool {
 
 // Out returns the State at the end of b along its i'th edge.
 func (f *Flow) out(b *ssa.BasicBlock, i int) *State {
-	return f.edge(b, i, f.transfer(b, f.in[b].clone(), nil))
+	return f.edge(b, i, f.transfer(b, f.in[b].Clone(), nil))
 }
 
 // edge refines the State at the end of b for its i'th successor: the
@@ -434,7 +436,7 @@ func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
 	if !ok {
 		return s
 	}
-	s = s.clone()
+	s = s.Clone()
 	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == lockstate.R})
 	return s
 }
@@ -801,9 +803,9 @@ func (f *Flow) before(instr ssa.Instruction) *State {
 		return nil
 	}
 	var res *State
-	f.transfer(b, in.clone(), func(i ssa.Instruction, s *State) {
+	f.transfer(b, in.Clone(), func(i ssa.Instruction, s *State) {
 		if i == instr {
-			res = s.clone()
+			res = s.Clone()
 		}
 	})
 	if res == nil {

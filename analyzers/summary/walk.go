@@ -128,7 +128,8 @@ type state struct {
 // return.
 const maxDefers = 64
 
-func (s *state) clone() *state {
+// Clone returns a copy of s.
+func (s *state) Clone() *state {
 	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), handoff: slices.Clone(s.handoff), accessed: s.accessed,
 		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites),
 		deferred: s.deferred}
@@ -156,13 +157,13 @@ func setAdd[K comparable](m *map[K]bool, k K) {
 	(*m)[k] = true
 }
 
-// join merges o into s and reports whether s changed.
-func (s *state) join(o *state) bool {
+// Join merges o into s and reports whether s changed.
+func (s *state) Join(o *state) bool {
 	if !o.live {
 		return false
 	}
 	if !s.live {
-		*s = *o.clone()
+		*s = *o.Clone()
 		return true
 	}
 	changed := false
@@ -245,9 +246,9 @@ func (w *walker) run() {
 		if !in[b.Index].live {
 			continue
 		}
-		st := in[b.Index].clone()
+		st := in[b.Index].Clone()
 		w.inLastRef = w.lastRef[b]
-		w.block(b, st)
+		w.Block(b, st)
 		w.inLastRef = false
 		for k := range st.released {
 			released[k] = true
@@ -287,24 +288,9 @@ func (w *walker) solve(held []Held) []*state {
 	}
 	in[0].live = true
 	in[0].held = held
-	// Iterate to a fixed point; the lattice is finite (held only
-	// shrinks, the flags and sets only grow).
-	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
-		changed = false
-		for _, b := range fn.Blocks {
-			if !in[b.Index].live {
-				continue
-			}
-			out := in[b.Index].clone()
-			w.block(b, out)
-			for i, succ := range b.Succs {
-				edge := w.edge(b, i, out)
-				if in[succ.Index].join(edge) {
-					changed = true
-				}
-			}
-		}
-	}
+	// The lattice is finite (held only shrinks, the flags and sets only
+	// grow).
+	lockstate.Solve(fn, in, w)
 	return in
 }
 
@@ -413,7 +399,7 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	if op.Kind != lockstate.OpTryLock {
 		return out
 	}
-	st := out.clone()
+	st := out.Clone()
 	saved := w.record
 	w.record = false // a TryLock never blocks: no acquisition event
 	for _, p := range w.r.Paths(op.Lock) {
@@ -423,10 +409,20 @@ func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
 	return st
 }
 
-func (w *walker) block(b *ssa.BasicBlock, st *state) {
+// Reachable reports whether some path reaches the point.
+func (s *state) Reachable() bool { return s.live }
+
+// Block applies the instructions of b to st (lockstate.Transfer).
+func (w *walker) Block(b *ssa.BasicBlock, st *state) *state {
 	for _, instr := range b.Instrs {
 		w.instr(instr, st)
 	}
+	return st
+}
+
+// Edge returns the state on the i-th out-edge of b (lockstate.Transfer).
+func (w *walker) Edge(b *ssa.BasicBlock, i int, out *state) (*ssa.BasicBlock, *state) {
+	return b.Succs[i], w.edge(b, i, out)
 }
 
 func (w *walker) instr(instr ssa.Instruction, st *state) {
@@ -571,7 +567,7 @@ func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
 	if len(locks) == 0 {
 		return nil
 	}
-	st := out.clone()
+	st := out.Clone()
 	saved := w.record
 	w.record = false
 	w.lockPaths(st, sel, s.Chan, locks, true, lockstate.W)
