@@ -417,19 +417,11 @@ func (f *Flow) out(b *ssa.BasicBlock, i int) *State {
 // edge refines the State at the end of b for its i'th successor: the
 // true branch of TryLock holds the lock.
 func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
-	if i != 0 || s.dead || len(b.Instrs) == 0 {
+	if s.dead {
 		return s
 	}
-	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	call, op, ok := lockstate.TryLockEdge(b, i)
 	if !ok {
-		return s
-	}
-	call, ok := ifi.Cond.(*ssa.Call)
-	if !ok {
-		return s
-	}
-	op := lockstate.LockCall(&call.Call)
-	if op.Kind != lockstate.OpTryLock {
 		return s
 	}
 	p, ok := f.namer.Exact(op.Lock)

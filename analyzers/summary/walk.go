@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -384,19 +383,11 @@ next:
 // holds its lock on the true branch, and so does the branch of a select
 // case that sends on a channel used as a mutex (chanlock.go).
 func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
-	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok || i != 0 {
-		return out
-	}
-	if st := w.selectCase(ifi, out); st != nil {
+	if st := w.selectCase(b, i, out); st != nil {
 		return st
 	}
-	call, ok := ifi.Cond.(*ssa.Call)
+	call, op, ok := lockstate.TryLockEdge(b, i)
 	if !ok {
-		return out
-	}
-	op := lockstate.LockCall(&call.Call)
-	if op.Kind != lockstate.OpTryLock {
 		return out
 	}
 	st := out.Clone()
@@ -535,31 +526,18 @@ func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []loc
 	}
 }
 
-// selectCase returns the state on the true branch of ifi when it tests
-// that a select ran its case k (index == k) and that case sends on a
-// channel used as a mutex: the lock is then held (its acquisition event
+// selectCase returns the state on the i-th out-edge of b when it is the
+// branch of a select's case k (lockstate.SelectCaseEdge) and that case
+// sends on a channel used as a mutex: the lock is then held (its acquisition event
 // was recorded at the select, see chanLockEvent; a select with a default
 // case, like a TryLock, makes none); nil otherwise. (A channel received
 // from in a select is no mutex, see findChanLocks.)
-func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
+func (w *walker) selectCase(b *ssa.BasicBlock, i int, out *state) *state {
 	if w.b.chanLocks == nil {
 		return nil
 	}
-	cmp, ok := ifi.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL {
-		return nil
-	}
-	ext, ok := cmp.X.(*ssa.Extract)
-	if !ok || ext.Index != 0 {
-		return nil
-	}
-	sel, ok := ext.Tuple.(*ssa.Select)
-	k, ok2 := cmp.Y.(*ssa.Const)
-	if !ok || !ok2 || k.Value == nil || k.Value.Kind() != constant.Int {
-		return nil
-	}
-	n, exact := constant.Int64Val(k.Value)
-	if !exact || n < 0 || int(n) >= len(sel.States) || sel.States[n].Dir != types.SendOnly {
+	sel, n, ok := lockstate.SelectCaseEdge(b, i)
+	if !ok || sel.States[n].Dir != types.SendOnly {
 		return nil
 	}
 	s := sel.States[n]

@@ -1,11 +1,15 @@
-// Package lockstate names the locks and locations of a function by access paths.
+// Package lockstate names locks by access paths and solves the lock states of the depcon analyzers.
 //
 // It holds what the depcon analyzers share about locks and paths: the
 // Path type and its helpers, the Namer that names a function's SSA values
 // under the summaries' policy (where a value may point) and the lock
 // flows' (which object a Lock call names, ExactPath), the Frame that maps
-// a callee's paths onto its caller's at a call, and LockCall, the one
-// rule that tells what a call does to a lock.
+// a callee's paths onto its caller's at a call, LockCall, the one rule
+// that tells what a call does to a lock, with the branches on which a
+// TryLock or a select's case succeeded (TryLockEdge, SelectCaseEdge),
+// and Solve, the dataflow solver of both lock states: the locks that
+// must be held (package summary) and those that may be (package
+// lockflow).
 //
 // A location is written as an access path:
 //
