@@ -16,8 +16,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 //go:embed doc.go
@@ -59,8 +59,8 @@ func (k kind) noun() string {
 type site struct {
 	fn    *ssa.Function
 	kind  kind
-	obj   string            // the channel or WaitGroup: its class and type
-	loc   summary.ExactPath // where the channel or WaitGroup is
+	obj   string              // the channel or WaitGroup: its class and type
+	loc   lockstate.ExactPath // where the channel or WaitGroup is
 	pos   token.Pos
 	at    ssa.Instruction   // where the operation happens
 	exits []ssa.Instruction // for a deferred operation: the returns
@@ -230,7 +230,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil {
 		return nil
 	}
-	if summary.TypeClass(obj.Signature().Recv().Type()) == "sync.Cond" {
+	if lockstate.TypeClass(obj.Signature().Recv().Type()) == "sync.Cond" {
 		o, loc := c.condObj(n, call.Args[0])
 		switch obj.Name() {
 		case "Wait":
@@ -240,7 +240,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 		}
 		return nil
 	}
-	if summary.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
+	if lockstate.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
 		return nil
 	}
 	o, loc := c.wgObj(n, call.Args[0])
@@ -263,7 +263,7 @@ func (c *checker) callSite(n *lockflow.Flow, call *ssa.CallCommon, pos token.Pos
 
 // chanObj names the channel a value was loaded from: a field of a type
 // or a package variable, with the channel's type.
-func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	for {
 		ct, ok := v.(*ssa.ChangeType)
 		if !ok {
@@ -273,31 +273,31 @@ func (c *checker) chanObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactP
 	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	p, ok := n.Name(load.X)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " " + types.TypeString(v.Type(), nil), p
 }
 
-func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) wgObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " sync.WaitGroup", p
 }
 
 // condObj names a sync.Cond: a field holding it or a pointer to it.
-func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, summary.ExactPath) {
+func (c *checker) condObj(n *lockflow.Flow, v ssa.Value) (string, lockstate.ExactPath) {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}
 	p, ok := n.Name(v)
 	if !ok || p.Class == "" || p.Local() || p.Weak || exported(p.Class) {
-		return "", summary.ExactPath{}
+		return "", lockstate.ExactPath{}
 	}
 	return p.Class + " sync.Cond", p
 }
@@ -312,7 +312,7 @@ func exported(class string) bool {
 // checkLoad taints a channel loaded from a field and used other than by
 // channel operations: it may be operated on elsewhere.
 func (c *checker) checkLoad(n *lockflow.Flow, load *ssa.UnOp) {
-	if summary.TypeClass(load.Type()) == "sync.Cond" {
+	if lockstate.TypeClass(load.Type()) == "sync.Cond" {
 		if _, ok := load.Type().Underlying().(*types.Pointer); ok {
 			obj, _ := c.condObj(n, load)
 			c.onlySyncCalls(obj, load)
@@ -348,7 +348,7 @@ func (c *checker) checkLoad(n *lockflow.Flow, load *ssa.UnOp) {
 // checkStore records the channels made for a field: a buffer (or a
 // channel from elsewhere) makes the field's operations not followed.
 func (c *checker) checkStore(n *lockflow.Flow, st *ssa.Store) {
-	if summary.TypeClass(st.Val.Type()) == "sync.Cond" {
+	if lockstate.TypeClass(st.Val.Type()) == "sync.Cond" {
 		c.checkCond(n, st)
 		return
 	}
@@ -495,9 +495,9 @@ func (c *checker) checkAddr(n *lockflow.Flow, fa *ssa.FieldAddr) {
 			return
 		}
 		obj = p.Class + " " + types.TypeString(t, nil)
-	} else if summary.TypeClass(t) == "sync.WaitGroup" {
+	} else if lockstate.TypeClass(t) == "sync.WaitGroup" {
 		obj, _ = c.wgObj(n, fa)
-	} else if summary.TypeClass(t) == "sync.Cond" {
+	} else if lockstate.TypeClass(t) == "sync.Cond" {
 		obj, _ = c.condObj(n, fa)
 	}
 	if obj == "" {
@@ -608,26 +608,26 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockflow.Lock {
 
 // translate names a lock of a caller, at a call of fn, in fn's terms:
 // through the parameter or free variable it is reached from.
-func (c *checker) translate(p summary.ExactPath, call *ssa.Call, fn *ssa.Function) (summary.ExactPath, bool) {
+func (c *checker) translate(p lockstate.ExactPath, call *ssa.Call, fn *ssa.Function) (lockstate.ExactPath, bool) {
 	if isGlobal(p) {
 		return p, true
 	}
 	flow := c.prog.Flow(call.Parent())
 	if flow == nil {
-		return summary.ExactPath{}, false
+		return lockstate.ExactPath{}, false
 	}
 	key := p.Key()
-	try := func(v ssa.Value, root, name string) (summary.ExactPath, bool) {
+	try := func(v ssa.Value, root, name string) (lockstate.ExactPath, bool) {
 		a, ok := flow.Name(v)
 		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
-			return summary.ExactPath{}, false
+			return lockstate.ExactPath{}, false
 		}
 		rest := key[len(a.Key()):]
 		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
-			return summary.ExactPath{}, false
+			return lockstate.ExactPath{}, false
 		}
 		disp := name + strings.ReplaceAll(rest, "->", "")
-		return summary.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+		return lockstate.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
 	}
 	for j, arg := range call.Call.Args {
 		if j < len(fn.Params) {
@@ -645,16 +645,16 @@ func (c *checker) translate(p summary.ExactPath, call *ssa.Call, fn *ssa.Functio
 			}
 		}
 	}
-	return summary.ExactPath{}, false
+	return lockstate.ExactPath{}, false
 }
 
 // isGlobal reports whether a lock is a package variable (or in one).
-func isGlobal(p summary.ExactPath) bool {
+func isGlobal(p lockstate.ExactPath) bool {
 	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
 }
 
 // container returns the object a field path selects from.
-func container(p summary.ExactPath) string {
+func container(p lockstate.ExactPath) string {
 	k := strings.TrimSuffix(p.Key(), "->")
 	i := strings.LastIndexByte(k, '.')
 	if i < len(p.Root) {
@@ -666,7 +666,7 @@ func container(p summary.ExactPath) string {
 // sameObject reports whether a lock and a channel (or WaitGroup) are
 // fields of the same object, or the lock is a package variable: then a
 // lock class and a channel class name one lock for the channel.
-func sameObject(lock, loc summary.ExactPath) bool {
+func sameObject(lock, loc lockstate.ExactPath) bool {
 	if isGlobal(lock) {
 		return true
 	}
@@ -744,10 +744,10 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 		if len(b.Instrs) == 0 {
 			continue
 		}
-		cycle := summary.Reaches(b, target) && (summary.Reaches(target, b) || b == target)
+		cycle := lockstate.Reaches(b, target) && (lockstate.Reaches(target, b) || b == target)
 		// After the operation, in a function its goroutine runs again
 		// (called in a loop): the lock is taken before the next time.
-		later := repeated && (b != target && summary.Reaches(target, b) || b == target && !before)
+		later := repeated && (b != target && lockstate.Reaches(target, b) || b == target && !before)
 		if !cycle && !later {
 			continue
 		}
@@ -765,12 +765,12 @@ func (c *checker) after(s *site, cls string) (lockflow.Lock, bool) {
 // the lock in the loop rather than at its exit.
 func (c *checker) beforeExit(s *site, cls string) (lockflow.Lock, bool) {
 	for _, b := range s.fn.Blocks {
-		if len(b.Instrs) == 0 || !summary.Reaches(b, b) {
+		if len(b.Instrs) == 0 || !lockstate.Reaches(b, b) {
 			continue
 		}
 		exits := false
 		for _, x := range s.exits {
-			exits = exits || x.Block() != nil && summary.Reaches(b, x.Block())
+			exits = exits || x.Block() != nil && lockstate.Reaches(b, x.Block())
 		}
 		if !exits {
 			continue
@@ -791,7 +791,7 @@ func (c *checker) repeated(fn *ssa.Function, depth int) bool {
 		return false
 	}
 	for _, call := range c.calls[fn] {
-		if b := call.Block(); summary.Reaches(b, b) || c.repeated(call.Parent(), depth+1) {
+		if b := call.Block(); lockstate.Reaches(b, b) || c.repeated(call.Parent(), depth+1) {
 			return true
 		}
 	}

@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // A localChan is an unbuffered channel (or a sync.WaitGroup) made in a
@@ -64,7 +64,7 @@ func (c *checker) scanLocal(fn *ssa.Function, mc *ssa.MakeChan) {
 // it when lc is set (in fn's own body); it reports false when v is used
 // any other way.
 func (c *checker) chanUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := summary.ExactPath{Display: name}
+	loc := lockstate.ExactPath{Display: name}
 	add := func(k kind, pos token.Pos, at ssa.Instruction, sel *ssa.Select) {
 		*sites = append(*sites, &site{fn: fn, kind: k, obj: obj, loc: loc, pos: pos, at: at, sel: sel})
 	}
@@ -324,7 +324,7 @@ func (c *checker) blockedLocal(s *site, l lockflow.Lock, lc *localChan, others [
 // through the cell of a variable that closures capture (a local of the
 // maker, a free variable of the goroutine) is named through the value
 // stored in it.
-func (c *checker) inMaker(p summary.ExactPath, s *site, lc *localChan) (string, bool) {
+func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string, bool) {
 	fn := s.fn
 	if p.Weak {
 		return "", false
@@ -368,7 +368,7 @@ func (c *checker) inMaker(p summary.ExactPath, s *site, lc *localChan) (string, 
 		}
 	}
 	rest := p.Rest
-	if x := summary.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
+	if x := lockstate.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
 		v, rest = x, rest[len("->"):]
 	} else if fn == lc.fn {
 		return "", false // a value of the maker's own
@@ -399,7 +399,7 @@ func assigned(fv *ssa.FreeVar) bool {
 // positive delta) in fn and in goroutines fn hands it to, as a local
 // channel is followed (see scanLocal).
 func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
-	if summary.TypeClass(alloc.Type().(*types.Pointer).Elem()) != "sync.WaitGroup" || !alloc.Pos().IsValid() {
+	if lockstate.TypeClass(alloc.Type().(*types.Pointer).Elem()) != "sync.WaitGroup" || !alloc.Pos().IsValid() {
 		return
 	}
 	obj := fmt.Sprintf("local %d sync.WaitGroup", alloc.Pos())
@@ -422,7 +422,7 @@ func (c *checker) scanLocalWG(fn *ssa.Function, alloc *ssa.Alloc) {
 // wgUses collects into sites the Wait and Done calls of fn on the
 // WaitGroup at v, as chanUses does for a channel.
 func (c *checker) wgUses(fn *ssa.Function, v ssa.Value, name, obj string, lc *localChan, sites *[]*site) bool {
-	loc := summary.ExactPath{Display: name}
+	loc := lockstate.ExactPath{Display: name}
 	refs := v.Referrers()
 	if refs == nil {
 		return false
@@ -470,7 +470,7 @@ func wgMethod(call *ssa.CallCommon, v ssa.Value) string {
 	}
 	obj, ok := fn.Object().(*types.Func)
 	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" || obj.Signature().Recv() == nil ||
-		summary.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
+		lockstate.TypeClass(obj.Signature().Recv().Type()) != "sync.WaitGroup" {
 		return ""
 	}
 	for _, a := range call.Args[1:] {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -13,7 +14,7 @@ import (
 type guard struct {
 	lock string // normalized
 	raw  string // as in the summary: recv.mu and other.mu are two locks
-	mode summary.Mode
+	mode lockstate.Mode
 	site int32
 	// broken is set when the lock was released after an earlier access
 	// of the method and acquired again; repeat when the critical section
@@ -41,7 +42,7 @@ func (m *method) guards(self string) {
 func protectors(a, b *access) (ga, gb []guard) {
 	for _, g := range a.held {
 		for _, h := range b.held {
-			if g.lock == h.lock && (g.mode == summary.W || h.mode == summary.W) {
+			if g.lock == h.lock && (g.mode == lockstate.W || h.mode == lockstate.W) {
 				ga, gb = append(ga, g), append(gb, h)
 			}
 		}
@@ -58,7 +59,7 @@ func protectors(a, b *access) (ga, gb []guard) {
 // location (a check-then-act); nor do two conservative writes by unknown
 // code (a callback both methods call): neither is known to happen.
 func conflicts(m1, m2 *method, a, b *access) bool {
-	if !a.a.Write && !b.a.Write || !summary.Compatible(a.loc, b.loc) {
+	if !a.a.Write && !b.a.Write || !lockstate.Compatible(a.loc, b.loc) {
 		return false
 	}
 	if a.a.Flags.Synchronized() && b.a.Flags.Synchronized() &&
@@ -257,7 +258,7 @@ func unsynchronised(a *access) bool {
 // the same counters, atomic additions, commute.)
 func singleAtomics(a, b *access) bool {
 	return a.a.Write != b.a.Write && a.a.Flags&summary.Atomic != 0 && b.a.Flags&summary.Atomic != 0 &&
-		summary.Compatible(a.loc, b.loc)
+		lockstate.Compatible(a.loc, b.loc)
 }
 
 func rw(a summary.Access) string {
@@ -272,7 +273,7 @@ func rw(a summary.Access) string {
 func (m *method) compound(loc string) bool {
 	n := 0
 	for _, a := range m.accesses {
-		if a.a.Flags.Synchronized() && summary.Compatible(a.loc, loc) {
+		if a.a.Flags.Synchronized() && lockstate.Compatible(a.loc, loc) {
 			n++
 		}
 	}

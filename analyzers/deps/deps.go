@@ -16,6 +16,7 @@ import (
 	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -64,7 +65,7 @@ func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summa
 type method struct {
 	m        *summary.Method
 	accesses []access
-	ls       map[string]summary.Mode // LS(m), normalized lock → strongest mode
+	ls       map[string]lockstate.Mode // LS(m), normalized lock → strongest mode
 	ds       []lockPair
 	rwr      []summary.Acquire // recursive read acquisitions (lockrules.RecursiveRead)
 	self     []summary.Acquire // re-acquisitions of a held lock (lockrules.Reacquire)
@@ -146,7 +147,7 @@ func Contract(t *summary.Type) *TypePlan {
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
 func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) (*TypePlan, []*method) {
-	self := summary.TypeClass(t.Obj.Type())
+	self := lockstate.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
 	if tp.NotShared != "" {
@@ -185,7 +186,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 
 func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire,
 	calls []summary.Access) *method {
-	mm := &method{m: m, ls: map[string]summary.Mode{}}
+	mm := &method{m: m, ls: map[string]lockstate.Mode{}}
 	norm := func(loc string) (string, bool) { return normalize(m, self, loc) }
 	// LS(m): the locks held, under one acquisition and never released in
 	// between, at every shared access.
@@ -193,7 +194,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 		lock string
 		site int32
 	}
-	var common map[site]summary.Mode
+	var common map[site]lockstate.Mode
 	own0 := len(m.Summary.Accesses)
 	for i, a := range append(slices.Clip(m.Summary.Accesses), calls...) {
 		loc, ok := norm(a.Loc)
@@ -208,7 +209,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 		if a.Write {
 			mm.shownWrites++
 		}
-		here := map[site]summary.Mode{}
+		here := map[site]lockstate.Mode{}
 		for _, h := range a.Held {
 			if l, ok := norm(h.Lock); ok && !h.Broken {
 				here[site{l, h.Site}] = h.Mode
@@ -226,7 +227,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 	}
 	mm.guards(self)
 	for k, mode := range common {
-		if old, ok := mm.ls[k.lock]; !ok || (old == summary.R && mode == summary.W) {
+		if old, ok := mm.ls[k.lock]; !ok || (old == lockstate.R && mode == lockstate.W) {
 			mm.ls[k.lock] = mode
 		}
 	}
@@ -253,7 +254,7 @@ func newMethod(m *summary.Method, self string, written func(loc string) bool, ex
 			default:
 				mm.ds = append(mm.ds, lockPair{a: h, b: summary.Held{Lock: acq.Lock, Class: acq.Class, Mode: acq.Mode},
 					acq: acq, edge: lockrules.NewEdge(acq.Held, h, acq),
-					sameObject: summary.Root(h.Lock) == summary.Root(acq.Lock) && h.Class != acq.Class})
+					sameObject: lockstate.Root(h.Lock) == lockstate.Root(acq.Lock) && h.Class != acq.Class})
 			}
 		}
 	}
@@ -279,13 +280,13 @@ func (m *method) locations() (reads, writes []string) {
 	return reads, writes
 }
 
-func lockList(ls map[string]summary.Mode) []string {
+func lockList(ls map[string]lockstate.Mode) []string {
 	var out []string
 	for l, m := range ls {
 		if rest, ok := strings.CutPrefix(l, "T"); ok {
 			l = "$0" + rest
 		}
-		out = append(out, summary.Display(l, []string{"recv"})+"("+m.String()+")")
+		out = append(out, lockstate.Display(l, []string{"recv"})+"("+m.String()+")")
 	}
 	sort.Strings(out)
 	return out
@@ -377,7 +378,7 @@ func rwr(m1, m2 *method) (Evidence, bool) {
 	return Evidence{}, false
 }
 
-func display(m *method, loc string) string { return summary.Display(loc, m.m.Params) }
+func display(m *method, loc string) string { return lockstate.Display(loc, m.m.Params) }
 
 // short returns "file.go:12:3" for a full position.
 func short(where string) string {

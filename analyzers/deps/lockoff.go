@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A lock-off switch is a method that turns the type's own
@@ -126,7 +126,7 @@ func fieldGates(fns []*ssa.Function) map[*types.Var]string {
 				// with the lock or without (a test that returns early,
 				// as of a closed flag, is no switch).
 				for i, s := range b.Succs {
-					if s.Dominates(l) && !b.Succs[1-i].Dominates(l) && summary.Reaches(l, b.Succs[1-i]) {
+					if s.Dominates(l) && !b.Succs[1-i].Dominates(l) && lockstate.Reaches(l, b.Succs[1-i]) {
 						gates[f] = fn.Name()
 					}
 				}

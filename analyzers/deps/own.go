@@ -3,7 +3,7 @@ package deps
 import (
 	"strings"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // own reports whether the normalized location loc counts as state of the
@@ -21,7 +21,7 @@ func own(self, loc string) bool {
 	if !strings.HasPrefix(loc, "@") {
 		return true
 	}
-	return summary.GlobalPkg(loc) == typePkg(self)
+	return lockstate.GlobalPkg(loc) == typePkg(self)
 }
 
 // typePkg returns the package path of a type class "pkg/path.T".

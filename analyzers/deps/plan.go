@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A Plan is the result of the deps analyzer: for every type
@@ -197,7 +197,7 @@ type Method struct {
 func Overlaps(a, b []string) bool {
 	for _, x := range a {
 		for _, y := range b {
-			if summary.Compatible(x, y) || strings.HasPrefix(y, x+"->") || strings.HasPrefix(x, y+"->") {
+			if lockstate.Compatible(x, y) || strings.HasPrefix(y, x+"->") || strings.HasPrefix(x, y+"->") {
 				return true
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -128,7 +129,7 @@ func guardedElsewhere(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if !a.call && summary.Compatible(w.loc, a.loc) && locked(a.a) {
+				if !a.call && lockstate.Compatible(w.loc, a.loc) && locked(a.a) {
 					return display(m, w.a.Loc)
 				}
 			}
@@ -254,7 +255,7 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 				continue
 			}
 			for _, a := range o.accesses {
-				if a.call || !summary.Compatible(w.loc, a.loc) {
+				if a.call || !lockstate.Compatible(w.loc, a.loc) {
 					continue
 				}
 				if a.a.Write {

@@ -3,6 +3,7 @@ package deps
 import (
 	"strings"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -11,16 +12,16 @@ import (
 // become "T" (exception mode passes the shared object for them), package
 // variables stay; it reports false for the locations of other parameters.
 func normalize(m *summary.Method, self, loc string) (string, bool) {
-	root := summary.Root(loc)
+	root := lockstate.Root(loc)
 	if strings.HasPrefix(root, "@") {
 		return loc, true
 	}
 	fn := m.Func
-	i := summary.ParamIndex(loc)
+	i := lockstate.ParamIndex(loc)
 	if i < 0 || i >= len(fn.Params) {
 		return "", false
 	}
-	if i > 0 && summary.TypeClass(fn.Params[i].Type()) != self {
+	if i > 0 && lockstate.TypeClass(fn.Params[i].Type()) != self {
 		return "", false
 	}
 	return "T" + loc[len(root):], true
@@ -49,7 +50,7 @@ func writtenBy(ms []*summary.Method, self string) func(loc string) bool {
 	}
 	return func(loc string) bool {
 		for _, w := range writes {
-			if summary.Compatible(w, loc) {
+			if lockstate.Compatible(w, loc) {
 				return true
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -34,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 // A Lock is a lock held at a call.
 type Lock struct {
 	Lock, Class string
-	Mode        summary.Mode
+	Mode        lockstate.Mode
 	Pos         token.Pos
 	Where       string
 }
@@ -130,17 +132,12 @@ type Fact struct {
 }
 
 // A FactCall is a call of parameter Param with Held held; Args are the
-// paths of the call's arguments in the function's frame.
+// paths of the call's arguments in the function's frame (without their
+// classes).
 type FactCall struct {
 	Param int
-	Args  [][]FactPath
+	Args  [][]lockstate.Path
 	Held  []Lock
-}
-
-// A FactPath is an access path of a value.
-type FactPath struct {
-	Str    string
-	Loaded bool
 }
 
 func (*Fact) AFact() {}
@@ -152,20 +149,9 @@ func (f *Fact) String() string {
 		for _, h := range c.Held {
 			hs = append(hs, h.Lock+":"+h.Mode.String())
 		}
-		s = append(s, "call $"+itoa(c.Param)+" {"+strings.Join(hs, ",")+"}")
+		s = append(s, "call $"+strconv.Itoa(c.Param)+" {"+strings.Join(hs, ",")+"}")
 	}
 	return strings.Join(s, "; ")
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // maxTargets bounds the targets of a dynamic call that are followed;
@@ -186,14 +172,14 @@ type heldLock struct {
 type entry struct {
 	pos  token.Pos
 	held []heldLock
-	args [][]path // the call's arguments (and receiver first, for an invoke)
+	args [][]lockstate.Path // the call's arguments (and receiver first, for an invoke)
 	// The callee: resolved targets with their frame, or the function
 	// value's paths (a bare parameter is resolved by callers), or the
 	// original instruction for the call graph.
 	targets []*ssa.Function
-	binds   [][]path
+	binds   [][]lockstate.Path
 	cells   []bool
-	fnval   []path
+	fnval   []lockstate.Path
 	instr   ssa.CallInstruction
 	// anon is set for the acquisition of a lock reached through a value
 	// that has no access path (a result of a call), known by its class
@@ -206,7 +192,7 @@ type staticCall struct {
 	instr  ssa.CallInstruction
 	callee *ssa.Function
 	held   []Lock
-	fr     frame
+	fr     lockstate.Frame
 	// vals are the values of the callee's parameters, when they are not
 	// the call's arguments (a method called through an interface).
 	vals []ssa.Value
@@ -223,7 +209,7 @@ func (sc staticCall) paramValues() []ssa.Value {
 type funcInfo struct {
 	fn      *ssa.Function
 	acqs    []mustAcq // the lock acquisitions and static calls, in order
-	r       *resolver
+	r       *lockstate.Namer
 	entries []*entry
 	calls   []staticCall
 	eff     []*entry
@@ -238,7 +224,7 @@ type mustAcq struct {
 	block  *ssa.BasicBlock
 	lock   Lock
 	callee *ssa.Function
-	fr     frame
+	fr     lockstate.Frame
 }
 
 type analyzer struct {
@@ -272,7 +258,7 @@ func (a *analyzer) stores(class string) []*ssa.Store {
 						continue
 					}
 					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-						_, c := fieldOf(fa.X.Type(), fa.Field)
+						_, c := lockstate.FieldOf(fa.X.Type(), fa.Field)
 						a.fieldStores[c] = append(a.fieldStores[c], st)
 					}
 				}
@@ -349,7 +335,7 @@ func (a *analyzer) info(fn *ssa.Function) *funcInfo {
 	if fi, ok := a.infos[fn]; ok {
 		return fi
 	}
-	fi := &funcInfo{fn: fn, r: newResolver(fn)}
+	fi := &funcInfo{fn: fn, r: lockstate.NewNamer(fn)}
 	a.infos[fn] = fi
 	if fn.Blocks != nil {
 		(&walker{a: a, fi: fi}).run()
@@ -405,7 +391,7 @@ func (a *analyzer) effective(fi *funcInfo, depth int) []*entry {
 				if !a.here(t) || a.busy[t] {
 					continue
 				}
-				sc := staticCall{instr: e.instr, callee: t, held: held, fr: frame{args: e.args}, vals: vals}
+				sc := staticCall{instr: e.instr, callee: t, held: held, fr: lockstate.Frame{Args: e.args}, vals: vals}
 				for _, sub := range a.effective(a.info(t), depth+1) {
 					if len(out) >= maxEntries {
 						break
@@ -434,13 +420,9 @@ func (a *analyzer) imported(fn *ssa.Function) []*entry {
 	}
 	var out []*entry
 	for _, c := range f.Calls {
-		e := &entry{fnval: []path{{str: "$" + itoa(c.Param)}}}
+		e := &entry{fnval: []lockstate.Path{{Str: "$" + strconv.Itoa(c.Param)}}}
 		for _, ps := range c.Args {
-			var vs []path
-			for _, p := range ps {
-				vs = append(vs, path{str: p.Str, loaded: p.Loaded})
-			}
-			e.args = append(e.args, vs)
+			e.args = append(e.args, append([]lockstate.Path(nil), ps...))
 		}
 		for _, h := range c.Held {
 			h.Pos = token.NoPos
@@ -453,7 +435,7 @@ func (a *analyzer) imported(fn *ssa.Function) []*entry {
 
 // propagate maps e, an entry of the callee of sc, onto fi's frame.
 func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
-	p := &entry{pos: instrPos(sc.instr, fi.fn)}
+	p := &entry{pos: callPos(sc.instr, fi.fn)}
 	// A callee that releases a lock its caller holds (to block, or to
 	// upgrade a read lock) does so before the calls it makes, as far as
 	// its summary tells.
@@ -464,11 +446,11 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 		}
 	}
 	resolvedHere := false
-	mapPaths := func(ps [][]path) [][]path {
-		out := make([][]path, len(ps))
+	mapPaths := func(ps [][]lockstate.Path) [][]lockstate.Path {
+		out := make([][]lockstate.Path, len(ps))
 		for i, vs := range ps {
 			for _, v := range vs {
-				out[i] = appendPaths(out[i], sc.fr.value(v)...)
+				out[i] = lockstate.AppendPaths(out[i], sc.fr.Value(v)...)
 			}
 		}
 		return out
@@ -480,7 +462,7 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 	case e.targets != nil:
 		p.targets, p.binds, p.cells = e.targets, mapPaths(e.binds), e.cells
 	case len(e.fnval) == 1 && isParam(e.fnval[0]):
-		k := atoi(e.fnval[0].str[1:])
+		k := lockstate.ParseIndex(e.fnval[0].Str[1:])
 		args := sc.paramValues()
 		if k < 0 || k >= len(args) {
 			return nil
@@ -491,23 +473,23 @@ func (a *analyzer) propagate(fi *funcInfo, e *entry, sc staticCall) *entry {
 			resolvedHere = true
 		case *ssa.MakeClosure:
 			p.targets = []*ssa.Function{v.Fn.(*ssa.Function)}
-			p.binds, p.cells = bindings(fi.r, v)
+			p.binds, p.cells = lockstate.Bindings(fi.r, v.Bindings)
 			resolvedHere = true
 		default:
 			// A function value loaded from memory: the call graph
 			// resolves it here, where the callee's locks are known.
-			p.fnval = sc.fr.value(e.fnval[0])
+			p.fnval = sc.fr.Value(e.fnval[0])
 			p.instr = e.instr
 			resolvedHere = len(p.fnval) != 1 || !isParam(p.fnval[0])
 		}
 	default:
 		for _, v := range e.fnval {
-			p.fnval = appendPaths(p.fnval, sc.fr.value(v)...)
+			p.fnval = lockstate.AppendPaths(p.fnval, sc.fr.Value(v)...)
 		}
 		p.instr = e.instr
 	}
 	for _, h := range e.held {
-		for _, l := range sc.fr.loc(h.Lock.Lock) {
+		for _, l := range sc.fr.Loc(h.Lock.Lock) {
 			if slices.ContainsFunc(p.held, func(x heldLock) bool { return x.Lock.Lock == l }) {
 				continue
 			}
@@ -538,23 +520,8 @@ func (a *analyzer) local(pos token.Pos) bool {
 	return false
 }
 
-func isParam(p path) bool {
-	return !p.loaded && len(p.str) > 1 && p.str[0] == '$' && p.str[1] != 'f' && summary.Root(p.str) == p.str
-}
-
-// bindings returns the paths of a closure's bindings: the value stored in
-// a captured variable's cell, or the bound value.
-func bindings(r *resolver, mc *ssa.MakeClosure) ([][]path, []bool) {
-	binds := make([][]path, len(mc.Bindings))
-	cells := make([]bool, len(mc.Bindings))
-	for i, b := range mc.Bindings {
-		if cell, ok := b.(*ssa.Alloc); ok {
-			binds[i], cells[i] = r.cellContents(cell), true
-		} else {
-			binds[i] = r.paths(b)
-		}
-	}
-	return binds, cells
+func isParam(p lockstate.Path) bool {
+	return !p.Loaded && len(p.Str) > 1 && p.Str[0] == '$' && p.Str[1] != 'f' && lockstate.Root(p.Str) == p.Str
 }
 
 // fact returns the calls of fi's function parameters with locks held.
@@ -566,11 +533,11 @@ func (a *analyzer) fact(fi *funcInfo) *Fact {
 		if e.targets != nil || e.anon != nil || len(e.fnval) != 1 || !isParam(e.fnval[0]) {
 			continue
 		}
-		c := FactCall{Param: atoi(e.fnval[0].str[1:])}
+		c := FactCall{Param: lockstate.ParseIndex(e.fnval[0].Str[1:])}
 		for _, vs := range e.args {
-			var fs []FactPath
+			var fs []lockstate.Path
 			for _, v := range vs {
-				fs = append(fs, FactPath{Str: v.str, Loaded: v.loaded})
+				fs = append(fs, lockstate.Path{Str: v.Str, Loaded: v.Loaded})
 			}
 			c.Args = append(c.Args, fs)
 		}
@@ -608,21 +575,21 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			continue
 		}
 		targets := e.targets
-		var fr frame
+		var fr lockstate.Frame
 		if targets != nil {
-			fr = frame{args: e.args, binds: e.binds, cells: e.cells}
+			fr = lockstate.Frame{Args: e.args, Binds: e.binds, Cells: e.cells}
 		} else {
 			if e.instr == nil || len(e.fnval) == 1 && isParam(e.fnval[0]) {
 				continue // resolved by the callers
 			}
 			targets = a.dynamic(e.instr)
-			fr = frame{args: e.args}
+			fr = lockstate.Frame{Args: e.args}
 		}
 		owner, field := ownerOf(e.fnval)
 		if field != "" && e.targets == nil {
 			// A function made once (sync.OnceFunc, OnceValue) and
 			// stored in the field: calling it runs the function.
-			for _, t := range a.onceTargets(field, e.fnval[0].class) {
+			for _, t := range a.onceTargets(field, e.fnval[0].Class) {
 				if !slices.Contains(targets, t) {
 					targets = append(targets, t)
 				}
@@ -630,15 +597,15 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 		}
 		for _, t := range targets {
 			tfr := fr
-			if tfr.binds == nil && field != "" {
-				tfr.binds, tfr.cells = a.ownerBinds(t, field, owner)
+			if tfr.Binds == nil && field != "" {
+				tfr.Binds, tfr.Cells = a.ownerBinds(t, field, owner)
 			}
 			if e.instr != nil && e.instr.Common().IsInvoke() && len(e.args) > 0 && len(e.args[0]) == 1 {
 				// An interface value loaded from a field of an object,
 				// holding an adapter that wraps the object itself.
 				if o, f := ownerOf(e.args[0]); f != "" {
-					if g := a.wrapped(t, f, e.args[0][0].class, o); g != nil {
-						tfr.fields = []map[string][]path{g}
+					if g := a.wrapped(t, f, e.args[0][0].Class, o); g != nil {
+						tfr.Fields = []map[string][]lockstate.Path{g}
 					}
 				}
 			}
@@ -648,7 +615,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			}
 			var released []string
 			for _, r := range sum.Released {
-				released = append(released, tfr.loc(r)...)
+				released = append(released, tfr.Loc(r)...)
 			}
 			acqs := sum.Acquires
 			if a.follow {
@@ -658,7 +625,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				if acq.Goroutine {
 					continue
 				}
-				acq = tfr.inCaller(acq, t)
+				acq = inCaller(&tfr, acq, t)
 				certain := dominatesReturns(t, acq.Pos)
 				for _, h := range e.held {
 					if h.own && !slices.Contains(released, h.Lock.Lock) {
@@ -673,7 +640,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 	for _, sc := range fi.calls {
 		var unnamed []Lock
 		for _, h := range sc.held {
-			if isUnnamed(h.Lock) {
+			if lockstate.IsUnnamed(h.Lock) {
 				unnamed = append(unnamed, h)
 			}
 		}
@@ -685,7 +652,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			if acq.Goroutine {
 				continue
 			}
-			ls := sc.fr.loc(acq.Lock)
+			ls := sc.fr.Loc(acq.Lock)
 			acq.Lock = ""
 			if len(ls) == 1 {
 				acq.Lock = ls[0]
@@ -695,7 +662,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 				acq.Via = sc.callee.Name()
 			}
 			for _, u := range unnamed {
-				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: u, Acq: acq, Target: sc.callee, Unnamed: true})
+				out = append(out, Event{Fn: fi.fn, Pos: callPos(sc.instr, fi.fn), Held: u, Acq: acq, Target: sc.callee, Unnamed: true})
 			}
 		}
 	}
@@ -706,13 +673,13 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 			continue
 		}
 		for _, m := range a.reentry(fi.fn, a.info(sc.callee), map[*ssa.Function]bool{}) {
-			ls := sc.fr.loc(m.Lock)
+			ls := sc.fr.Loc(m.Lock)
 			if len(ls) != 1 {
 				continue
 			}
 			acq := summary.Acquire{Lock: ls[0], Class: m.Class, Mode: m.Mode, Pos: m.Pos, Where: m.Where, Via: sc.callee.Name()}
 			for _, h := range sc.held {
-				out = append(out, Event{Fn: fi.fn, Pos: instrPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true, Certain: true})
+				out = append(out, Event{Fn: fi.fn, Pos: callPos(sc.instr, fi.fn), Held: h, Acq: acq, Target: sc.callee, Recursive: true, Certain: true})
 			}
 		}
 	}
@@ -721,7 +688,7 @@ func (a *analyzer) events(fi *funcInfo) []Event {
 
 // target returns the summary of a target and the frame of its roots: the
 // method behind a bound method value takes the bound receiver as $0.
-func (a *analyzer) target(t *ssa.Function, fr frame) (*summary.Summary, frame) {
+func (a *analyzer) target(t *ssa.Function, fr lockstate.Frame) (*summary.Summary, lockstate.Frame) {
 	if s := a.sum(t); s != nil {
 		return s, fr
 	}
@@ -739,11 +706,11 @@ func (a *analyzer) target(t *ssa.Function, fr frame) (*summary.Summary, frame) {
 	}
 	if len(t.FreeVars) == 1 && strings.HasPrefix(t.Synthetic, "bound") {
 		// A bound method value: $f0 is the receiver.
-		var recv []path
-		if len(fr.binds) == 1 {
-			recv = fr.binds[0]
+		var recv []lockstate.Path
+		if len(fr.Binds) == 1 {
+			recv = fr.Binds[0]
 		}
-		return s, frame{args: append([][]path{recv}, fr.args...)}
+		return s, lockstate.Frame{Args: append([][]lockstate.Path{recv}, fr.Args...)}
 	}
 	return s, fr
 }
@@ -767,7 +734,7 @@ func (a *analyzer) dynamic(instr ssa.CallInstruction) []*ssa.Function {
 		// A call into sync is no call of unknown code: the entry of a
 		// parameter that a helper runs with Once.Do has that call as
 		// its instruction, and the parameter, not Do, is its target.
-		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && syncName(e.Callee.Func) == "" {
+		if e.Site == instr && e.Callee.Func != nil && !slices.Contains(out, e.Callee.Func) && lockstate.SyncMethod(e.Callee.Func) == "" {
 			out = append(out, e.Callee.Func)
 		}
 	}
@@ -849,7 +816,9 @@ func (a *analyzer) recursive(fn, callee *ssa.Function) bool {
 	return reach(callee, 0)
 }
 
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+// callPos returns the position of a call: its own, or fn's. (The
+// summaries' lockstate.InstrPos tries the call's operands before fn.)
+func callPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 	if p := instr.Pos(); p.IsValid() {
 		return p
 	}
@@ -859,26 +828,26 @@ func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 // ownerOf splits the path of a function value loaded from a field
 // ("$0.onFire", "$0.t->onFire") into the object holding it and the
 // field's name.
-func ownerOf(fnval []path) (path, string) {
-	if len(fnval) != 1 || !fnval[0].loaded {
-		return path{}, ""
+func ownerOf(fnval []lockstate.Path) (lockstate.Path, string) {
+	if len(fnval) != 1 || !fnval[0].Loaded {
+		return lockstate.Path{}, ""
 	}
-	s := fnval[0].str
+	s := fnval[0].Str
 	i := strings.LastIndexAny(s, ".>")
 	if i <= 0 || s[i] == '.' && strings.HasPrefix(s, "@") && !strings.Contains(s[:i], ".") {
-		return path{}, ""
+		return lockstate.Path{}, ""
 	}
 	name := s[i+1:]
 	if s[i] == '>' {
 		if s[i-1] != '-' {
-			return path{}, ""
+			return lockstate.Path{}, ""
 		}
-		return path{str: s[:i-1], loaded: true}, name
+		return lockstate.Path{Str: s[:i-1], Loaded: true}, name
 	}
 	if strings.HasSuffix(s[:i], "]") {
-		return path{}, ""
+		return lockstate.Path{}, ""
 	}
-	return path{str: s[:i]}, name
+	return lockstate.Path{Str: s[:i]}, name
 }
 
 // ownerBinds returns the bindings of t when every closure of t in the
@@ -886,7 +855,7 @@ func ownerOf(fnval []path) (path, string) {
 // variables holds (s.onChange = func() { s.mu.Lock() … }, or a method
 // value s.handle stored in s.onEvent): that free variable is the object
 // the function value is loaded from.
-func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]path, []bool) {
+func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner lockstate.Path) ([][]lockstate.Path, []bool) {
 	if a.closures == nil {
 		a.closures = map[*ssa.Function][]*ssa.MakeClosure{}
 		for _, fn := range a.res.SSA.SrcFuncs {
@@ -946,7 +915,7 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 				if !ok {
 					return nil, nil
 				}
-				if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field || !match(mc, fa.X) {
+				if name, _ := lockstate.FieldOf(fa.X.Type(), fa.Field); name != field || !match(mc, fa.X) {
 					return nil, nil
 				}
 				stored = true
@@ -976,16 +945,16 @@ func (a *analyzer) ownerBinds(t *ssa.Function, field string, owner path) ([][]pa
 			return nil, nil
 		}
 	}
-	binds := make([][]path, len(t.FreeVars))
+	binds := make([][]lockstate.Path, len(t.FreeVars))
 	cells := make([]bool, len(t.FreeVars))
-	binds[idx], cells[idx] = []path{owner}, cell
+	binds[idx], cells[idx] = []lockstate.Path{owner}, cell
 	return binds, cells
 }
 
 // onceFunc reports whether call makes a function that calls its argument
 // once: sync.OnceFunc, sync.OnceValue, sync.OnceValues.
 func onceFunc(call *ssa.Call) bool {
-	switch syncName(call.Call.StaticCallee()) {
+	switch lockstate.SyncMethod(call.Call.StaticCallee()) {
 	case "sync.OnceFunc", "sync.OnceValue", "sync.OnceValues":
 		return len(call.Call.Args) == 1
 	}
@@ -1005,7 +974,7 @@ func storedIn(call *ssa.Call, field string) ssa.Value {
 		if !ok {
 			return nil
 		}
-		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field || owner != nil {
+		if name, _ := lockstate.FieldOf(fa.X.Type(), fa.Field); name != field || owner != nil {
 			return nil
 		}
 		owner = fa.X
@@ -1019,7 +988,7 @@ func (a *analyzer) onceTargets(field, class string) []*ssa.Function {
 	var out []*ssa.Function
 	for _, st := range a.stores(class) {
 		fa := st.Addr.(*ssa.FieldAddr)
-		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+		if name, _ := lockstate.FieldOf(fa.X.Type(), fa.Field); name != field {
 			continue
 		}
 		call, ok := st.Val.(*ssa.Call)
@@ -1052,19 +1021,19 @@ func (a *analyzer) onceTargets(field, class string) []*ssa.Function {
 // returns nil when no such store is found, when a store gives the
 // adapter another object or in another field, or when a value of unknown
 // dynamic type is stored in the field (a setter's parameter).
-func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map[string][]path {
+func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner lockstate.Path) map[string][]lockstate.Path {
 	recv := t.Signature.Recv()
 	if recv == nil || t.Synthetic != "" {
 		return nil
 	}
-	rt := deref(recv.Type())
+	rt := lockstate.Deref(recv.Type())
 	if _, ok := rt.Underlying().(*types.Struct); !ok {
 		return nil
 	}
 	held := ""
 	for _, st := range a.stores(class) {
 		fa := st.Addr.(*ssa.FieldAddr)
-		if name, _ := fieldOf(fa.X.Type(), fa.Field); name != field {
+		if name, _ := lockstate.FieldOf(fa.X.Type(), fa.Field); name != field {
 			continue
 		}
 		x := st.Val
@@ -1080,7 +1049,7 @@ func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map
 		if types.IsInterface(x.Type()) {
 			return nil // of unknown dynamic type
 		}
-		if !types.Identical(deref(x.Type()), rt) {
+		if !types.Identical(lockstate.Deref(x.Type()), rt) {
 			continue // another implementation
 		}
 		g := holder(x, fa.X)
@@ -1092,7 +1061,7 @@ func (a *analyzer) wrapped(t *ssa.Function, field, class string, owner path) map
 	if held == "" {
 		return nil
 	}
-	return map[string][]path{held: {owner}}
+	return map[string][]lockstate.Path{held: {owner}}
 }
 
 // holder returns the field of the struct that x is (or points to), made
@@ -1120,7 +1089,7 @@ func holder(x, obj ssa.Value) string {
 			}
 			stores[fa.Field]++
 			if sameObject(st.Val, obj) {
-				name, _ := fieldOf(al.Type(), fa.Field)
+				name, _ := lockstate.FieldOf(al.Type(), fa.Field)
 				if found != "" && found != name {
 					return ""
 				}
@@ -1133,7 +1102,7 @@ func holder(x, obj ssa.Value) string {
 	}
 	for f, n := range stores {
 		if n > 1 {
-			if name, _ := fieldOf(al.Type(), f); name == found {
+			if name, _ := lockstate.FieldOf(al.Type(), f); name == found {
 				return ""
 			}
 		}
@@ -1154,13 +1123,6 @@ func sameObject(a, b ssa.Value) bool {
 	}
 	cell, ok := ua.X.(*ssa.Alloc)
 	return ok && holds(cell, a)
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // holds reports whether x is the value of the cell, which is assigned
@@ -1266,7 +1228,7 @@ func (a *analyzer) must(fi *funcInfo) []Lock {
 			continue
 		}
 		for _, l := range a.must(a.info(m.callee)) {
-			if ls := m.fr.loc(l.Lock); len(ls) == 1 {
+			if ls := m.fr.Loc(l.Lock); len(ls) == 1 {
 				l.Lock = ls[0]
 				add(l)
 			}
@@ -1296,7 +1258,7 @@ func (a *analyzer) reentry(root *ssa.Function, fi *funcInfo, seen map[*ssa.Funct
 			continue
 		}
 		for _, l := range a.reentry(root, a.info(sc.callee), seen) {
-			ls := sc.fr.loc(l.Lock)
+			ls := sc.fr.Loc(l.Lock)
 			if len(ls) != 1 || slices.Contains(released, ls[0]) || slices.ContainsFunc(out, func(x Lock) bool { return x.Lock == ls[0] }) {
 				continue
 			}
@@ -1309,14 +1271,14 @@ func (a *analyzer) reentry(root *ssa.Function, fi *funcInfo, seen map[*ssa.Funct
 
 // released returns the locks callee may release without acquiring them,
 // mapped onto its caller's locations.
-func (a *analyzer) released(callee *ssa.Function, fr frame) []string {
+func (a *analyzer) released(callee *ssa.Function, fr lockstate.Frame) []string {
 	sum := a.sum(callee)
 	if sum == nil {
 		return nil
 	}
 	var out []string
 	for _, r := range sum.Released {
-		out = append(out, fr.loc(r)...)
+		out = append(out, fr.Loc(r)...)
 	}
 	return out
 }
@@ -1347,7 +1309,7 @@ func setterOwner(call *ssa.Call, vals []ssa.Value, field string) ssa.Value {
 		if !ok {
 			return nil
 		}
-		name, _ := fieldOf(fa.X.Type(), fa.Field)
+		name, _ := lockstate.FieldOf(fa.X.Type(), fa.Field)
 		r := slices.Index(callee.Params, param)
 		if name != field || r < 0 || r >= len(call.Call.Args) {
 			return nil
@@ -1381,13 +1343,13 @@ func (a *analyzer) deep(t *ssa.Function, depth int) []summary.Acquire {
 			continue
 		}
 		targets := e.targets
-		fr := frame{args: e.args, binds: e.binds, cells: e.cells}
+		fr := lockstate.Frame{Args: e.args, Binds: e.binds, Cells: e.cells}
 		if targets == nil {
 			if e.instr == nil || len(e.fnval) == 1 && isParam(e.fnval[0]) {
 				continue
 			}
 			targets = a.dynamic(e.instr)
-			fr = frame{args: e.args}
+			fr = lockstate.Frame{Args: e.args}
 		}
 		for _, u := range targets {
 			sum, ufr := a.target(u, fr)
@@ -1398,7 +1360,7 @@ func (a *analyzer) deep(t *ssa.Function, depth int) []summary.Acquire {
 				if acq.Goroutine || len(out) >= maxEntries {
 					continue
 				}
-				out = append(out, ufr.inCaller(acq, u))
+				out = append(out, inCaller(&ufr, acq, u))
 			}
 		}
 	}
@@ -1410,8 +1372,8 @@ func (a *analyzer) deep(t *ssa.Function, depth int) []summary.Acquire {
 // fr is sees it: its lock named in the caller's terms ("" when the call
 // does not name it), no locks held (the caller's are what counts), and
 // the target named as the way it happens.
-func (fr frame) inCaller(acq summary.Acquire, t *ssa.Function) summary.Acquire {
-	ls := fr.loc(acq.Lock)
+func inCaller(fr *lockstate.Frame, acq summary.Acquire, t *ssa.Function) summary.Acquire {
+	ls := fr.Loc(acq.Lock)
 	acq.Lock = ""
 	if len(ls) == 1 {
 		acq.Lock = ls[0]

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // walker records the calls of a function with the locks held at each:
@@ -14,9 +14,8 @@ import (
 // own flow-sensitive walk, so one pass over the instructions suffices
 // here.
 type walker struct {
-	a      *analyzer
-	fi     *funcInfo
-	record bool
+	a  *analyzer
+	fi *funcInfo
 }
 
 type state struct {
@@ -24,9 +23,12 @@ type state struct {
 }
 
 func (w *walker) run() {
-	w.record = true
 	for _, b := range w.fi.fn.Blocks {
-		w.block(b, nil)
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				w.call(w.heldAt(call), call)
+			}
+		}
 	}
 }
 
@@ -41,18 +43,6 @@ func (w *walker) heldAt(call *ssa.Call) *state {
 	return st
 }
 
-func (w *walker) block(b *ssa.BasicBlock, _ *state) {
-	for _, instr := range b.Instrs {
-		if call, ok := instr.(*ssa.Call); ok {
-			w.call(w.heldAt(call), call)
-		}
-	}
-}
-
-// syncName returns "(*sync.WaitGroup).Go" for the functions and methods
-// of sync and sync/atomic, "" otherwise.
-func syncName(fn *ssa.Function) string { return summary.SyncMethod(fn) }
-
 func (w *walker) call(st *state, call *ssa.Call) {
 	c := call.Common()
 	if _, ok := c.Value.(*ssa.Builtin); ok {
@@ -60,20 +50,20 @@ func (w *walker) call(st *state, call *ssa.Call) {
 	}
 	r := w.fi.r
 	if c.IsInvoke() {
-		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.lockEvent(st, call, op)
 			return
 		}
-		w.dynamic(st, call, append([]ssa.Value{c.Value}, c.Args...), []path{})
+		w.dynamic(st, call, append([]ssa.Value{c.Value}, c.Args...), []lockstate.Path{})
 		return
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
-		w.dynamic(st, call, c.Args, r.paths(c.Value))
+		w.dynamic(st, call, c.Args, r.Paths(c.Value))
 		return
 	}
-	if name := syncName(callee); name != "" {
-		if op := summary.LockCall(c); op.Kind != summary.OpNone {
+	if name := lockstate.SyncMethod(callee); name != "" {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.lockEvent(st, call, op)
 			return
 		}
@@ -89,7 +79,7 @@ func (w *walker) call(st *state, call *ssa.Call) {
 					// resolved by the callers. (Another function value
 					// is not resolved: the call graph's callee at this
 					// call is Do itself.)
-					if ps := r.paths(f); len(ps) == 1 && isParam(ps[0]) {
+					if ps := r.Paths(f); len(ps) == 1 && isParam(ps[0]) {
 						w.dynamic(st, call, nil, ps)
 					}
 				}
@@ -103,27 +93,21 @@ func (w *walker) call(st *state, call *ssa.Call) {
 // static handles a call of a known function fv (a function or a closure).
 func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Value) {
 	var callee *ssa.Function
-	fr := frame{}
+	var bound []ssa.Value
 	switch v := fv.(type) {
 	case *ssa.Function:
 		callee = v
 	case *ssa.MakeClosure:
-		callee = v.Fn.(*ssa.Function)
-		fr.binds, fr.cells = bindings(w.fi.r, v)
+		callee, bound = v.Fn.(*ssa.Function), v.Bindings
 	default:
 		return
 	}
-	for _, a := range args {
-		fr.args = append(fr.args, w.fi.r.paths(a))
-	}
-	fr.vals, fr.r = args, w.fi.r
-	if w.record && printer(callee) && len(args) > 0 {
+	fr := *lockstate.CallFrame(w.fi.r, args, bound)
+	if printer(callee) && len(args) > 0 {
 		w.printed(st, call, args[len(args)-1])
 	}
-	if w.record {
-		w.fi.calls = append(w.fi.calls, staticCall{instr: call, callee: callee, held: slices.Clone(st.held), fr: fr})
-		w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), callee: callee, fr: fr})
-	}
+	w.fi.calls = append(w.fi.calls, staticCall{instr: call, callee: callee, held: slices.Clone(st.held), fr: fr})
+	w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), callee: callee, fr: fr})
 	sum := w.a.sum(callee)
 	if sum == nil {
 		return
@@ -131,53 +115,53 @@ func (w *walker) static(st *state, call *ssa.Call, fv ssa.Value, args []ssa.Valu
 	// Net effects: the locks the callee releases, then those it holds
 	// on return.
 	for _, rel := range sum.Released {
-		for _, l := range fr.loc(rel) {
+		for _, l := range fr.Loc(rel) {
 			w.release(st, l)
 		}
 	}
 	for _, h := range sum.Exit {
-		if ls := fr.loc(h.Lock); len(ls) == 1 {
+		if ls := fr.Loc(h.Lock); len(ls) == 1 {
 			w.acquire(st, call, Lock{Lock: ls[0], Class: h.Class, Mode: h.Mode})
 		}
 	}
 }
 
-func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []path) {
-	if !w.record || len(w.fi.entries) >= maxEntries {
+func (w *walker) dynamic(st *state, call *ssa.Call, args []ssa.Value, fnval []lockstate.Path) {
+	if len(w.fi.entries) >= maxEntries {
 		return
 	}
-	e := &entry{pos: instrPos(call, w.fi.fn), instr: call, fnval: fnval}
+	e := &entry{pos: callPos(call, w.fi.fn), instr: call, fnval: fnval}
 	if fnval == nil {
-		e.fnval = []path{{str: "?", loaded: true}} // unknown value: the call graph only
+		e.fnval = []lockstate.Path{{Str: "?", Loaded: true}} // unknown value: the call graph only
 	}
 	for _, h := range st.held {
 		e.held = append(e.held, heldLock{Lock: h, own: true})
 	}
 	for _, a := range args {
-		e.args = append(e.args, w.fi.r.paths(a))
+		e.args = append(e.args, w.fi.r.Paths(a))
 	}
 	w.fi.entries = append(w.fi.entries, e)
 }
 
-// lockEvent applies the lock operation op (see summary.LockCall); a
+// lockEvent applies the lock operation op (see lockstate.LockCall); a
 // TryLock is no event (it never blocks).
-func (w *walker) lockEvent(st *state, call *ssa.Call, op summary.LockOp) {
+func (w *walker) lockEvent(st *state, call *ssa.Call, op lockstate.LockOp) {
 	v, mode := op.Lock, op.Mode
-	ps := w.fi.r.paths(v)
-	if op.Kind == summary.OpUnlock {
+	ps := w.fi.r.Paths(v)
+	if op.Kind == lockstate.OpUnlock {
 		for _, p := range ps {
-			w.release(st, p.location())
+			w.release(st, p.Location())
 		}
 		if len(ps) == 0 {
 			// The same value, or another load of the same variable: any
 			// lock of the class without a path is released.
-			if _, class := unnamedKey(v); class != "" {
-				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) && h.Class == class })
+			if _, class := lockstate.UnnamedKey(v); class != "" {
+				st.held = slices.DeleteFunc(st.held, func(h Lock) bool { return lockstate.IsUnnamed(h.Lock) && h.Class == class })
 			}
 		}
 		return
 	}
-	if op.Kind != summary.OpLock {
+	if op.Kind != lockstate.OpLock {
 		return
 	}
 	if len(ps) == 0 {
@@ -187,29 +171,24 @@ func (w *walker) lockEvent(st *state, call *ssa.Call, op summary.LockOp) {
 	if len(ps) != 1 {
 		return
 	}
-	class := ps[0].class
+	class := ps[0].Class
 	if class == "" {
-		class = summary.TypeClass(v.Type())
+		class = lockstate.TypeClass(v.Type())
 	}
-	if slices.ContainsFunc(st.held, func(h Lock) bool { return isUnnamed(h.Lock) }) && w.record {
+	if slices.ContainsFunc(st.held, func(h Lock) bool { return lockstate.IsUnnamed(h.Lock) }) {
 		// The summaries see this order only for the locks they name.
-		unnamedOnly := &state{held: slices.DeleteFunc(slices.Clone(st.held), func(h Lock) bool { return !isUnnamed(h.Lock) })}
+		unnamedOnly := &state{held: slices.DeleteFunc(slices.Clone(st.held), func(h Lock) bool { return !lockstate.IsUnnamed(h.Lock) })}
 		w.order(unnamedOnly, call, class, mode)
 	}
-	w.acquire(st, call, Lock{Lock: ps[0].location(), Class: class, Mode: mode})
+	w.acquire(st, call, Lock{Lock: ps[0].Location(), Class: class, Mode: mode})
 }
-
-func unnamedKey(v ssa.Value) (key, class string) { return summary.UnnamedKey(v) }
-
-// isUnnamed reports whether a held lock has no access path.
-func isUnnamed(lock string) bool { return summary.IsUnnamed(lock) }
 
 // unnamed handles the acquisition of a lock that has no access path: a
 // field of a struct that is the result of a call (s := find(); s.mu.Lock()),
 // known by its class. It is held until it is unlocked through the same
 // value, and its acquisition is an order of the locks held.
-func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mode) {
-	key, class := unnamedKey(v)
+func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode lockstate.Mode) {
+	key, class := lockstate.UnnamedKey(v)
 	if key == "" {
 		return
 	}
@@ -220,11 +199,11 @@ func (w *walker) unnamed(st *state, call *ssa.Call, v ssa.Value, mode summary.Mo
 // order records an acquisition of a lock of class while holding st.held
 // as an entry of its own, when the summaries do not see it: the lock, or
 // one of the locks held, has no access path.
-func (w *walker) order(st *state, call *ssa.Call, class string, mode summary.Mode) {
-	if !w.record || len(w.fi.entries) >= maxEntries {
+func (w *walker) order(st *state, call *ssa.Call, class string, mode lockstate.Mode) {
+	if len(w.fi.entries) >= maxEntries {
 		return
 	}
-	l := &Lock{Class: class, Mode: mode, Pos: instrPos(call, w.fi.fn)}
+	l := &Lock{Class: class, Mode: mode, Pos: callPos(call, w.fi.fn)}
 	if w.a.local(l.Pos) {
 		l.Where = w.a.pass.Fset.Position(l.Pos).String()
 	}
@@ -239,11 +218,11 @@ func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
 	if slices.ContainsFunc(st.held, func(h Lock) bool { return h.Lock == l.Lock }) {
 		return
 	}
-	l.Pos = instrPos(call, w.fi.fn)
+	l.Pos = callPos(call, w.fi.fn)
 	if w.a.local(l.Pos) {
 		l.Where = w.a.pass.Fset.Position(l.Pos).String()
 	}
-	if w.record && !eventOnly(call) {
+	if !eventOnly(call) {
 		w.fi.acqs = append(w.fi.acqs, mustAcq{block: call.Block(), lock: l})
 	}
 	i, _ := slices.BinarySearchFunc(st.held, l.Lock, func(h Lock, s string) int { return strings.Compare(h.Lock, s) })
@@ -253,7 +232,7 @@ func (w *walker) acquire(st *state, call *ssa.Call, l Lock) {
 // eventOnly reports whether the call is a static call whose Exit locks
 // are being applied (recorded as the call itself).
 func eventOnly(call *ssa.Call) bool {
-	return call.Common().StaticCallee() != nil && syncName(call.Common().StaticCallee()) == "" && !call.Common().IsInvoke()
+	return call.Common().StaticCallee() != nil && lockstate.SyncMethod(call.Common().StaticCallee()) == "" && !call.Common().IsInvoke()
 }
 
 func (w *walker) release(st *state, lock string) {
@@ -310,7 +289,7 @@ func (w *walker) printed(st *state, call *ssa.Call, varargs ssa.Value) {
 				if fn == nil || len(w.fi.entries) >= maxEntries {
 					continue
 				}
-				e := &entry{pos: instrPos(call, w.fi.fn), targets: []*ssa.Function{fn}, args: [][]path{w.fi.r.paths(mi.X)}}
+				e := &entry{pos: callPos(call, w.fi.fn), targets: []*ssa.Function{fn}, args: [][]lockstate.Path{w.fi.r.Paths(mi.X)}}
 				for _, h := range st.held {
 					e.held = append(e.held, heldLock{Lock: h, own: true})
 				}

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // This file is what the analyzers that read the flows see: the methods
@@ -24,8 +24,8 @@ func (p *Program) Flow(fn *ssa.Function) *Flow {
 func (f *Flow) Program() *Program { return f.prog }
 
 // Name returns the path of v in the flow's function, under the exact
-// policy (summary.Namer.Exact).
-func (f *Flow) Name(v ssa.Value) (summary.ExactPath, bool) {
+// policy (lockstate.Namer.Exact).
+func (f *Flow) Name(v ssa.Value) (lockstate.ExactPath, bool) {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	return f.namer.Exact(v)
@@ -91,11 +91,11 @@ func (f *Flow) ReleasedAfter(instr ssa.Instruction, k string) bool {
 }
 
 // MapPath names lock k of callee, a function f calls with args, in f.
-func (f *Flow) MapPath(callee *Flow, k string, args []ssa.Value) (summary.ExactPath, bool) {
+func (f *Flow) MapPath(callee *Flow, k string, args []ssa.Value) (lockstate.ExactPath, bool) {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	if callee.summary == nil {
-		return summary.ExactPath{}, false
+		return lockstate.ExactPath{}, false
 	}
 	return f.mapPath(callee.summary, k, args, nil)
 }
@@ -112,8 +112,8 @@ func (f *Flow) Keys() []string {
 	return ks
 }
 
-// summary.ExactPath returns the path of lock k.
-func (f *Flow) Path(k string) summary.ExactPath {
+// lockstate.ExactPath returns the path of lock k.
+func (f *Flow) Path(k string) lockstate.ExactPath {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	return f.paths[k]

@@ -10,10 +10,10 @@
 // deferred on the way. It is the may-held half of the lock engine; the
 // summary package computes the must-held half (the locks held at every
 // access and call, which the summaries, the deadlock analyzers and deps
-// read). Both decide what a call does to a lock by summary.LockCall.
+// read). Both decide what a call does to a lock by lockstate.LockCall.
 //
 // A lock is named by its access path in the function under the exact
-// policy of summary.Namer (summary.ExactPath): exact indices and local
+// policy of lockstate.Namer (lockstate.ExactPath): exact indices and local
 // roots, so that a loop's lock of one element is told from another's. The
 // summaries name the same values under the namer's other policy. A
 // callee's net effect on the locks its caller can name is mapped onto the

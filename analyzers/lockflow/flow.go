@@ -6,12 +6,11 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // The lock State of one lock at a program point is a set of the ways it
@@ -36,7 +35,7 @@ const (
 // An Acq is an acquisition: the lock, where it was acquired (a Lock call,
 // or a call of a function that returns holding it) and in which mode.
 type Acq struct {
-	Path summary.ExactPath
+	Path lockstate.ExactPath
 	Pos  token.Pos
 	Read bool
 	Via  string // the callee that acquires it, if not a direct Lock
@@ -60,7 +59,8 @@ func deadState() *State {
 	return s
 }
 
-func (s *State) clone() *State {
+// Clone returns a copy of s.
+func (s *State) Clone() *State {
 	c := &State{held: make(map[string]uint8, len(s.held)), def: make(map[string]uint8, len(s.def)), site: make(map[string]Acq, len(s.site)), dead: s.dead}
 	for k, v := range s.held {
 		c.held[k] = v
@@ -88,13 +88,13 @@ func (s *State) getDef(k string) uint8 {
 	return dE
 }
 
-// join merges t into s and reports whether s changed.
-func (s *State) join(t *State) bool {
+// Join merges t into s and reports whether s changed.
+func (s *State) Join(t *State) bool {
 	if t.dead {
 		return false
 	}
 	if s.dead {
-		*s = *t.clone()
+		*s = *t.Clone()
 		return true
 	}
 	changed := false
@@ -158,7 +158,7 @@ func (s *State) exit(k string) uint8 {
 // for each lock, the set of its states at the function's returns.
 type Summary struct {
 	Effects  map[string]uint8
-	Paths    map[string]summary.ExactPath
+	Paths    map[string]lockstate.ExactPath
 	Read     map[string]bool
 	NoReturn bool
 	// EntryReleased lists the locks the function releases while they
@@ -201,10 +201,10 @@ func NewProgram(pkg *ssa.Package, files []*ast.File, noReturn func(*ssa.Function
 // Flow is the lock dataflow of one function.
 type Flow struct {
 	Fn    *ssa.Function
-	namer *summary.Namer
+	namer *lockstate.Namer
 	prog  *Program
 	in    map[*ssa.BasicBlock]*State
-	paths map[string]summary.ExactPath
+	paths map[string]lockstate.ExactPath
 	// entryHeld lists locks the function releases while they may be
 	// held on entry: it works on its caller's lock.
 	entryHeld map[string]bool
@@ -232,7 +232,7 @@ func (p *Program) flow(fn *ssa.Function) *Flow {
 		return nil
 	}
 	p.busy[fn] = true
-	f := &Flow{Fn: fn, namer: summary.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]summary.ExactPath{},
+	f := &Flow{Fn: fn, namer: lockstate.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]lockstate.ExactPath{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.prescan()
 	f.solve()
@@ -322,39 +322,40 @@ func escapes(v ssa.Value) bool {
 
 func (f *Flow) solve() {
 	blocks := f.Fn.Blocks
-	entry := newState()
-	f.in[blocks[0]] = entry
+	in := make([]*State, len(blocks))
+	in[0] = newState()
 	for _, b := range blocks[1:] {
-		f.in[b] = deadState()
+		in[b.Index] = deadState()
 	}
-	work := []*ssa.BasicBlock{blocks[0]}
-	queued := map[*ssa.BasicBlock]bool{blocks[0]: true}
 	if r := f.Fn.Recover; r != nil && r != blocks[0] {
-		f.in[r] = newState() // entered from a panic: unknown
-		work = append(work, r)
-		queued[r] = true
+		in[r.Index] = newState() // entered from a panic: unknown
 	}
-	for steps := 0; len(work) > 0 && steps < 100000; steps++ {
-		b := work[0]
-		work = work[1:]
-		queued[b] = false
-		out := f.transfer(b, f.in[b].clone(), nil)
-		for i, succ := range b.Succs {
-			s := f.edge(b, i, out)
-			if firstTrip(b, succ) {
-				// A loop entered on this edge runs its body at least
-				// once (for i := 0; i < 2; i++): the State goes on
-				// to the body, not to the loop's exit.
-				s = f.edge(succ, 0, f.transfer(succ, s.clone(), nil))
-				succ = succ.Succs[0]
-			}
-			if f.in[succ].join(s) && !queued[succ] {
-				queued[succ] = true
-				work = append(work, succ)
-			}
-		}
+	lockstate.Solve(f.Fn, in, transfer{f})
+	for _, b := range blocks {
+		f.in[b] = in[b.Index]
 	}
 }
+
+// transfer is the lockstate.Transfer of a Flow.
+type transfer struct{ f *Flow }
+
+func (t transfer) Block(b *ssa.BasicBlock, s *State) *State { return t.f.transfer(b, s, nil) }
+
+// Edge returns the State on the i-th out-edge of b. A loop entered on
+// that edge whose test holds on the first trip (see firstTrip) runs its
+// body at least once (for i := 0; i < 2; i++): the State goes on to the
+// body, not to the loop's exit.
+func (t transfer) Edge(b *ssa.BasicBlock, i int, out *State) (*ssa.BasicBlock, *State) {
+	s, succ := t.f.edge(b, i, out), b.Succs[i]
+	if firstTrip(b, succ) {
+		s = t.f.edge(succ, 0, t.f.transfer(succ, s.Clone(), nil))
+		succ = succ.Succs[0]
+	}
+	return succ, s
+}
+
+// Reachable reports whether some path reaches the point.
+func (s *State) Reachable() bool { return !s.dead }
 
 // firstTrip reports whether the edge from b enters a loop whose header,
 // h, tests a condition that holds for the values its φ-nodes take on
@@ -410,33 +411,25 @@ func firstTrip(b, h *ssa.BasicBlock) bool {
 
 // Out returns the State at the end of b along its i'th edge.
 func (f *Flow) out(b *ssa.BasicBlock, i int) *State {
-	return f.edge(b, i, f.transfer(b, f.in[b].clone(), nil))
+	return f.edge(b, i, f.transfer(b, f.in[b].Clone(), nil))
 }
 
 // edge refines the State at the end of b for its i'th successor: the
 // true branch of TryLock holds the lock.
 func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
-	if i != 0 || s.dead || len(b.Instrs) == 0 {
+	if s.dead {
 		return s
 	}
-	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	call, op, ok := lockstate.TryLockEdge(b, i)
 	if !ok {
-		return s
-	}
-	call, ok := ifi.Cond.(*ssa.Call)
-	if !ok {
-		return s
-	}
-	op := summary.LockCall(&call.Call)
-	if op.Kind != summary.OpTryLock {
 		return s
 	}
 	p, ok := f.namer.Exact(op.Lock)
 	if !ok {
 		return s
 	}
-	s = s.clone()
-	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == summary.R})
+	s = s.Clone()
+	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == lockstate.R})
 	return s
 }
 
@@ -457,14 +450,14 @@ func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
 	return s
 }
 
-func (f *Flow) acquire(s *State, p summary.ExactPath, a Acq) {
+func (f *Flow) acquire(s *State, p lockstate.ExactPath, a Acq) {
 	k := p.Key()
 	f.paths[k] = p
 	s.held[k] = Held
 	s.site[k] = a
 }
 
-func (f *Flow) release(s *State, p summary.ExactPath) {
+func (f *Flow) release(s *State, p lockstate.ExactPath) {
 	k := p.Key()
 	f.paths[k] = p
 	if s.get(k)&Untouched != 0 {
@@ -506,11 +499,11 @@ func (f *Flow) step(instr ssa.Instruction, s *State) {
 }
 
 func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
-	op := summary.LockCall(c)
-	if op.Kind != summary.OpNone {
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
 		p, ok := f.namer.Exact(op.Lock)
 		if !ok {
-			if op.Kind == summary.OpUnlock {
+			if op.Kind == lockstate.OpUnlock {
 				f.weaken(s, "", "")
 			}
 			return
@@ -521,11 +514,11 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 			}
 		}
 		switch op.Kind {
-		case summary.OpLock:
-			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R})
-		case summary.OpUnlock:
+		case lockstate.OpLock:
+			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R})
+		case lockstate.OpUnlock:
 			f.release(s, p)
-		case summary.OpTryLock:
+		case lockstate.OpTryLock:
 			// Held on the true branch of an if on the result (see
 			// edge); otherwise unknown.
 			if !onlyIfs(instr) {
@@ -533,7 +526,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 				f.paths[k] = p
 				s.held[k] = s.get(k) | Held
 				if _, ok := s.site[k]; !ok {
-					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == summary.R}
+					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R}
 				}
 			}
 		}
@@ -575,7 +568,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 		if p.Local() && sum.Paths[k].Root == "$0" && callee.Signature.Recv() != nil {
 			// A method of a local value: name it as the source does.
 			if text, ok := f.prog.recv[instr.Pos()]; ok {
-				p.Display = text + sum.Paths[k].Display[len(rootDisplay(sum.Paths[k])):]
+				p.Display = text + sum.Paths[k].Display[len(sum.Paths[k].RootDisplay()):]
 			}
 		}
 		key := p.Key()
@@ -624,14 +617,14 @@ func onlyIfs(v ssa.Value) bool {
 // of a summarized function) as paths of the caller with their bits.
 func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
-	op := summary.LockCall(c)
-	if op.Kind != summary.OpNone {
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
 		if p, ok := f.namer.Exact(op.Lock); ok {
 			f.paths[p.Key()] = p
 			switch op.Kind {
-			case summary.OpLock:
+			case lockstate.OpLock:
 				out[p.Key()] = Held
-			case summary.OpUnlock:
+			case lockstate.OpUnlock:
 				out[p.Key()] = Released
 			}
 		}
@@ -685,8 +678,8 @@ func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
 // itself releases none of its starter's.
 func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
-	if op := summary.LockCall(c); op.Kind != summary.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == summary.OpUnlock {
+	if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
+		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == lockstate.OpUnlock {
 			f.paths[p.Key()] = p
 			out[p.Key()] = true
 		}
@@ -724,62 +717,14 @@ func staticCallee(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
 }
 
 // mapPath maps a callee's lock path onto the caller's values.
-func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (summary.ExactPath, bool) {
-	p := sum.Paths[k]
-	if strings.HasPrefix(p.Root, "@") {
-		return p, true
-	}
-	var v ssa.Value
-	switch {
-	case strings.HasPrefix(p.Root, "$f"):
-		i := atoi(p.Root[2:])
-		if i < 0 || i >= len(bindings) {
-			return summary.ExactPath{}, false
-		}
-		v = bindings[i]
-	case strings.HasPrefix(p.Root, "$"):
-		i := atoi(p.Root[1:])
-		if i < 0 || i >= len(args) {
-			return summary.ExactPath{}, false
-		}
-		v = args[i]
-	default:
-		return summary.ExactPath{}, false
-	}
-	rest := p.Rest
-	if c := summary.CapturedParam(v); c != nil && strings.HasPrefix(rest, "->") {
-		// A closure's variable bound to the cell of a parameter: the
-		// closure reaches the parameter through it.
-		v, rest = c, rest[len("->"):]
-	}
-	a, ok := f.namer.Exact(v)
-	if !ok {
-		return summary.ExactPath{}, false
-	}
-	q := a
-	q.Rest = a.Rest + rest
-	if p.Rest != "" {
-		q.Class = p.Class
-		q.Display = a.Display + p.Display[len(rootDisplay(p)):]
-	}
-	q.Values = a.Values
-	return q, true
+func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.Exact(sum.Paths[k])
 }
-
-// rootDisplay is the part of a path's display that names its root.
-func rootDisplay(p summary.ExactPath) string {
-	if i := strings.IndexAny(p.Display, ".["); i >= 0 {
-		return p.Display[:i]
-	}
-	return p.Display
-}
-
-// atoi returns the index a root spells ("0" in "$0"), or -1.
-func atoi(s string) int { return summary.ParseIndex(s) }
 
 // summarize computes the function's net effect from its returns.
 func (f *Flow) summarize() {
-	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]summary.ExactPath{}, Read: map[string]bool{}, NoReturn: true,
+	s := &Summary{Effects: map[string]uint8{}, Paths: map[string]lockstate.ExactPath{}, Read: map[string]bool{}, NoReturn: true,
 		EntryReleased: map[string]bool{}}
 	for k := range f.entryReleased {
 		if !f.paths[k].Local() {
@@ -850,9 +795,9 @@ func (f *Flow) before(instr ssa.Instruction) *State {
 		return nil
 	}
 	var res *State
-	f.transfer(b, in.clone(), func(i ssa.Instruction, s *State) {
+	f.transfer(b, in.Clone(), func(i ssa.Instruction, s *State) {
 		if i == instr {
-			res = s.clone()
+			res = s.Clone()
 		}
 	})
 	if res == nil {
@@ -881,12 +826,12 @@ func (f *Flow) heldAt(instr ssa.Instruction) map[string]Acq {
 func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 	switch instr := instr.(type) {
 	case *ssa.Call:
-		op := summary.LockCall(&instr.Call)
-		if op.Kind == summary.OpUnlock {
+		op := lockstate.LockCall(&instr.Call)
+		if op.Kind == lockstate.OpUnlock {
 			p, ok := f.namer.Exact(op.Lock)
 			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
 		}
-		if op.Kind != summary.OpNone {
+		if op.Kind != lockstate.OpNone {
 			return false
 		}
 		if callee, _ := staticCallee(&instr.Call); callee == nil && !instr.Call.IsInvoke() {
@@ -955,12 +900,12 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 	if !ok {
 		return false
 	}
-	op := summary.LockCall(&c.Call)
-	if op.Kind == summary.OpLock {
+	op := lockstate.LockCall(&c.Call)
+	if op.Kind == lockstate.OpLock {
 		p, ok := f.namer.Exact(op.Lock)
 		return ok && p.Key() == k
 	}
-	if op.Kind != summary.OpNone {
+	if op.Kind != lockstate.OpNone {
 		return false
 	}
 	return f.effects(&c.Call)[k] == Held
@@ -968,7 +913,7 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 
 // A Lock is a lock as seen at one instruction by another analyzer.
 type Lock struct {
-	Path summary.ExactPath
+	Path lockstate.ExactPath
 	// Held reports that the lock is held on every path to the
 	// instruction; otherwise it was acquired on every path and may
 	// have been released since.

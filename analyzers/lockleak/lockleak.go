@@ -16,8 +16,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/lockflow"
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 //go:embed doc.go
@@ -301,12 +301,12 @@ func (r *reporter) callerMayRelease(k string) bool {
 // afterCall names lock k of f in the function that makes call, and
 // reports whether some path after the call releases it there; ok is false
 // when that function's flow, or the lock's name in it, is not known.
-func afterCall(f *lockflow.Flow, k string, call *ssa.Call) (cf *lockflow.Flow, p summary.ExactPath, released, ok bool) {
+func afterCall(f *lockflow.Flow, k string, call *ssa.Call) (cf *lockflow.Flow, p lockstate.ExactPath, released, ok bool) {
 	if cf = f.Program().Flow(call.Parent()); cf == nil {
-		return nil, summary.ExactPath{}, false, false
+		return nil, lockstate.ExactPath{}, false, false
 	}
 	if p, ok = cf.MapPath(f, k, call.Call.Args); !ok {
-		return nil, summary.ExactPath{}, false, false
+		return nil, lockstate.ExactPath{}, false, false
 	}
 	return cf, p, cf.ReleasedAfter(call, p.Key()), true
 }
@@ -320,7 +320,7 @@ func (r *reporter) releaseIn(k string) ssa.Instruction {
 			if !ok {
 				continue
 			}
-			if op := summary.LockCall(&call.Call); op.Kind == summary.OpUnlock {
+			if op := lockstate.LockCall(&call.Call); op.Kind == lockstate.OpUnlock {
 				if p, ok := r.f.Name(op.Lock); !ok || p.Key() != k {
 					continue // another lock, or one without a name
 				}
@@ -416,7 +416,7 @@ func refuted(f *lockflow.Flow, k string, callers *callIndex, depth int) bool {
 // nameable reports whether code of another package can name the lock at
 // p to release it: its root is a parameter or an exported package
 // variable, and every field on the way is exported.
-func nameable(p summary.ExactPath) bool {
+func nameable(p lockstate.ExactPath) bool {
 	switch {
 	case strings.HasPrefix(p.Root, "@"):
 		if i := strings.LastIndexByte(p.Root, '.'); i < 0 || !token.IsExported(p.Root[i+1:]) {

@@ -14,6 +14,7 @@ import (
 	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -153,7 +154,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if strings.HasPrefix(ev.Held.Lock, "?") {
 			heldName = short(ev.Held.Class) // a lock reached through a call's result
 		}
-		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == summary.W, ToW: ev.Acq.Mode == summary.W,
+		add(site{Edge: Edge{From: ev.Held.Class, To: ev.Acq.Class, FromW: ev.Held.Mode == lockstate.W, ToW: ev.Acq.Mode == lockstate.W,
 			Where: where, Func: outer(ev.Fn).Name()},
 			f: f, held: h, acq: ev.Acq, pos: ev.Pos, heldName: heldName, acqName: acqName,
 			via: via(ev), target: ev.Target})
@@ -356,13 +357,13 @@ func reportArgumentOrder(pass *analysis.Pass, f report.Func, same []site) {
 		if !lockrules.ArgumentOrder(s.held.Lock, s.acq.Lock) {
 			continue // not two objects' fields (a helper taking two mutexes)
 		}
-		a, b := summary.ParamIndex(s.held.Lock), summary.ParamIndex(s.acq.Lock)
+		a, b := lockstate.ParamIndex(s.held.Lock), lockstate.ParamIndex(s.acq.Lock)
 		if e := s.rule(); !lockrules.Cycle([]lockrules.Edge{e, e}) {
 			continue // two read locks (no deadlock without writers), or a gate lock held
 		}
 		reversed := false
 		for _, t := range same {
-			if summary.ParamIndex(t.held.Lock) == b && summary.ParamIndex(t.acq.Lock) == a {
+			if lockstate.ParamIndex(t.held.Lock) == b && lockstate.ParamIndex(t.acq.Lock) == a {
 				reversed = true
 			}
 		}

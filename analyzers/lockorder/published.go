@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -51,7 +52,7 @@ func (o *orders) callbackAfter(cb, other *node) bool {
 			return false
 		}
 		mc := makeClosure(c)
-		if mc == nil || summary.Reaches(mc.Block(), mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
+		if mc == nil || lockstate.Reaches(mc.Block(), mc.Block()) || !o.ownObject(c, mc, s.acq.Class) {
 			return false
 		}
 		for _, t := range o.every[ko] {
@@ -94,10 +95,10 @@ func (o *orders) ownObject(c *ssa.Function, mc *ssa.MakeClosure, cls string) boo
 		if a.Class != cls {
 			continue
 		}
-		root := summary.Root(a.Lock)
+		root := lockstate.Root(a.Lock)
 		k := -1
 		if strings.HasPrefix(root, "$f") {
-			k = summary.ParseIndex(root[2:])
+			k = lockstate.ParseIndex(root[2:])
 		}
 		if k < 0 || k >= len(mc.Bindings) || !fresh(mc.Bindings[k]) {
 			return false

@@ -9,6 +9,7 @@ import (
 	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -82,8 +83,8 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func lockVerb(m summary.Mode) string {
-	if m == summary.R {
+func lockVerb(m lockstate.Mode) string {
+	if m == lockstate.R {
 		return "read-locked"
 	}
 	return "locked"

@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 var Analyzer = &analysis.Analyzer{
@@ -237,7 +239,7 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 	}
 	return b.rec.solve(fn, func() *Summary {
 		s := new(Summary)
-		w := &walker{b: b, fn: fn, r: newResolver(fn), sum: s, sites: map[siteKey]int32{}}
+		w := &walker{b: b, fn: fn, r: lockstate.NewNamer(fn), sum: s, sites: map[siteKey]int32{}}
 		if p := fn.Pkg; p != nil {
 			w.pkg = p.Pkg.Path()
 		} else if o := fn.Origin(); o != nil && o.Pkg != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A callKind is how a callee runs: in the caller's goroutine, in a new
@@ -40,7 +42,7 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 	}
 	callee := c.StaticCallee()
 	if c.IsInvoke() {
-		if op := LockCall(c); op.Kind != OpNone {
+		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
 			w.applyLock(st, instr, op, how)
 			return
 		}
@@ -100,37 +102,20 @@ func (w *walker) dynamicCall(st *state, instr ssa.Instruction, args []ssa.Value,
 	return true
 }
 
-// syncMethod returns "(*sync.Mutex).Lock" for the methods and functions of
-// sync and sync/atomic, "" otherwise.
-func syncMethod(fn *ssa.Function) string {
-	if fn == nil {
-		return ""
-	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil {
-		return ""
-	}
-	switch obj.Pkg().Path() {
-	case "sync", "sync/atomic":
-		return obj.FullName()
-	}
-	return ""
-}
-
 // modelled handles the calls into sync and sync/atomic.
 func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, how callKind) bool {
-	name := syncMethod(callee)
+	name := lockstate.SyncMethod(callee)
 	if name == "" {
 		return false
 	}
 	obj := callee.Object().(*types.Func)
 	recv := ""
 	if sig := obj.Signature(); sig.Recv() != nil {
-		recv = TypeClass(sig.Recv().Type())
+		recv = lockstate.TypeClass(sig.Recv().Type())
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":
-		w.applyLock(st, instr, LockCall(c), how)
+		w.applyLock(st, instr, lockstate.LockCall(c), how)
 		return true
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
@@ -148,7 +133,7 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 			w.callValue(st, instr, c.Args[1], callGo)
 		}
 		if obj.Name() == "Done" && how == callNormal {
-			signalHandoff(st, w.r.paths(c.Args[0]))
+			signalHandoff(st, w.r.Paths(c.Args[0]))
 		}
 		return true
 	case "sync.Map":
@@ -181,17 +166,17 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 	if how == callGo {
 		flags |= Goroutine
 	}
-	w.accessAll(st, w.r.paths(addr), location, write, flags, instr)
+	w.accessAll(st, w.r.Paths(addr), location, write, flags, instr)
 }
 
 // applyLock applies the lock operation op (see LockCall). A TryLock is
 // handled on the branch that tests its result (see edge).
-func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, how callKind) {
-	if op.Kind != OpLock && op.Kind != OpUnlock || how == callGo {
+func (w *walker) applyLock(st *state, instr ssa.Instruction, op lockstate.LockOp, how callKind) {
+	if op.Kind != lockstate.OpLock && op.Kind != lockstate.OpUnlock || how == callGo {
 		return // callGo: the lock state of another goroutine
 	}
-	acquire := op.Kind == OpLock
-	ps := w.r.paths(op.Lock)
+	acquire := op.Kind == lockstate.OpLock
+	ps := w.r.Paths(op.Lock)
 	if len(ps) == 0 {
 		if acquire {
 			w.acquireAnon(st, instr, op.Lock, op.Mode)
@@ -208,9 +193,9 @@ func (w *walker) applyLock(st *state, instr ssa.Instruction, op LockOp, how call
 // acquisition event (for DS) but is not known to be held. A release of a
 // lock the function does not hold makes it one the function is entered
 // holding, unless it acquires it too (entrySeed).
-func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []path, acquire bool, mode Mode) {
+func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool, mode lockstate.Mode) {
 	for _, p := range ps {
-		loc := p.location()
+		loc := p.Location()
 		if acquire {
 			w.acquire(st, instr, 0, loc, lockClass(p, v), mode, len(ps) > 1)
 			continue
@@ -252,7 +237,7 @@ func (w *walker) unknown(st *state, instr ssa.Instruction, args []ssa.Value) {
 		if !isReference(a.Type()) || isCell(a) {
 			continue
 		}
-		w.accessAll(st, w.r.paths(a), location, true, Indirect, instr)
+		w.accessAll(st, w.r.Paths(a), location, true, Indirect, instr)
 	}
 }
 
@@ -267,7 +252,7 @@ func isReference(t types.Type) bool {
 
 func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []ssa.Value) {
 	elems := func(v ssa.Value, write bool, flags Flags) {
-		w.accessAll(st, w.r.paths(v), elements, write, flags, instr)
+		w.accessAll(st, w.r.Paths(v), elements, write, flags, instr)
 	}
 	switch name {
 	case "append":
@@ -289,7 +274,7 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 		}
 		elems(args[0], true, flags)
 	case "close":
-		w.accessAll(st, w.r.paths(args[0]), location, true, Chan|Close, instr)
+		w.accessAll(st, w.r.Paths(args[0]), location, true, Chan|Close, instr)
 	}
 }
 
@@ -298,7 +283,7 @@ func (w *walker) builtin(st *state, instr ssa.Instruction, name string, args []s
 // variables; net tells whether the callee's net lock effects (locks held
 // on return, released) apply.
 func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, sum *Summary, args, bindings []ssa.Value, how callKind, via string, net bool) {
-	m := mapper{r: w.r, args: args, bindings: bindings}
+	m := mapper{lockstate.CallFrame(w.r, args, bindings)}
 	// The callee's locks recur at most of its accesses: map each once.
 	var lockMemo map[string][]string
 	mapLock := func(l string) []string {
@@ -324,7 +309,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 					h.Via = via
 				}
 				if !w.b.local(h.Pos) {
-					h.Pos = instrPos(instr, w.fn)
+					h.Pos = lockstate.InstrPos(instr, w.fn)
 					if h.Where == "" {
 						h.Where = w.b.where(h.Pos)
 					}
@@ -411,7 +396,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 	if sum.Foreign && how != callOnce {
 		st.accessed, w.sum.Foreign = true, true
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	where := w.b.where(pos)
 	accesses := sum.Accesses
 	if w.accessesFull() {
@@ -564,15 +549,13 @@ func heldIn(hs []Held, lock string) bool {
 
 // mapper maps locations of a callee onto the caller's.
 type mapper struct {
-	r        *resolver
-	args     []ssa.Value
-	bindings []ssa.Value
+	*lockstate.Frame
 }
 
 // reaches reports whether an access of callee, applied through m, may
 // be one of the caller's locations, whatever its path: one rooted at a
 // parameter or a free variable that refers to memory the caller does
-// not own alone (as mapLoc maps them), or at a package variable of the
+// not own alone (as lockstate.Frame maps them), or at a package variable of the
 // caller's package (only a callee of that package lists them: those of
 // other packages are foreign). The accesses that a callee's summary lost
 // at its size limit matter to the caller only then: a call that is only
@@ -587,12 +570,12 @@ func (w *walker) reaches(m *mapper, callee *ssa.Function) bool {
 		return true
 	}
 	shared := func(v ssa.Value) bool {
-		if a := localStruct(v); a != nil {
-			// A wrapper of the caller's values (see mapLoc): through
+		if a := lockstate.LocalStruct(v); a != nil {
+			// A wrapper of the caller's values (see lockstate.Frame): through
 			// the fields that hold them.
-			st := deref(a.Type()).Underlying().(*types.Struct)
+			st := lockstate.Deref(a.Type()).Underlying().(*types.Struct)
 			for i := range st.NumFields() {
-				if len(m.r.fieldContents(v, st.Field(i).Name())) > 0 {
+				if len(m.Namer.FieldContents(v, st.Field(i).Name())) > 0 {
 					return true
 				}
 			}
@@ -601,16 +584,16 @@ func (w *walker) reaches(m *mapper, callee *ssa.Function) bool {
 		if _, ok := v.(*ssa.Alloc); ok {
 			return false // a local variable of the caller
 		}
-		return len(m.r.paths(v)) > 0
+		return len(m.Namer.Paths(v)) > 0
 	}
-	for _, v := range m.args {
+	for _, v := range m.ArgVals {
 		if shared(v) {
 			return true
 		}
 	}
-	for _, v := range m.bindings {
+	for _, v := range m.BindVals {
 		if cell, ok := v.(*ssa.Alloc); ok {
-			if len(m.r.cellContents(cell)) > 0 {
+			if len(m.Namer.CellContents(cell)) > 0 {
 				return true
 			}
 			continue
@@ -631,7 +614,7 @@ const maxDerefs = 6
 // loc maps a callee location; it returns nothing when the location is
 // local to the caller, or too deep (maxDerefs).
 func (m *mapper) loc(loc string) []string {
-	out := m.mapLoc(loc)
+	out := m.Loc(loc)
 	for i := 0; i < len(out); i++ {
 		if strings.Count(out[i], "->") > maxDerefs {
 			out = append(out[:i:i], out[i+1:]...)
@@ -639,122 +622,4 @@ func (m *mapper) loc(loc string) []string {
 		}
 	}
 	return out
-}
-
-func (m *mapper) mapLoc(loc string) []string {
-	root := Root(loc)
-	tail := loc[len(root):]
-	if strings.HasPrefix(root, "@") {
-		return []string{loc}
-	}
-	var v ssa.Value
-	if strings.HasPrefix(root, "$f") {
-		i := atoi(root[2:])
-		if i < 0 || i >= len(m.bindings) {
-			return nil
-		}
-		v = m.bindings[i]
-		if cell, ok := v.(*ssa.Alloc); ok {
-			// The free variable is the captured variable's cell: the
-			// callee's paths go through it ("$f0->x").
-			rest, ok := strings.CutPrefix(tail, "->")
-			if !ok {
-				return nil // the cell itself: local
-			}
-			var out []string
-			for _, p := range m.r.cellContents(cell) {
-				out = append(out, extend(p, rest))
-			}
-			return out
-		}
-	} else {
-		i := atoi(root[1:])
-		if i < 0 || i >= len(m.args) {
-			return nil
-		}
-		v = m.args[i]
-	}
-	if localStruct(v) != nil {
-		// A wrapper made by the caller (view{r}.best(), &cb{s: s}):
-		// a location behind one of its fields is the caller's.
-		var out []string
-		for _, p := range m.r.throughField(v, tail, false) {
-			out = append(out, p.str)
-		}
-		return out
-	}
-	if _, ok := v.(*ssa.Alloc); ok {
-		return nil // a local variable of the caller
-	}
-	if tail != "" && concreteType(v) != nil {
-		// The callee reaches into an interface parameter, through a
-		// type assertion to a type the summary does not name, and the
-		// caller passes a value of a known type: the callee's location
-		// may belong to another type (a type switch's other case).
-		return nil
-	}
-	_, value := v.Type().Underlying().(*types.Struct)
-	var out []string
-	for _, p := range m.r.paths(v) {
-		if value && !strings.HasPrefix(tail, "->") {
-			// A struct passed by value (a value receiver): its
-			// fields are in place, where the caller loaded it from.
-			out = append(out, p.str+tail)
-			continue
-		}
-		out = append(out, extendTail(p, tail))
-	}
-	return out
-}
-
-// extendTail appends a callee's path tail (".x", "[*]", "->y", "") to the
-// caller's path of the argument the callee's root stands for.
-func extendTail(p path, tail string) string {
-	switch {
-	case tail == "":
-		return p.location()
-	case strings.HasPrefix(tail, "->"):
-		// The root (a pointer parameter) is itself a reference: only
-		// happens for the whole object ("$1->") of a pointer to pointer.
-		return p.location() + tail
-	}
-	return p.step(tail[:stepLen(tail)]) + tail[stepLen(tail):]
-}
-
-// extend appends rest, the steps after a cell's dereference, to the path p
-// of the value held in the cell.
-func extend(p path, rest string) string {
-	if rest == "" {
-		return p.location()
-	}
-	if rest[0] != '[' {
-		rest = "." + rest
-	}
-	return extendTail(p, rest)
-}
-
-// stepLen returns the length of the first step of tail (".x" or "[*]").
-func stepLen(tail string) int {
-	if strings.HasPrefix(tail, "[*]") {
-		return 3
-	}
-	i := strings.IndexAny(tail[1:], ".[-")
-	if i < 0 {
-		return len(tail)
-	}
-	return i + 1
-}
-
-func atoi(s string) int {
-	n := 0
-	if s == "" {
-		return -1
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }

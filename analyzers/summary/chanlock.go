@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // Channels used as mutexes.
@@ -155,7 +157,7 @@ func fieldClass(addr ssa.Value) string {
 	if !ok {
 		return ""
 	}
-	_, class := fieldOf(fa.X.Type(), fa.Field)
+	_, class := lockstate.FieldOf(fa.X.Type(), fa.Field)
 	return class
 }
 

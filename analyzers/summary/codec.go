@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/depcon/depcon/analyzers/internal/codec"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // The fact is encoded by hand (internal/codec) rather than by
@@ -99,7 +100,7 @@ func decodeSummary(d *codec.Decoder) *Summary {
 			a := &s.Acquires[i]
 			a.Lock = d.Str()
 			a.Class = d.Str()
-			a.Mode = Mode(d.Uint())
+			a.Mode = lockstate.Mode(d.Uint())
 			a.Held = decodeHeld(d)
 			a.Pos = token.Pos(d.Int())
 			a.Where = d.Str()
@@ -140,7 +141,7 @@ func decodeHeld(d *codec.Decoder) []Held {
 		h := &hs[i]
 		h.Lock = d.Str()
 		h.Class = d.Str()
-		h.Mode = Mode(d.Uint())
+		h.Mode = lockstate.Mode(d.Uint())
 		h.Site = int32(d.Int())
 		h.Broken = d.Bool()
 		h.Repeat = d.Bool()

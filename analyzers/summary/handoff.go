@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // Lock handoff.
@@ -64,14 +66,14 @@ type heldHandoff struct {
 // ownerPrefix returns the path of the object whose field p is, with the
 // step to its fields ("$0." for "$0.wake", "$0.in->" for "$0.in->wake"),
 // or "" when p is not a field of an object (its class is not a field's).
-func ownerPrefix(p path) string {
-	i := strings.LastIndexByte(p.class, '.')
+func ownerPrefix(p lockstate.Path) string {
+	i := strings.LastIndexByte(p.Class, '.')
 	if i < 0 {
 		return ""
 	}
-	name := p.class[i+1:]
-	prefix, ok := strings.CutSuffix(p.str, name)
-	if !ok || !strings.HasSuffix(prefix, ".") && !strings.HasSuffix(prefix, "->") || Root(p.str) == p.str {
+	name := p.Class[i+1:]
+	prefix, ok := strings.CutSuffix(p.Str, name)
+	if !ok || !strings.HasSuffix(prefix, ".") && !strings.HasSuffix(prefix, "->") || lockstate.Root(p.Str) == p.Str {
 		return ""
 	}
 	return prefix
@@ -99,36 +101,36 @@ func (b *builder) findHandoffs(funcs []*ssa.Function) map[string]*handoff {
 		if len(fn.Blocks) == 0 {
 			continue
 		}
-		r := newResolver(fn)
+		r := lockstate.NewNamer(fn)
 		for _, blk := range fn.Blocks {
 			for _, instr := range blk.Instrs {
 				switch in := instr.(type) {
 				case *ssa.UnOp:
 					if in.Op == token.ARROW {
-						for _, p := range r.paths(in.X) {
-							if p.class != "" {
-								if receivers[p.class] == nil {
-									receivers[p.class] = map[*ssa.Function]bool{}
+						for _, p := range r.Paths(in.X) {
+							if p.Class != "" {
+								if receivers[p.Class] == nil {
+									receivers[p.Class] = map[*ssa.Function]bool{}
 								}
-								receivers[p.class][fn] = true
+								receivers[p.Class][fn] = true
 							}
 						}
 					}
 				case *ssa.Call:
-					if syncMethod(in.Call.StaticCallee()) == "(*sync.WaitGroup).Done" {
-						for _, p := range r.paths(in.Call.Args[0]) {
-							signals = append(signals, signalOp{fn: fn, class: p.class, wg: true})
+					if lockstate.SyncMethod(in.Call.StaticCallee()) == "(*sync.WaitGroup).Done" {
+						for _, p := range r.Paths(in.Call.Args[0]) {
+							signals = append(signals, signalOp{fn: fn, class: p.Class, wg: true})
 						}
 					}
 				case *ssa.Send:
-					ps := r.paths(in.Chan)
+					ps := r.Paths(in.Chan)
 					for _, p := range ps {
-						signals = append(signals, signalOp{fn: fn, class: p.class})
+						signals = append(signals, signalOp{fn: fn, class: p.Class})
 					}
-					if len(ps) != 1 || ps[0].class == "" {
+					if len(ps) != 1 || ps[0].Class == "" {
 						continue
 					}
-					class := ps[0].class
+					class := ps[0].Class
 					if bad[class] {
 						continue
 					}
@@ -162,14 +164,14 @@ func (b *builder) findHandoffs(funcs []*ssa.Function) map[string]*handoff {
 // makes, or nil: the lock of p's object held in write mode at the send,
 // and the signal waited for on every path from the send to a release of
 // the lock or a return.
-func (b *builder) sendHandoff(fn *ssa.Function, r *resolver, s *ssa.Send, p path) *handoff {
+func (b *builder) sendHandoff(fn *ssa.Function, r *lockstate.Namer, s *ssa.Send, p lockstate.Path) *handoff {
 	prefix := ownerPrefix(p)
 	if prefix == "" {
 		return nil
 	}
 	var lock Held
 	for _, h := range b.sendHeld[s] {
-		if h.Mode == W && strings.HasPrefix(h.Lock, prefix) && oneField(h.Lock[len(prefix):]) {
+		if h.Mode == lockstate.W && strings.HasPrefix(h.Lock, prefix) && oneField(h.Lock[len(prefix):]) {
 			lock = h
 			break
 		}
@@ -181,26 +183,26 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *resolver, s *ssa.Send, p path
 	// wait reports the signal instr waits for, if it is one of the
 	// object's: a WaitGroup.Wait, or a receive from another channel.
 	wait := func(instr ssa.Instruction) (*handoff, bool) {
-		var q []path
+		var q []lockstate.Path
 		wg := false
 		switch in := instr.(type) {
 		case *ssa.Call:
-			if syncMethod(in.Call.StaticCallee()) != "(*sync.WaitGroup).Wait" {
+			if lockstate.SyncMethod(in.Call.StaticCallee()) != "(*sync.WaitGroup).Wait" {
 				return nil, false
 			}
-			q, wg = r.paths(in.Call.Args[0]), true
+			q, wg = r.Paths(in.Call.Args[0]), true
 		case *ssa.UnOp:
 			if in.Op != token.ARROW {
 				return nil, false
 			}
-			q = r.paths(in.X)
+			q = r.Paths(in.X)
 		default:
 			return nil, false
 		}
-		if len(q) != 1 || q[0].str == p.str || !strings.HasPrefix(q[0].str, prefix) || !oneField(q[0].str[len(prefix):]) {
+		if len(q) != 1 || q[0].Str == p.Str || !strings.HasPrefix(q[0].Str, prefix) || !oneField(q[0].Str[len(prefix):]) {
 			return nil, false
 		}
-		return &handoff{lock: lock.Lock[len(prefix):], class: lock.Class, signal: q[0].str[len(prefix):], wg: wg, sigClass: q[0].class}, true
+		return &handoff{lock: lock.Lock[len(prefix):], class: lock.Class, signal: q[0].Str[len(prefix):], wg: wg, sigClass: q[0].Class}, true
 	}
 	// releases reports whether instr may release the lock.
 	releases := func(instr ssa.Instruction) bool {
@@ -209,30 +211,30 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *resolver, s *ssa.Send, p path
 			return true
 		case *ssa.Call:
 			c := &in.Call
-			if op := LockCall(c); op.Kind != OpNone {
-				if op.Kind != OpUnlock || op.Mode != W {
+			if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
+				if op.Kind != lockstate.OpUnlock || op.Mode != lockstate.W {
 					return false
 				}
 				if c.IsInvoke() {
 					return true
 				}
-				qs := r.paths(op.Lock)
+				qs := r.Paths(op.Lock)
 				for _, q := range qs {
-					if q.location() == lock.Lock {
+					if q.Location() == lock.Lock {
 						return true
 					}
 				}
 				return len(qs) == 0
 			}
 			callee := c.StaticCallee()
-			if c.IsInvoke() || callee == nil || syncMethod(callee) != "" {
+			if c.IsInvoke() || callee == nil || lockstate.SyncMethod(callee) != "" {
 				return false
 			}
 			sum := b.sums[origin(callee)]
 			if sum == nil {
 				return false
 			}
-			m := mapper{r: r, args: c.Args}
+			m := mapper{lockstate.CallFrame(r, c.Args, nil)}
 			for _, rel := range sum.Released {
 				if slices.Contains(m.loc(rel), lock.Lock) {
 					return true
@@ -282,12 +284,12 @@ func (b *builder) sendHandoff(fn *ssa.Function, r *resolver, s *ssa.Send, p path
 
 // receivesHandoff reports whether fn receives from a handoff channel.
 func (b *builder) receivesHandoff(fn *ssa.Function) bool {
-	r := newResolver(fn)
+	r := lockstate.NewNamer(fn)
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			if u, ok := instr.(*ssa.UnOp); ok && u.Op == token.ARROW {
-				for _, p := range r.paths(u.X) {
-					if b.handoffs[p.class] != nil {
+				for _, p := range r.Paths(u.X) {
+					if b.handoffs[p.Class] != nil {
 						return true
 					}
 				}
@@ -299,11 +301,11 @@ func (b *builder) receivesHandoff(fn *ssa.Function) bool {
 
 // takeHandoff adds to the state the lock handed off through the receive
 // from the channel at ps, if it is a handoff channel.
-func (w *walker) takeHandoff(st *state, instr ssa.Instruction, ps []path) {
+func (w *walker) takeHandoff(st *state, instr ssa.Instruction, ps []lockstate.Path) {
 	if w.b.handoffs == nil || len(ps) != 1 {
 		return
 	}
-	h := w.b.handoffs[ps[0].class]
+	h := w.b.handoffs[ps[0].Class]
 	prefix := ownerPrefix(ps[0])
 	if h == nil || prefix == "" {
 		return
@@ -312,20 +314,20 @@ func (w *walker) takeHandoff(st *state, instr ssa.Instruction, ps []path) {
 	if heldIn(st.held, lock) || slices.ContainsFunc(st.handoff, func(x heldHandoff) bool { return x.Lock == lock }) {
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	st.handoff = append(st.handoff, heldHandoff{
-		Held:   Held{Lock: lock, Class: h.class, Mode: W, Site: w.site(instr, 0), Pos: pos, Where: w.b.where(pos)},
+		Held:   Held{Lock: lock, Class: h.class, Mode: lockstate.W, Site: w.site(instr, 0), Pos: pos, Where: w.b.where(pos)},
 		signal: prefix + h.signal,
 	})
 }
 
 // signalHandoff ends the handoffs whose signal is at ps.
-func signalHandoff(st *state, ps []path) {
+func signalHandoff(st *state, ps []lockstate.Path) {
 	if len(st.handoff) == 0 {
 		return
 	}
 	st.handoff = slices.DeleteFunc(st.handoff, func(x heldHandoff) bool {
-		return slices.ContainsFunc(ps, func(p path) bool { return p.str == x.signal })
+		return slices.ContainsFunc(ps, func(p lockstate.Path) bool { return p.Str == x.signal })
 	})
 }
 

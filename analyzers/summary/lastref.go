@@ -5,6 +5,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // lastRefBlocks returns the blocks of fn that run only once it has
@@ -57,7 +59,7 @@ func decrement(v ssa.Value) bool {
 	// minusOne is -1 in the type added to: ^uint32(0) and ^uint64(0)
 	// for the unsigned ones.
 	var minusOne constant.Value
-	switch syncMethod(call.Call.StaticCallee()) {
+	switch lockstate.SyncMethod(call.Call.StaticCallee()) {
 	case "sync/atomic.AddInt32", "sync/atomic.AddInt64", "(*sync/atomic.Int32).Add", "(*sync/atomic.Int64).Add":
 		minusOne = constant.MakeInt64(-1)
 	case "sync/atomic.AddUint32", "(*sync/atomic.Uint32).Add":

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A Summary describes what a function may do to memory reachable from its
@@ -69,7 +71,7 @@ func (f Flags) Synchronized() bool { return f&(Atomic|SyncMap|Chan) != 0 && f&Cl
 
 // An Access is a read or a write of a location.
 type Access struct {
-	Loc   string // access path, see Paths
+	Loc   string // access path, see package lockstate
 	Write bool
 	Flags Flags
 	Held  []Held // locks held at the access (must), with the mode
@@ -80,26 +82,11 @@ type Access struct {
 	Via   string // the callee through which it happens, "" if direct
 }
 
-// Mode is the mode a lock is held in.
-type Mode uint8
-
-const (
-	W Mode = iota + 1 // Lock
-	R                 // RLock
-)
-
-func (m Mode) String() string {
-	if m == R {
-		return "R"
-	}
-	return "W"
-}
-
 // Held is a lock held at some program point.
 type Held struct {
 	Lock  string // access path of the lock
 	Class string // compatibility class: "pkg.Type.field" of the lock
-	Mode  Mode
+	Mode  lockstate.Mode
 	// Site identifies the acquisition within the summary: two accesses
 	// with the same lock held under the same Site are protected by one
 	// critical section (unless Broken).
@@ -123,7 +110,7 @@ func (h Held) String() string { return fmt.Sprintf("%s(%s)", h.Lock, h.Mode) }
 type Acquire struct {
 	Lock  string
 	Class string
-	Mode  Mode
+	Mode  lockstate.Mode
 	Held  []Held
 	// Pos and Where locate the Lock call, or the call through which it
 	// happens (the outermost one, in this function).

@@ -1,13 +1,14 @@
 package summary
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // walker computes the summary of one function: a forward dataflow
@@ -16,7 +17,7 @@ import (
 type walker struct {
 	b      *builder
 	fn     *ssa.Function
-	r      *resolver
+	r      *lockstate.Namer
 	sum    *Summary
 	record bool
 	// lastRef holds the blocks that run after the function dropped the
@@ -126,7 +127,8 @@ type state struct {
 // return.
 const maxDefers = 64
 
-func (s *state) clone() *state {
+// Clone returns a copy of s.
+func (s *state) Clone() *state {
 	c := &state{live: s.live, held: slices.Clone(s.held), anon: slices.Clone(s.anon), handoff: slices.Clone(s.handoff), accessed: s.accessed,
 		relAfter: cloneSet(s.relAfter), released: cloneSet(s.released), relSites: cloneSet(s.relSites),
 		deferred: s.deferred}
@@ -154,13 +156,13 @@ func setAdd[K comparable](m *map[K]bool, k K) {
 	(*m)[k] = true
 }
 
-// join merges o into s and reports whether s changed.
-func (s *state) join(o *state) bool {
+// Join merges o into s and reports whether s changed.
+func (s *state) Join(o *state) bool {
 	if !o.live {
 		return false
 	}
 	if !s.live {
-		*s = *o.clone()
+		*s = *o.Clone()
 		return true
 	}
 	changed := false
@@ -243,9 +245,9 @@ func (w *walker) run() {
 		if !in[b.Index].live {
 			continue
 		}
-		st := in[b.Index].clone()
+		st := in[b.Index].Clone()
 		w.inLastRef = w.lastRef[b]
-		w.block(b, st)
+		w.Block(b, st)
 		w.inLastRef = false
 		for k := range st.released {
 			released[k] = true
@@ -285,24 +287,9 @@ func (w *walker) solve(held []Held) []*state {
 	}
 	in[0].live = true
 	in[0].held = held
-	// Iterate to a fixed point; the lattice is finite (held only
-	// shrinks, the flags and sets only grow).
-	for changed, rounds := true, 0; changed && rounds < 50; rounds++ {
-		changed = false
-		for _, b := range fn.Blocks {
-			if !in[b.Index].live {
-				continue
-			}
-			out := in[b.Index].clone()
-			w.block(b, out)
-			for i, succ := range b.Succs {
-				edge := w.edge(b, i, out)
-				if in[succ.Index].join(edge) {
-					changed = true
-				}
-			}
-		}
-	}
+	// The lattice is finite (held only shrinks, the flags and sets only
+	// grow).
+	lockstate.Solve(fn, in, w)
 	return in
 }
 
@@ -396,35 +383,37 @@ next:
 // holds its lock on the true branch, and so does the branch of a select
 // case that sends on a channel used as a mutex (chanlock.go).
 func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
-	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok || i != 0 {
-		return out
-	}
-	if st := w.selectCase(ifi, out); st != nil {
+	if st := w.selectCase(b, i, out); st != nil {
 		return st
 	}
-	call, ok := ifi.Cond.(*ssa.Call)
+	call, op, ok := lockstate.TryLockEdge(b, i)
 	if !ok {
 		return out
 	}
-	op := LockCall(&call.Call)
-	if op.Kind != OpTryLock {
-		return out
-	}
-	st := out.clone()
+	st := out.Clone()
 	saved := w.record
 	w.record = false // a TryLock never blocks: no acquisition event
-	for _, p := range w.r.paths(op.Lock) {
-		w.acquire(st, call, 0, p.location(), lockClass(p, op.Lock), op.Mode, false)
+	for _, p := range w.r.Paths(op.Lock) {
+		w.acquire(st, call, 0, p.Location(), lockClass(p, op.Lock), op.Mode, false)
 	}
 	w.record = saved
 	return st
 }
 
-func (w *walker) block(b *ssa.BasicBlock, st *state) {
+// Reachable reports whether some path reaches the point.
+func (s *state) Reachable() bool { return s.live }
+
+// Block applies the instructions of b to st (lockstate.Transfer).
+func (w *walker) Block(b *ssa.BasicBlock, st *state) *state {
 	for _, instr := range b.Instrs {
 		w.instr(instr, st)
 	}
+	return st
+}
+
+// Edge returns the state on the i-th out-edge of b (lockstate.Transfer).
+func (w *walker) Edge(b *ssa.BasicBlock, i int, out *state) (*ssa.BasicBlock, *state) {
+	return b.Succs[i], w.edge(b, i, out)
 }
 
 func (w *walker) instr(instr ssa.Instruction, st *state) {
@@ -435,9 +424,9 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 			if isCell(in.X) {
 				return
 			}
-			w.accessAll(st, w.r.paths(in.X), location, false, 0, in)
+			w.accessAll(st, w.r.Paths(in.X), location, false, 0, in)
 		case token.ARROW:
-			ps := w.r.paths(in.X)
+			ps := w.r.Paths(in.X)
 			w.accessAll(st, ps, location, false, Chan, in)
 			w.takeHandoff(st, in, ps)
 			if !in.CommaOk {
@@ -448,19 +437,19 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		if isCell(in.Addr) {
 			return
 		}
-		w.accessAll(st, w.r.paths(in.Addr), location, true, 0, in)
+		w.accessAll(st, w.r.Paths(in.Addr), location, true, 0, in)
 	case *ssa.MapUpdate:
-		w.accessAll(st, w.r.paths(in.Map), elements, true, Map, in)
+		w.accessAll(st, w.r.Paths(in.Map), elements, true, Map, in)
 	case *ssa.Lookup:
 		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
-			w.accessAll(st, w.r.paths(in.X), elements, false, Map, in)
+			w.accessAll(st, w.r.Paths(in.X), elements, false, Map, in)
 		}
 	case *ssa.Next:
 		if rng, ok := in.Iter.(*ssa.Range); ok && !in.IsString {
-			w.accessAll(st, w.r.paths(rng.X), elements, false, Map, in)
+			w.accessAll(st, w.r.Paths(rng.X), elements, false, Map, in)
 		}
 	case *ssa.Send:
-		ps := w.r.paths(in.Chan)
+		ps := w.r.Paths(in.Chan)
 		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
 			w.b.sendHeld[in] = withoutEntry(heldNow(st))
 		}
@@ -469,7 +458,7 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 		w.chanLock(st, in, in.Chan, ps, true)
 	case *ssa.Select:
 		for _, s := range in.States {
-			ps := w.r.paths(s.Chan)
+			ps := w.r.Paths(s.Chan)
 			w.accessAll(st, ps, location, false, Chan, in)
 			if in.Blocking && s.Dir == types.SendOnly {
 				w.chanLockEvent(st, in, s.Chan, ps)
@@ -502,23 +491,23 @@ func (w *walker) instr(instr ssa.Instruction, st *state) {
 
 // chanLock acquires (send) or releases (receive) the channels used as
 // mutexes among ps, the paths of the channel v.
-func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []path, acquire bool) {
+func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool) {
 	if w.b.chanLocks == nil {
 		return
 	}
 	if locks := chanLockPaths(w.b.chanLocks, ps); len(locks) > 0 {
-		w.lockPaths(st, instr, v, locks, acquire, W)
+		w.lockPaths(st, instr, v, locks, acquire, lockstate.W)
 	}
 }
 
 // chanLockPaths returns the paths among ps, those of a channel value,
 // of the channels used as mutexes, as paths of the locks: the fields
 // ("$0.lockC", as "$0.mu" names a mutex), not the channels they refer to.
-func chanLockPaths(chanLocks map[string]bool, ps []path) []path {
-	var locks []path
+func chanLockPaths(chanLocks map[string]bool, ps []lockstate.Path) []lockstate.Path {
+	var locks []lockstate.Path
 	for _, p := range ps {
-		if chanLocks[p.class] {
-			p.loaded = false
+		if chanLocks[p.Class] {
+			p.Loaded = false
 			locks = append(locks, p)
 		}
 	}
@@ -528,51 +517,38 @@ func chanLockPaths(chanLocks map[string]bool, ps []path) []path {
 // chanLockEvent records the acquisition event of a blocking select's
 // case that sends on a channel used as a mutex (the lock is held on the
 // branch of that case, see selectCase).
-func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []path) {
+func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []lockstate.Path) {
 	if w.b.chanLocks == nil {
 		return
 	}
 	for _, p := range chanLockPaths(w.b.chanLocks, ps) {
-		w.acquire(st, sel, 0, p.location(), lockClass(p, v), W, true)
+		w.acquire(st, sel, 0, p.Location(), lockClass(p, v), lockstate.W, true)
 	}
 }
 
-// selectCase returns the state on the true branch of ifi when it tests
-// that a select ran its case k (index == k) and that case sends on a
-// channel used as a mutex: the lock is then held (its acquisition event
+// selectCase returns the state on the i-th out-edge of b when it is the
+// branch of a select's case k (lockstate.SelectCaseEdge) and that case
+// sends on a channel used as a mutex: the lock is then held (its acquisition event
 // was recorded at the select, see chanLockEvent; a select with a default
 // case, like a TryLock, makes none); nil otherwise. (A channel received
 // from in a select is no mutex, see findChanLocks.)
-func (w *walker) selectCase(ifi *ssa.If, out *state) *state {
+func (w *walker) selectCase(b *ssa.BasicBlock, i int, out *state) *state {
 	if w.b.chanLocks == nil {
 		return nil
 	}
-	cmp, ok := ifi.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL {
-		return nil
-	}
-	ext, ok := cmp.X.(*ssa.Extract)
-	if !ok || ext.Index != 0 {
-		return nil
-	}
-	sel, ok := ext.Tuple.(*ssa.Select)
-	k, ok2 := cmp.Y.(*ssa.Const)
-	if !ok || !ok2 || k.Value == nil || k.Value.Kind() != constant.Int {
-		return nil
-	}
-	n, exact := constant.Int64Val(k.Value)
-	if !exact || n < 0 || int(n) >= len(sel.States) || sel.States[n].Dir != types.SendOnly {
+	sel, n, ok := lockstate.SelectCaseEdge(b, i)
+	if !ok || sel.States[n].Dir != types.SendOnly {
 		return nil
 	}
 	s := sel.States[n]
-	locks := chanLockPaths(w.b.chanLocks, w.r.paths(s.Chan))
+	locks := chanLockPaths(w.b.chanLocks, w.r.Paths(s.Chan))
 	if len(locks) == 0 {
 		return nil
 	}
-	st := out.clone()
+	st := out.Clone()
 	saved := w.record
 	w.record = false
-	w.lockPaths(st, sel, s.Chan, locks, true, W)
+	w.lockPaths(st, sel, s.Chan, locks, true, lockstate.W)
 	w.record = saved
 	return st
 }
@@ -595,12 +571,12 @@ func (w *walker) recordHeld(call *ssa.Call, st *state) {
 }
 
 // acquireAnon adds a lock without an access path to the held set.
-func (w *walker) acquireAnon(st *state, instr ssa.Instruction, v ssa.Value, mode Mode) {
-	key, class := unnamedKey(v)
+func (w *walker) acquireAnon(st *state, instr ssa.Instruction, v ssa.Value, mode lockstate.Mode) {
+	key, class := lockstate.UnnamedKey(v)
 	if key == "" || slices.ContainsFunc(st.anon, func(h Held) bool { return h.Lock == key }) {
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	st.anon = append(st.anon, Held{Lock: key, Class: class, Mode: mode, Pos: pos, Where: w.b.where(pos)})
 }
 
@@ -610,40 +586,10 @@ func releaseAnon(st *state, v ssa.Value) {
 	if len(st.anon) == 0 {
 		return
 	}
-	if _, class := unnamedKey(v); class != "" {
+	if _, class := lockstate.UnnamedKey(v); class != "" {
 		st.anon = slices.DeleteFunc(st.anon, func(h Held) bool { return h.Class == class })
 	}
 }
-
-// unnamedKey returns the name under which a lock without an access path
-// is held in this function ("?t3.mu": the field of an SSA value), and its
-// class; "" when the lock is not a field of a struct.
-func unnamedKey(v ssa.Value) (key, class string) {
-	fa, ok := v.(*ssa.FieldAddr)
-	if !ok {
-		return "", ""
-	}
-	name, class := fieldOf(fa.X.Type(), fa.Field)
-	if class == "" {
-		return "", ""
-	}
-	x := fa.X
-	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
-		if cell, ok := u.X.(*ssa.Alloc); ok {
-			x = cell // a variable captured by a closure, loaded at each use
-		}
-	}
-	return "?" + x.Name() + "." + name, class
-}
-
-// UnnamedKey returns the name under which the summaries hold a lock v
-// that has no access path ("?t3.mu"), and its class (see
-// Result.CallHeld).
-func UnnamedKey(v ssa.Value) (key, class string) { return unnamedKey(v) }
-
-// IsUnnamed reports whether a lock held at a call (Result.CallHeld) has
-// no access path.
-func IsUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }
 
 // isCell reports whether v is the address of a local variable or of a
 // captured one: accessing it is not a shared access.
@@ -673,13 +619,13 @@ func heldNow(st *state) []Held {
 // Where accessAll finds the location accessed through an address: at the
 // address (a load or store), or at its elements.
 var (
-	location = path.location
-	elements = func(p path) string { return p.step("[*]") }
+	location = lockstate.Path.Location
+	elements = func(p lockstate.Path) string { return p.Step("[*]") }
 )
 
 // accessAll records an access through a value with paths ps: when there
 // are several, each is only a possible location (May).
-func (w *walker) accessAll(st *state, ps []path, at func(path) string, write bool, flags Flags, instr ssa.Instruction) {
+func (w *walker) accessAll(st *state, ps []lockstate.Path, at func(lockstate.Path) string, write bool, flags Flags, instr ssa.Instruction) {
 	if len(ps) > 1 {
 		flags |= May
 	}
@@ -701,7 +647,7 @@ func (w *walker) access(st *state, loc string, write bool, flags Flags, instr ss
 		w.sum.Truncated = true
 		return
 	}
-	pos := instrPos(instr, w.fn)
+	pos := lockstate.InstrPos(instr, w.fn)
 	w.addAccess(Access{Loc: loc, Write: write, Flags: flags,
 		Held: withHandoff(heldNow(st), st), Pos: pos, Where: w.b.where(pos)})
 }
@@ -714,27 +660,7 @@ func (w *walker) foreign(loc string) bool {
 	if loc == "" || loc[0] != '@' || w.pkg == "" {
 		return false
 	}
-	return GlobalPkg(loc) != w.pkg
-}
-
-// instrPos returns a position for the instruction, falling back on its
-// operand's and then the function's.
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
-	if p := instr.Pos(); p.IsValid() {
-		return p
-	}
-	var ops [4]*ssa.Value
-	for _, op := range instr.Operands(ops[:0]) {
-		if op == nil || *op == nil {
-			continue
-		}
-		if i, ok := (*op).(ssa.Instruction); ok {
-			if p := i.Pos(); p.IsValid() {
-				return p
-			}
-		}
-	}
-	return fn.Pos()
+	return lockstate.GlobalPkg(loc) != w.pkg
 }
 
 func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
@@ -750,8 +676,8 @@ func (w *walker) site(instr ssa.Instruction, callee int32) int32 {
 // acquire records the acquisition of lock in mode and, unless eventOnly,
 // adds it to the held set. callee is the site of the acquisition in the
 // callee's summary for a lock acquired by a callee, 0 for a direct one.
-func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode Mode, eventOnly bool) {
-	pos := instrPos(instr, w.fn)
+func (w *walker) acquire(st *state, instr ssa.Instruction, callee int32, lock, class string, mode lockstate.Mode, eventOnly bool) {
+	pos := lockstate.InstrPos(instr, w.fn)
 	setAdd(&w.acquired, lock)
 	w.addOp(instr, lock, opAcquire)
 	w.recordOp(instr, lock, true)
@@ -807,9 +733,9 @@ func (w *walker) recordOp(instr ssa.Instruction, lock string, acquire bool) {
 }
 
 // lockClass returns the compatibility class of a lock at path p.
-func lockClass(p path, v ssa.Value) string {
-	if p.class != "" {
-		return p.class
+func lockClass(p lockstate.Path, v ssa.Value) string {
+	if p.Class != "" {
+		return p.Class
 	}
-	return TypeClass(v.Type())
+	return lockstate.TypeClass(v.Type())
 }

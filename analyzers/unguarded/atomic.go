@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -68,13 +69,13 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 			}
 			locked := ""
 			if len(p.a.Held) > 0 {
-				locked = fmt.Sprintf(" (%s is held here, but not at the atomic access)", summary.Display(p.a.Held[0].Lock, names))
+				locked = fmt.Sprintf(" (%s is held here, but not at the atomic access)", lockstate.Display(p.a.Held[0].Lock, names))
 			}
 			pass.Report(analysis.Diagnostic{
 				Pos: p.a.Pos,
 				Message: fmt.Sprintf("%s is %s%s in %s without sync/atomic, but %s atomically in %s (%s)%s: mixing atomic and plain accesses is a data race",
-					summary.Display(loc, names), what, report.Via(p.a.Via), p.m.Name, how, at.m.Name, report.Short(at.a.Where), locked),
-				Related: report.Related(at.a.Pos, fmt.Sprintf("%s %s atomically%s", summary.Display(loc, at.m.Params), how, report.Via(at.a.Via))),
+					lockstate.Display(loc, names), what, report.Via(p.a.Via), p.m.Name, how, at.m.Name, report.Short(at.a.Where), locked),
+				Related: report.Related(at.a.Pos, fmt.Sprintf("%s %s atomically%s", lockstate.Display(loc, at.m.Params), how, report.Via(at.a.Via))),
 			})
 		}
 	}
@@ -180,7 +181,7 @@ func conflicting(p entryAccess, atomics []entryAccess) (entryAccess, bool) {
 func together(h1, h2 []summary.Held) bool {
 	for _, a := range h1 {
 		for _, b := range h2 {
-			if a.Lock == b.Lock && (a.Mode == summary.W || b.Mode == summary.W) {
+			if a.Lock == b.Lock && (a.Mode == lockstate.W || b.Mode == lockstate.W) {
 				return true
 			}
 		}

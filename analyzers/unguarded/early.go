@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -78,8 +79,8 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 				if !ok || !reported.add(a.Pos, f) {
 					continue
 				}
-				name := summary.Display(lock, names)
-				loc := summary.Display(a.Loc, names)
+				name := lockstate.Display(lock, names)
+				loc := lockstate.Display(a.Loc, names)
 				if contents != a.Loc {
 					loc = "len(" + loc + ")"
 				}
@@ -96,7 +97,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 					Related: related(
 						analysis.RelatedInformation{Pos: first.Pos(), Message: name + " locked here"},
 						analysis.RelatedInformation{Pos: w.a.Pos, Message: fmt.Sprintf("%s written with %s held%s",
-							summary.Display(w.a.Loc, w.m.Params), summary.Display(lock, w.m.Params), report.Via(w.a.Via))},
+							lockstate.Display(w.a.Loc, w.m.Params), lockstate.Display(lock, w.m.Params), report.Via(w.a.Via))},
 					),
 				})
 				break
@@ -146,7 +147,7 @@ func guardedWrite(t *typeEntries, fn *ssa.Function, r summary.Access, contents, 
 	for _, wm := range t.methods {
 		for _, w := range wm.Summary.Accesses {
 			if !w.Write || w.Flags&(summary.Indirect|summary.May|summary.LastRef) != 0 ||
-				!summary.Compatible(w.Loc, r.Loc) && !summary.Compatible(w.Loc, contents) {
+				!lockstate.Compatible(w.Loc, r.Loc) && !lockstate.Compatible(w.Loc, contents) {
 				continue
 			}
 			writes = append(writes, entryAccess{wm, w})
@@ -197,7 +198,7 @@ func heldIn(hs []summary.Held, lock string) bool {
 
 func heldW(hs []summary.Held, lock string) bool {
 	for _, h := range hs {
-		if h.Lock == lock && h.Mode == summary.W {
+		if h.Lock == lock && h.Mode == lockstate.W {
 			return true
 		}
 	}
@@ -233,7 +234,7 @@ func newCFG(res *summary.Result, fn *ssa.Function) *cfg {
 		g.reach[b.Index] = r
 		for i, instr := range b.Instrs {
 			g.index[instr] = i
-			pos := instrPos(instr, fn)
+			pos := lockstate.InstrPos(instr, fn)
 			g.byPos[pos] = append(g.byPos[pos], instr)
 			if g.syncOp(instr) {
 				g.sync = append(g.sync, instr)
@@ -242,10 +243,6 @@ func newCFG(res *summary.Result, fn *ssa.Function) *cfg {
 	}
 	return g
 }
-
-// instrPos returns the position the summary gives an instruction's
-// accesses.
-func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos { return summary.InstrPos(instr, fn) }
 
 // at returns the instructions at pos.
 func (g *cfg) at(pos token.Pos) []ssa.Instruction { return g.byPos[pos] }
@@ -354,13 +351,13 @@ func (g *cfg) syncOp(instr ssa.Instruction) bool {
 	case *ssa.Call:
 		c := in.Common()
 		if c.IsInvoke() {
-			return summary.LockCall(c).Kind != summary.OpNone || c.Method.Name() == "Wait"
+			return lockstate.LockCall(c).Kind != lockstate.OpNone || c.Method.Name() == "Wait"
 		}
 		callee := c.StaticCallee()
 		if callee == nil {
 			return false
 		}
-		if syncName(callee) != "" {
+		if lockstate.SyncMethod(callee) != "" {
 			return true
 		}
 		sum := g.res.Of(callee)

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -123,7 +124,7 @@ func startedMethods(res *summary.Result) []*ssa.Function {
 						target = in.Call.Value
 					}
 				case *ssa.Call:
-					if name := syncName(in.Call.StaticCallee()); name == "(*sync.WaitGroup).Go" && len(in.Call.Args) == 2 {
+					if name := lockstate.SyncMethod(in.Call.StaticCallee()); name == "(*sync.WaitGroup).Go" && len(in.Call.Args) == 2 {
 						target = in.Call.Args[1]
 					}
 				}
@@ -252,7 +253,3 @@ func joins(fn *ssa.Function) bool {
 	}
 	return false
 }
-
-// syncName returns "(*sync.WaitGroup).Go" for the functions and methods
-// of sync and sync/atomic, "" otherwise.
-func syncName(fn *ssa.Function) string { return summary.SyncMethod(fn) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -50,7 +51,7 @@ type use struct {
 	m      *summary.Method
 	a      summary.Access
 	field  string // "$0.f"
-	guards map[string]summary.Mode
+	guards map[string]lockstate.Mode
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -85,7 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// guards against them. Nor is what test hooks write (methods of
 		// the type declared in a test file, export_test.go): only tests
 		// call them.
-		class := summary.TypeClass(t.obj.Type())
+		class := lockstate.TypeClass(t.obj.Type())
 		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
 			return notConcurrent(tp, m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
@@ -106,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 					synchronized(st, fld) || token.IsExported(strings.TrimPrefix(fld, "$0.")) || ownLocked(a) {
 					continue
 				}
-				u := use{m: m, a: a, field: f, guards: map[string]summary.Mode{}}
+				u := use{m: m, a: a, field: f, guards: map[string]lockstate.Mode{}}
 				for _, h := range a.Held {
 					if lay.guardOf(h.Lock, f) {
 						u.guards[h.Lock] = h.Mode
@@ -202,9 +203,9 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 		pass.Report(analysis.Diagnostic{
 			Pos: u.a.Pos,
 			Message: fmt.Sprintf("%s is %s%s in %s %s %s, which is held at %s (e.g. %s in %s): data race",
-				summary.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, summary.Display(lock, names),
+				lockstate.Display(u.field, names), what, report.Via(u.a.Via), u.m.Name, how, lockstate.Display(lock, names),
 				where, report.Short(ex.a.Where), ex.m.Name),
-			Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", summary.Display(u.field, names), summary.Display(lock, names))),
+			Related: report.Related(ex.a.Pos, fmt.Sprintf("%s accessed with %s held", lockstate.Display(u.field, names), lockstate.Display(lock, names))),
 		})
 	}
 }
@@ -226,7 +227,7 @@ func guardOfAll(u use, ev []use) (string, []use) {
 			continue
 		}
 		mode, held := u.guards[lock]
-		if held && (mode == summary.W || !u.a.Write) {
+		if held && (mode == lockstate.W || !u.a.Write) {
 			continue
 		}
 		if !held && !enough(ev) {
@@ -274,7 +275,7 @@ func heldMore(u use, lock string, uses []use) bool {
 	count := func(l string) int {
 		n := 0
 		for _, v := range uses {
-			if mode, ok := v.guards[l]; ok && (mode == summary.W || !v.a.Write) {
+			if mode, ok := v.guards[l]; ok && (mode == lockstate.W || !v.a.Write) {
 				n++
 			}
 		}
@@ -282,7 +283,7 @@ func heldMore(u use, lock string, uses []use) bool {
 	}
 	n := count(lock)
 	for l, mode := range u.guards {
-		if l != lock && (mode == summary.W || !u.a.Write) && count(l) >= n {
+		if l != lock && (mode == lockstate.W || !u.a.Write) && count(l) >= n {
 			return true
 		}
 	}
@@ -317,7 +318,7 @@ func (r reports) add(pos token.Pos, field string) bool {
 // guarded reports whether a lock held at u is held at all the others too.
 func guarded(u use, others []use) bool {
 	for lock, mode := range u.guards {
-		if (mode == summary.W || !u.a.Write) && guardsAll(lock, others) {
+		if (mode == lockstate.W || !u.a.Write) && guardsAll(lock, others) {
 			return true
 		}
 	}
@@ -348,8 +349,8 @@ func ownLocked(a summary.Access) bool {
 		}
 		if i := strings.LastIndexByte(h.Lock, '.'); i >= 0 {
 			owner := h.Lock[:i]
-			if owner != summary.Root(h.Lock) && len(a.Loc) > len(owner) && strings.HasPrefix(a.Loc, owner) &&
-				(a.Loc[len(owner)] == '.' || a.Loc[len(owner)] == '[') && !summary.Compatible(a.Loc, h.Lock) {
+			if owner != lockstate.Root(h.Lock) && len(a.Loc) > len(owner) && strings.HasPrefix(a.Loc, owner) &&
+				(a.Loc[len(owner)] == '.' || a.Loc[len(owner)] == '[') && !lockstate.Compatible(a.Loc, h.Lock) {
 				return true
 			}
 		}
@@ -379,7 +380,7 @@ func mayAcquire(m *summary.Method, lock string) bool {
 func guardsAll(lock string, uses []use) bool {
 	for _, v := range uses {
 		mode, ok := v.guards[lock]
-		if !ok || (v.a.Write && mode != summary.W) {
+		if !ok || (v.a.Write && mode != lockstate.W) {
 			return false
 		}
 	}
@@ -391,10 +392,10 @@ func guardsAll(lock string, uses []use) bool {
 // a pointer), other than f, that the struct's declaration does not give to
 // other fields (layout.otherPurpose).
 func (l *layout) guardOf(lock, f string) bool {
-	if summary.Root(lock) != "$0" || strings.Contains(lock, "->") {
+	if lockstate.Root(lock) != "$0" || strings.Contains(lock, "->") {
 		return false
 	}
-	return !summary.Compatible(lock, f) && !l.otherPurpose(lock, f)
+	return !lockstate.Compatible(lock, f) && !l.otherPurpose(lock, f)
 }
 
 // field returns the receiver field ("$0.f") a location lies in.

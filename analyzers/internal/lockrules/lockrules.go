@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -29,11 +30,11 @@ const (
 
 // Classify classifies the acquisition of lock acq in mode am while lock
 // held is held in mode hm (locks are access paths, see summary.Paths).
-func Classify(held string, hm summary.Mode, acq string, am summary.Mode) Kind {
+func Classify(held string, hm lockstate.Mode, acq string, am lockstate.Mode) Kind {
 	switch {
 	case held != acq:
 		return Order
-	case hm == summary.R && am == summary.R:
+	case hm == lockstate.R && am == lockstate.R:
 		return RecursiveRead
 	}
 	return Reacquire
@@ -42,8 +43,8 @@ func Classify(held string, hm summary.Mode, acq string, am summary.Mode) Kind {
 // Writer reports whether an acquisition of a lock of class in mode m is
 // a writer that makes a recursive read lock of class readClass block:
 // a write lock of the same lock class (the same field of the same type).
-func Writer(class string, m summary.Mode, readClass string) bool {
-	return m == summary.W && class != "" && class == readClass
+func Writer(class string, m lockstate.Mode, readClass string) bool {
+	return m == lockstate.W && class != "" && class == readClass
 }
 
 // An Edge is a lock order: a lock of class To acquired while a lock of
@@ -61,7 +62,7 @@ type Edge struct {
 // NewEdge returns the order established by acquiring a while holding h,
 // with its gates.
 func NewEdge(held []summary.Held, h summary.Held, a summary.Acquire) Edge {
-	return Edge{From: h.Class, To: a.Class, FromW: h.Mode == summary.W, ToW: a.Mode == summary.W, Gates: Gates(held, h, a)}
+	return Edge{From: h.Class, To: a.Class, FromW: h.Mode == lockstate.W, ToW: a.Mode == lockstate.W, Gates: Gates(held, h, a)}
 }
 
 // Gates returns the classes of the other locks held in write mode when a
@@ -70,7 +71,7 @@ func NewEdge(held []summary.Held, h summary.Held, a summary.Acquire) Edge {
 func Gates(held []summary.Held, h summary.Held, a summary.Acquire) []string {
 	var out []string
 	for _, x := range held {
-		if x.Lock == h.Lock || x.Lock == a.Lock || x.Mode != summary.W || x.Class == h.Class || x.Class == a.Class {
+		if x.Lock == h.Lock || x.Lock == a.Lock || x.Mode != lockstate.W || x.Class == h.Class || x.Class == a.Class {
 			continue
 		}
 		if !slices.Contains(out, x.Class) {
@@ -114,6 +115,6 @@ func Cycle(cycle []Edge) bool {
 // same in every call, and a helper given two mutexes says nothing of
 // which objects they belong to.
 func ArgumentOrder(held, acq string) bool {
-	a, b := summary.ParamIndex(held), summary.ParamIndex(acq)
-	return a >= 0 && b >= 0 && a != b && summary.Root(held) != held && summary.Root(acq) != acq
+	a, b := lockstate.ParamIndex(held), lockstate.ParamIndex(acq)
+	return a >= 0 && b >= 0 && a != b && lockstate.Root(held) != held && lockstate.Root(acq) != acq
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -23,7 +24,7 @@ type Func struct {
 }
 
 // Name renders a location of the function for people ("recv.mu").
-func (f Func) Name(loc string) string { return summary.Display(loc, f.Names) }
+func (f Func) Name(loc string) string { return lockstate.Display(loc, f.Names) }
 
 // Funcs returns the package's source functions that have a summary, in
 // source order. Closures are skipped: their effects are reported in the
@@ -78,7 +79,7 @@ func InTestFile(pass *analysis.Pass, pos token.Pos) bool {
 
 // TestUse reports whether a function declared at pos is test code using
 // the package's own types: it lies in a _test.go file while the types
-// named by classes ("pkg/path.T.f", see summary.TypeClass) are declared
+// named by classes ("pkg/path.T.f", see lockstate.TypeClass) are declared
 // in the package's other files or in other packages. A test drives the
 // package from one goroutine, or through hooks (export_test.go) that only
 // tests call: its lock orders and unguarded writes are not the type's.

@@ -1,4 +1,4 @@
-package summary
+package lockstate
 
 import (
 	"go/constant"
@@ -12,7 +12,7 @@ import (
 // value is named by one path, with exact indices ("[%t3]", "[2]"),
 // roots local to the function ("%t5" for a local variable or a call's
 // result), and a φ-node as a root of its own that may name one of several
-// objects (Weak). The summaries' policy (paths.go) collapses elements to
+// objects (Weak). The summaries' policy (namer.go) collapses elements to
 // "[*]", expands φ-nodes into their edges' paths and names nothing local:
 // it says where a value may point, this one which lock a function's Lock
 // and Unlock calls name, to pair them.
@@ -50,11 +50,17 @@ func (p ExactPath) Key() string { return p.Root + p.Rest }
 // name it.
 func (p ExactPath) Local() bool { return strings.HasPrefix(p.Root, "%") }
 
+// RootDisplay is the part of the path's display that names its root.
+func (p ExactPath) RootDisplay() string {
+	if i := strings.IndexAny(p.Display, ".["); i >= 0 {
+		return p.Display[:i]
+	}
+	return p.Display
+}
+
 // Exact returns the path of v under the exact policy, or false when v has
 // none (the path would go through a call or an arithmetic value).
-func (n *Namer) Exact(v ssa.Value) (ExactPath, bool) { return n.r.exact(v) }
-
-func (r *resolver) exact(v ssa.Value) (ExactPath, bool) {
+func (r *Namer) Exact(v ssa.Value) (ExactPath, bool) {
 	if p, ok := r.exactMemo[v]; ok {
 		if p == nil {
 			return ExactPath{}, false
@@ -72,7 +78,7 @@ func (r *resolver) exact(v ssa.Value) (ExactPath, bool) {
 	return p, ok
 }
 
-func (r *resolver) exactName(v ssa.Value, depth int) (ExactPath, bool) {
+func (r *Namer) exactName(v ssa.Value, depth int) (ExactPath, bool) {
 	if depth > 12 {
 		return ExactPath{}, false
 	}
@@ -188,19 +194,19 @@ func storedTo(fv *ssa.FreeVar) bool {
 	return false
 }
 
-func (r *resolver) exactSub(v ssa.Value, depth int) (ExactPath, bool) {
+func (r *Namer) exactSub(v ssa.Value, depth int) (ExactPath, bool) {
 	if p, ok := r.exactMemo[v]; ok && p != nil {
 		return *p, true
 	}
 	return r.exactName(v, depth+1)
 }
 
-func (r *resolver) exactField(x ssa.Value, i int, depth int) (ExactPath, bool) {
+func (r *Namer) exactField(x ssa.Value, i int, depth int) (ExactPath, bool) {
 	p, ok := r.exactSub(x, depth)
 	if !ok {
 		return ExactPath{}, false
 	}
-	st, ok := deref(x.Type()).Underlying().(*types.Struct)
+	st, ok := Deref(x.Type()).Underlying().(*types.Struct)
 	if !ok {
 		return ExactPath{}, false
 	}
@@ -225,7 +231,7 @@ func (r *resolver) exactField(x ssa.Value, i int, depth int) (ExactPath, bool) {
 	return p, true
 }
 
-func (r *resolver) exactIndex(x, idx ssa.Value, depth int) (ExactPath, bool) {
+func (r *Namer) exactIndex(x, idx ssa.Value, depth int) (ExactPath, bool) {
 	p, ok := r.exactSub(x, depth)
 	if !ok {
 		return ExactPath{}, false
@@ -269,13 +275,4 @@ func phiName(v *ssa.Phi) string {
 		return v.Comment
 	}
 	return "a value"
-}
-
-// namedClass is the class of the (pointed-to) named type of t, or "".
-func namedClass(t types.Type) string {
-	t = types.Unalias(deref(t))
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
-		return n.Obj().Pkg().Path() + "." + n.Obj().Name()
-	}
-	return ""
 }

@@ -1,10 +1,27 @@
-package summary
+package lockstate
 
 import (
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
+
+// Mode is the mode a lock is held in.
+type Mode uint8
+
+const (
+	W Mode = iota + 1 // Lock
+	R                 // RLock
+)
+
+func (m Mode) String() string {
+	if m == R {
+		return "R"
+	}
+	return "W"
+}
 
 // An OpKind is what a call does to a lock.
 type OpKind uint8
@@ -78,3 +95,47 @@ func lockOp(name string, lock ssa.Value, try bool) LockOp {
 	}
 	return LockOp{}
 }
+
+// SyncMethod returns the full name ("(*sync.Mutex).Lock") of fn when it is
+// a function or method of sync or sync/atomic, "" otherwise: the calls the
+// analyzers model rather than follow.
+func SyncMethod(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
+		return ""
+	}
+	switch obj.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return obj.FullName()
+	}
+	return ""
+}
+
+// UnnamedKey returns the name under which a lock without an access path
+// is held in its function ("?t3.mu": the field of an SSA value), and its
+// class; "" when the lock is not a field of a struct (see
+// summary.Result.CallHeld).
+func UnnamedKey(v ssa.Value) (key, class string) {
+	fa, ok := v.(*ssa.FieldAddr)
+	if !ok {
+		return "", ""
+	}
+	name, class := FieldOf(fa.X.Type(), fa.Field)
+	if class == "" {
+		return "", ""
+	}
+	x := fa.X
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if cell, ok := u.X.(*ssa.Alloc); ok {
+			x = cell // a variable captured by a closure, loaded at each use
+		}
+	}
+	return "?" + x.Name() + "." + name, class
+}
+
+// IsUnnamed reports whether a lock named by UnnamedKey has no access
+// path.
+func IsUnnamed(lock string) bool { return strings.HasPrefix(lock, "?") }

@@ -1,0 +1,32 @@
+// Package lockstate names locks by access paths and solves the lock states of the depcon analyzers.
+//
+// It holds what the depcon analyzers share about locks and paths: the
+// Path type and its helpers, the Namer that names a function's SSA values
+// under the summaries' policy (where a value may point) and the lock
+// flows' (which object a Lock call names, ExactPath), the Frame that maps
+// a callee's paths onto its caller's at a call, LockCall, the one rule
+// that tells what a call does to a lock, with the branches on which a
+// TryLock or a select's case succeeded (TryLockEdge, SelectCaseEdge),
+// and Solve, the dataflow solver of both lock states: the locks that
+// must be held (package summary) and those that may be (package
+// lockflow).
+//
+// A location is written as an access path:
+//
+//	$0, $1, …     the function's parameters ($0 is the receiver of a method)
+//	$f0, $f1, …   the free variables of a closure
+//	@pkg.Name     a package-level variable
+//
+// followed by steps: ".f" selects field f in place, "[*]" any element of
+// an array in place, and "->" goes through a reference (a pointer, slice,
+// map, channel or interface value loaded from memory), so that
+// "$0.buf->[*]" is an element of the slice held in the receiver's buf field
+// and "$0.next->val" the val field of the node that next points to. A path
+// ending in "->" is the whole object behind a reference. The root itself
+// names the object its pointer points to, so "$0" is the whole receiver.
+//
+// Two locations are compatible (may overlap) when they are equal or one
+// extends the other in place: "$0" and "$0.x" overlap (copying the
+// receiver reads x); "$0.buf" and "$0.buf->[*]" do not (the slice header
+// and its elements are distinct memory).
+package lockstate
