@@ -934,3 +934,19 @@ func TestSharedKey(t *testing.T) {
 		t.Errorf("Meters: %+v, want none", m.Violations)
 	}
 }
+
+// TestSlowObjects checks that the probes of a type whose objects take
+// long to build stop at half its budget, so that tests run and find its
+// race; without the bound, the probes of its eleven methods spent the
+// budget and the type was "not tested".
+func TestSlowObjects(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("slowbuild")})
+	big := typeReport(t, rep, "Big")
+	if big.Confirmed() == 0 || big.Violations[0].Kind != KindRace {
+		t.Errorf("Big: %+v, skipped %q, want its race\n%s", big.Violations, big.Skipped, reportText(rep))
+	}
+	if !slices.ContainsFunc(big.Notes, func(n string) bool { return strings.HasPrefix(n, "the probes took half the budget") }) {
+		t.Errorf("Big: notes %q, want the probes' bound", big.Notes)
+	}
+}

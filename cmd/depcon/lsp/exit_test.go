@@ -123,8 +123,12 @@ func TestCommandExitsOnExit(t *testing.T) {
 					t.Errorf("depcon lsp exited with status %d after exit, want %d", got, tc.want)
 				}
 			case <-time.After(exitPromptly):
-				_ = cmd.Process.Kill()
-				_ = <-waited
+				if err := cmd.Process.Kill(); err != nil {
+					t.Log(err)
+				}
+				if err := <-waited; err != nil {
+					t.Log(err)
+				}
 				t.Fatalf("depcon lsp did not exit within %v of exit, its standard input still open", exitPromptly)
 			}
 		})
