@@ -56,6 +56,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"io"
 	"os"
@@ -711,24 +712,7 @@ func returnedTypes(pkg *packages.Package) map[string]bool {
 // exportedRecv reports whether fd is a function, or a method of an
 // exported type.
 func exportedRecv(fd *ast.FuncDecl) bool {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return true
-	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.IsExported()
-		default:
-			return false
-		}
-	}
+	return fd.Recv == nil || len(fd.Recv.List) == 0 || token.IsExported(load.ReceiverName(fd.Recv.List[0].Type))
 }
 
 // unexportedNamed returns the name of the unexported named type of pkg
