@@ -84,7 +84,7 @@ var (
 // to be shared between goroutines, or "".
 func unsharedDoc(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
-	for _, sentence := range splitSentences(doc) {
+	for _, sentence := range Sentences(doc) {
 		for _, loc := range unsharedPhrases.FindAllStringIndex(sentence, -1) {
 			phrase := sentence[loc[0]:loc[1]]
 			if restricts(sentence, loc[0], phrase) {
@@ -113,8 +113,9 @@ func restricts(sentence string, at int, phrase string) bool {
 	return true
 }
 
-// splitSentences splits a text into its sentences.
-func splitSentences(text string) []string {
+// Sentences splits a documentation text into its sentences: the one
+// rule by which depcon test's contract reading and the plan's read them.
+func Sentences(text string) []string {
 	var out []string
 	for _, s := range strings.SplitAfter(text, ". ") {
 		if s = strings.TrimSpace(s); s != "" {

@@ -72,7 +72,7 @@ func readContract(docs map[string]string, typeDoc string, methods []string) *con
 				c.ordered[pairKey(m, sub[1])] = sub[0]
 			}
 		}
-		for _, sentence := range sentences(doc) {
+		for _, sentence := range deps.Sentences(doc) {
 			if !raceRE.MatchString(sentence) {
 				continue
 			}
@@ -101,17 +101,6 @@ func (c *contract) readLast(doc string, methods []string) {
 			}
 		}
 	}
-}
-
-// sentences splits a documentation into sentences.
-func sentences(doc string) []string {
-	var out []string
-	for _, s := range strings.SplitAfter(doc, ". ") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // named returns the methods a sentence names, and with each the methods
