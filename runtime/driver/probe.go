@@ -78,11 +78,14 @@ func (r *typeRun) probe() bool {
 				}
 				// A slow object (an interval each call waits for, a
 				// large size) is probed again with other arguments,
-				// twice at most: the fastest build the tests' objects.
-				if fastest < slowCtor || worked == 3 {
+				// twice at most and within a quarter of the budget: the
+				// fastest build the tests' objects.
+				last := attempt == testgen.CtorProbes-1 || time.Since(r.start) > r.cfg.Budget/4
+				if fastest < slowCtor || worked == 3 || last {
 					if fastest >= slowCtor {
-						r.note("%s takes %v to build two objects with the fastest of 3 argument sets that worked: "+
-							"each test builds its objects", f.Name, fastest.Round(time.Millisecond))
+						r.note("%s takes %v to build two objects with the fastest of %d argument %s that worked: "+
+							"each test builds its objects", f.Name, fastest.Round(time.Millisecond), worked,
+							plural(worked, "set", "sets"))
 					}
 					break
 				}
