@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -651,5 +652,25 @@ func TestProgressLine(t *testing.T) {
 	w.close()
 	if out := b.String(); !strings.Contains(out, "1 of 1 type done, 1 violation") || !strings.HasSuffix(out, "\r\033[K") {
 		t.Errorf("progress output %q", out)
+	}
+}
+
+// TestProgressConcurrent writes the progress line from several
+// goroutines, as the types tested at once do, under the race detector.
+func TestProgressConcurrent(t *testing.T) {
+	var b strings.Builder
+	p := newProgress(&b, 8, Config{Budget: time.Second, Parallel: 4})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			r := &typeRun{}
+			p.begin(r, time.Now().Add(time.Second))
+			p.end(r, 1)
+		})
+	}
+	wg.Wait()
+	p.close()
+	if !strings.Contains(b.String(), "8 of 8 types done, 8 violations") {
+		t.Errorf("progress output %q", b.String())
 	}
 }

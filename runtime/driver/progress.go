@@ -72,6 +72,11 @@ func (p *progress) end(r *typeRun, n int) {
 func (p *progress) line(now time.Time) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.lineLocked(now)
+}
+
+// lineLocked is line, p.mu held.
+func (p *progress) lineLocked(now time.Time) string {
 	var left time.Duration
 	for _, d := range p.running {
 		left = max(left, d.Sub(now))
@@ -84,11 +89,15 @@ func (p *progress) line(now time.Time) string {
 		now.Sub(p.start).Round(time.Second), left.Round(time.Second))
 }
 
-// show rewrites the line.
+// show rewrites the line; p.mu serialises the writes of the types'
+// goroutines and the ticker.
 func (p *progress) show() {
-	if p.w != nil {
-		fmt.Fprintf(p.w, "\r\033[K%s", p.line(time.Now()))
+	if p.w == nil {
+		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "\r\033[K%s", p.lineLocked(time.Now()))
 }
 
 // close stops the line and clears it.
@@ -98,5 +107,7 @@ func (p *progress) close() {
 	}
 	close(p.stop)
 	p.stopped.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	fmt.Fprint(p.w, "\r\033[K")
 }
