@@ -21,6 +21,9 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
+# A caller that sources this script (docs/sweep.sh) may set its own
+# modules and packages.
+if [ -z "${modules+x}" ]; then
 modules=(
 	github.com/hashicorp/golang-lru/v2@v2.0.7
 	github.com/patrickmn/go-cache@v2.1.0+incompatible
@@ -101,6 +104,7 @@ packages=(
 	github.com/VictoriaMetrics/fastcache
 	github.com/puzpuzpuz/xsync/v4
 )
+fi
 
 if [ -n "${DEPCON:-}" ]; then
 	cp "$DEPCON" "$work/depcon"

@@ -15,15 +15,6 @@
 # package is printed. docs/REALWORLD.md records a run and judges each
 # violation. Run it inside an isolation layer of its own: it executes
 # third-party code.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$(mktemp -d)}
-budget=${BUDGET:-20s}
-seed=${SEED:-1}
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-
 modules=(
 	github.com/gammazero/workerpool@v1.3.0
 	github.com/jolestar/go-commons-pool/v2@v2.1.2
@@ -73,38 +64,5 @@ packages=(
 	github.com/Workiva/go-datastructures/queue
 )
 
-if [ -n "${DEPCON:-}" ]; then
-	cp "$DEPCON" "$work/depcon"
-else
-	go build -o "$work/depcon" "$root/cmd/depcon"
-fi
-mkdir "$work/scratch"
-cd "$work/scratch"
-go mod init example.com/scratch >/dev/null 2>&1
-go get "${modules[@]}" >/dev/null 2>&1
-# Every package must be importable from the scratch module.
-{
-	echo "package scratch"
-	echo
-	echo "import ("
-	for p in "${packages[@]}"; do echo "	_ \"$p\""; done
-	echo ")"
-} >scratch.go
-go mod tidy >/dev/null 2>&1
-
-echo "depcon test -budget $budget -seed $seed, ${DEPCON:-built at $(git -C "$root" rev-parse --short HEAD)}, $(go version)"
-i=0
-for p in "${packages[@]}"; do
-	i=$((i + 1))
-	name=$(printf '%02d-%s' "$i" "$(echo "$p" | tr '/.' '__')")
-	start=$(date +%s)
-	set +e
-	"$work/depcon" test -p "${P:-1}" -budget "$budget" -seed "$seed" -o "$out/$name-repro" "$p" >"$out/$name.txt" 2>"$out/$name.stderr"
-	code=$?
-	set -e
-	types=$(grep -v '^isolation:' "$out/$name.txt" | grep -c '^[^ ].*: ' || true)
-	viol=$(grep -cE '^  (RACE|PANIC|DEADLOCK|FATAL|SELF-DEADLOCK|NOT-LINEARIZABLE):' "$out/$name.txt" || true)
-	unconf=$(grep -c 'UNCONFIRMED' "$out/$name.txt" || true)
-	printf '%-45s exit %d  types %2d  violations %d (unconfirmed %d)  %ds\n' "$p" "$code" "$types" "$viol" "$unconf" $(($(date +%s) - start))
-done
-echo "reports in $out"
+# The run itself is realworld.sh's, with these lists.
+source "$(dirname "$0")/realworld.sh"
