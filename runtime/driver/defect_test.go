@@ -80,3 +80,27 @@ func TestPassesItself(t *testing.T) {
 		t.Error("b.Equal(a) marked")
 	}
 }
+
+// TestOneReportPerWindow checks that panics at different lines, caused
+// by targeted orders that kept a call in the same window, are one
+// defect, and that another window is another.
+func TestOneReportPerWindow(t *testing.T) {
+	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
+	panicAt := func(pair [2]string, line string, past int) *Violation {
+		return &Violation{Kind: KindPanic, Pair: pair,
+			Stacks: stacks.ParseDump("goroutine 7 [running]:\nexample.com/p.(*T).Get(...)\n\t/m/p/p.go:" + line + " +0x1\n"),
+			sched: &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0, Past: past, UntilSite: 3}, {G: 1, UntilSite: past}}}}
+	}
+	r.violation(panicAt([2]string{"Get", "Get"}, "40", 7))
+	r.violation(panicAt([2]string{"Len", "Get"}, "50", 7))
+	if n := len(r.rep.Violations); n != 1 {
+		t.Fatalf("%d violations for one window, want 1", n)
+	}
+	if v := r.rep.Violations[0]; v.Count != 2 || len(v.AlsoSeenAs) != 1 {
+		t.Errorf("count %d, also seen as %q; want 2 and [Len ∥ Get]", v.Count, v.AlsoSeenAs)
+	}
+	r.violation(panicAt([2]string{"Sum", "Get"}, "60", 9))
+	if n := len(r.rep.Violations); n != 2 {
+		t.Errorf("%d violations for two windows, want 2", n)
+	}
+}

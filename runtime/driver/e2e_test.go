@@ -700,6 +700,23 @@ func TestWindowInsideCallee(t *testing.T) {
 	}
 }
 
+// TestLazyFirstUse checks a window that exists only on an object's
+// first use, between two atomic stores of a helper that builds a table:
+// the concurrent first calls of fresh objects reach it, and the panics
+// it causes in each reader are one defect, the window's. The twin, whose
+// stores are in the right order, stays silent.
+func TestLazyFirstUse(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("lazyinit")})
+	vs := typeReport(t, rep, "Squares").Violations
+	if len(vs) != 1 || vs[0].Kind != KindPanic || vs[0].Reproduced != ReproYes {
+		t.Fatalf("violations %+v, want one reproduced panic\n%s", vs, reportText(rep))
+	}
+	if vs := typeReport(t, rep, "SafeSquares").Violations; len(vs) != 0 {
+		t.Errorf("SafeSquares: violations %+v, want none", vs)
+	}
+}
+
 // TestAnyArguments checks that an empty-interface parameter gets values
 // of the types the package asserts interface values to: the race of
 // Register lies behind its check that the value is a *Counter, which

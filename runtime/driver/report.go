@@ -306,6 +306,7 @@ type Violation struct {
 	seq        bool         // a single sequential call
 	key        string       // what makes it distinct
 	defect     string       // what identifies its defect across pairs (see defectKey)
+	window     string       // the window a targeted order kept open (see windowKey)
 }
 
 // WriteJSON writes the report as JSON.

@@ -20,14 +20,20 @@ import (
 // frame in the package's code, are those of a violation already recorded
 // is that violation seen again, under another pair maybe (AlsoSeenAs).
 //
+// A panic or fatal error that a targeted order caused by keeping a call
+// inside a window (past a point of a callee, or in a gap before it locks
+// again) is the defect of that window, whichever call then failed and
+// wherever (windowKey): a table published before it is filled breaks
+// every reader at its own line.
+//
 // A defect first seen as a contract question (two methods neither of
 // which synchronises) and then through a pair that is no question (one
 // of them locks: Get ∥ Inc after Inc ∥ Inc) is a bug: v takes the
 // question's place.
 func (r *typeRun) violation(v *Violation) {
-	v.key, v.defect = violationKey(v), defectKey(v)
+	v.key, v.defect, v.window = violationKey(v), defectKey(v), windowKey(v)
 	for i, u := range r.rep.Violations {
-		if u.key == v.key || v.defect != "" && u.defect == v.defect {
+		if u.key == v.key || v.defect != "" && u.defect == v.defect || v.window != "" && u.window == v.window {
 			if u.Question != "" && v.Question == "" {
 				r.record(v)
 				v.Count += u.Count
@@ -335,6 +341,23 @@ func defectKey(v *Violation) string {
 			if f, ok := s.FirstUser(); ok {
 				return v.Kind + "|" + f.Pos()
 			}
+		}
+	}
+	return ""
+}
+
+// windowKey returns what identifies the defect behind a panic or fatal
+// error that a targeted order caused by keeping one call past a point
+// (of its method, or of a callee) until the other call went past its
+// side: the kind and that point, the window's start. It returns "" for
+// the other violations.
+func windowKey(v *Violation) string {
+	if v.Kind != KindPanic && v.Kind != KindFatal || v.sched == nil || v.sched.Kind != harness.SchedTargeted {
+		return ""
+	}
+	for _, h := range v.sched.Holds {
+		if h.Past != 0 {
+			return fmt.Sprintf("%s|window|%d", v.Kind, h.Past)
 		}
 	}
 	return ""
