@@ -677,6 +677,9 @@ func TestRWRBehindReadSection(t *testing.T) {
 	if len(vs) != 1 || vs[0].Kind != KindDeadlock || !strings.HasPrefix(vs[0].Schedule, "targeted r·w·r (") {
 		t.Errorf("violations %+v, want a deadlock under the r·w·r order", vs)
 	}
+	if vs := typeReport(t, rep, "SafeConfig").Violations; len(vs) != 0 {
+		t.Errorf("SafeConfig: violations %+v, want none", vs)
+	}
 }
 
 // TestWindowInsideCallee checks that the targeted orders reach a window
