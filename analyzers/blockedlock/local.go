@@ -320,10 +320,11 @@ func (c *checker) blockedLocal(s *site, l lockflow.Lock, lc *localChan, others [
 }
 
 // inMaker names a lock of fn (the function that made the channel of lc,
-// or a goroutine it started) by its key in the maker's terms. A path
-// through the cell of a variable that closures capture (a local of the
-// maker, a free variable of the goroutine) is named through the value
-// stored in it.
+// or a goroutine it started) by its key in the maker's terms. A
+// goroutine's lock is named through its go statement (lockstate.Frame):
+// the values it passes and the variables its closure captures, a
+// captured variable through the value stored in its cell, unless the
+// goroutine assigns it.
 func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string, bool) {
 	fn := s.fn
 	if p.Weak {
@@ -344,43 +345,41 @@ func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string
 	if maker == nil {
 		return "", false
 	}
-	var v ssa.Value
-	switch {
-	case fn == lc.fn:
+	if fn == lc.fn {
+		// A value of the maker's own: only the cell of a parameter
+		// that closures capture, named as the parameter.
+		var x *ssa.Parameter
 		if len(p.Values) > 0 {
-			v = p.Values[0]
+			x = lockstate.CapturedParam(p.Values[0])
 		}
-	case strings.HasPrefix(p.Root, "$f"):
-		start := lc.starts[fn]
-		i, err := strconv.Atoi(p.Root[2:])
-		if start == nil || err != nil {
+		rest, ok := strings.CutPrefix(p.Rest, "->")
+		if x == nil || !ok {
 			return "", false
 		}
-		if mc, ok := start.Call.Value.(*ssa.MakeClosure); ok && i < len(mc.Bindings) && i < len(fn.FreeVars) &&
-			!assigned(fn.FreeVars[i]) {
-			v = mc.Bindings[i]
+		a, ok := maker.Name(x)
+		if !ok || a.Weak || a.Local() {
+			return "", false
 		}
-	case strings.HasPrefix(p.Root, "$"):
-		start := lc.starts[fn]
-		i, err := strconv.Atoi(p.Root[1:])
-		if start != nil && err == nil && i < len(start.Call.Args) {
-			v = start.Call.Args[i]
+		return a.Key() + rest, true
+	}
+	start := lc.starts[fn]
+	if start == nil || strings.HasPrefix(p.Root, "@") {
+		return "", false // a goroutine's lock behind a package variable's reference
+	}
+	var bindings []ssa.Value
+	if mc, ok := start.Call.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	if i, ok := strings.CutPrefix(p.Root, "$f"); ok {
+		if i, err := strconv.Atoi(i); err != nil || bindings == nil || i < 0 || i >= len(fn.FreeVars) || assigned(fn.FreeVars[i]) {
+			return "", false
 		}
 	}
-	rest := p.Rest
-	if x := lockstate.CapturedParam(v); x != nil && strings.HasPrefix(rest, "->") {
-		v, rest = x, rest[len("->"):]
-	} else if fn == lc.fn {
-		return "", false // a value of the maker's own
-	}
-	if v == nil {
+	q, ok := maker.Map(p, start.Call.Args, bindings)
+	if !ok || q.Weak || q.Local() {
 		return "", false
 	}
-	a, ok := maker.Name(v)
-	if !ok || a.Weak || a.Local() {
-		return "", false
-	}
-	return a.Key() + rest, true
+	return q.Key(), true
 }
 
 // assigned reports whether the goroutine stores to a variable it

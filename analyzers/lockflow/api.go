@@ -31,6 +31,17 @@ func (f *Flow) Name(v ssa.Value) (lockstate.ExactPath, bool) {
 	return f.namer.Exact(v)
 }
 
+// Map names p, a path of a function that the flow's function calls or
+// starts, in the flow's function: through the values it passes as the
+// callee's parameters (args) and binds to its free variables (bindings),
+// as lockstate.Frame.Exact maps them.
+func (f *Flow) Map(p lockstate.ExactPath, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	f.prog.mu.Lock()
+	defer f.prog.mu.Unlock()
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.Exact(p)
+}
+
 // Before returns the state before instr, or nil if instr is unreachable.
 func (f *Flow) Before(instr ssa.Instruction) *State {
 	f.prog.mu.Lock()
