@@ -46,7 +46,7 @@ func (x *execution) run() Message {
 		sres = &SchedResult{}
 	}
 	if x.ref != nil {
-		x.linBase = settledGoroutines()
+		x.linBase = settledGoroutines(x.settled)
 	}
 	for it := 0; it < iters; it++ {
 		if it > 0 && x.req.MaxTime > 0 && time.Since(began) > x.req.MaxTime {

@@ -194,7 +194,7 @@ func (w *writer) send(m Message) error {
 // Do runs one request, reporting progress through send, and returns its
 // result.
 func (r *Registry) Do(req Request, send func(Message) error) Message {
-	x := &execution{r: r, req: req, send: send, watchdog: req.Watchdog}
+	x := &execution{r: r, req: req, send: send, watchdog: req.Watchdog, settled: -1}
 	if x.watchdog <= 0 {
 		x.watchdog = time.Second
 	}
@@ -255,6 +255,9 @@ type execution struct {
 	// running: the outcomes of this test's later iterations are not
 	// compared.
 	prefixBusy bool
+	// settled is the number of goroutines after the last sequential
+	// order, -1 before the first (settledGoroutines).
+	settled int
 }
 
 // An outcome is what one call did.

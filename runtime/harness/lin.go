@@ -179,7 +179,11 @@ func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []stri
 		return nil, nil, nil, "a sequential order could not be set up: " + res.Msg
 	}
 	var outs [2]outcome
-	before := settledGoroutines()
+	expect := x.settled
+	if expect < 0 {
+		expect = p.base
+	}
+	before := settledGoroutines(expect)
 	for k := 0; k < 2; k++ {
 		g := k
 		if o == 1 {
@@ -197,7 +201,9 @@ func (x *execution) sequentialOutcome(o int, pause time.Duration) (labels []stri
 		outs[g] = oc
 	}
 	time.Sleep(pause)
-	if after := settledGoroutines(); after > before {
+	after := settledGoroutines(before)
+	x.settled = after
+	if after > before {
 		// The calls left goroutines running (workers, deliveries): when
 		// their effects show is not the calls' order.
 		return nil, nil, nil, fmt.Sprintf("the calls leave %d goroutines running: their effects are asynchronous", after-before)
@@ -223,12 +229,22 @@ func prefixDone(p *prepared) bool {
 }
 
 // settledGoroutines returns the number of goroutines once it has stayed
-// the same over three samples: the harness's own step goroutines may
-// still be exiting. Each sample first yields the processor, so that a
-// step goroutine that has sent its result and only has to return gets to
-// run even on a loaded machine, where it may otherwise wait longer than
-// the pause between two samples.
-func settledGoroutines() int {
+// the same over three samples, or as soon as it is expect after a yield
+// (expect < 0: no expectation). The expectation is the count before the
+// sequential calls, which they leave as they found it unless they leave
+// work running: then no sample need wait. The samples wait for
+// goroutines that are ending: the harness's own step goroutines, the two
+// of a concurrent iteration, what a call left behind. Each sample first
+// yields the processor, so that a goroutine that only has to return gets
+// to run even on a loaded machine, where it may otherwise wait longer
+// than the pause between two samples.
+func settledGoroutines(expect int) int {
+	for i := 0; i < 3 && expect >= 0; i++ {
+		runtime.Gosched()
+		if runtime.NumGoroutine() == expect {
+			return expect
+		}
+	}
 	n := runtime.NumGoroutine()
 	same := 0
 	for i := 0; i < 40 && same < 3; i++ {
@@ -297,7 +313,7 @@ func (x *execution) checkLin(p *prepared, outs [2]outcome) (res *Message, off st
 		runtime.Gosched()
 	}
 	if runtime.NumGoroutine() > x.linBase {
-		settledGoroutines()
+		settledGoroutines(x.linBase)
 	}
 	_, _, got, why := x.observe(p, outs)
 	if why != "" {
