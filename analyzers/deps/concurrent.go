@@ -14,8 +14,9 @@ import (
 const maxSyncDepth = 4
 
 // concurrentWhy says why the type t (of class self) looks meant to be used
-// from several goroutines, or returns "" (see TypePlan.Concurrent).
-func concurrentWhy(t *summary.Type, self string) string {
+// from several goroutines, or returns "" (see TypePlan.Concurrent); recv
+// names its receiver (summary.RecvName).
+func concurrentWhy(t *summary.Type, self, recv string) string {
 	pkg := t.Obj.Pkg()
 	if why, _ := ownSync(t.Obj.Type(), pkg); why != "" {
 		return why
@@ -26,7 +27,7 @@ func concurrentWhy(t *summary.Type, self string) string {
 				continue
 			}
 			if loc, ok := normalize(m, self, a.Loc); ok && strings.HasPrefix(loc, "T") && ownField(t.Obj.Type(), pkg, loc[1:]) {
-				return "atomic operations on " + display(&method{m: m}, a.Loc)
+				return "atomic operations on " + typeDisplay(loc, recv)
 			}
 		}
 	}
@@ -151,11 +152,12 @@ func handleOf(t types.Type, pkg *types.Package) string {
 // exported type of the package with methods, which stands on its own
 // (the *DB a Tx holds, the *Tx its Bucket holds: theirs), unless the
 // field is embedded (its methods are then t's). It returns the
-// primitive's path ("recv.mu is a sync.Mutex") or "", and the types, such
-// as *DB, it did not look into that hold one.
+// primitive's path, from the receiver as the type's methods name it
+// ("c.mu is a sync.Mutex"), or "", and the types, such as *DB, it did not
+// look into that hold one.
 func ownSync(t types.Type, pkg *types.Package) (why string, owners []string) {
 	s := &syncSearch{pkg: pkg, root: t, own: true, seen: map[types.Type]bool{}}
-	return s.find(t, "recv", 0, false, false), s.owners
+	return s.find(t, summary.RecvName(t), 0, false, false), s.owners
 }
 
 // syncIn looks for a synchronisation primitive in values of type t,

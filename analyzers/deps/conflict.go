@@ -10,10 +10,10 @@ import (
 )
 
 // A guard is a lock held at an access, normalized like the locations
-// (recv.mu becomes "T.mu"), with its acquisition site in the method.
+// ($0.mu becomes "T.mu"), with its acquisition site in the method.
 type guard struct {
 	lock string // normalized
-	raw  string // as in the summary: recv.mu and other.mu are two locks
+	raw  string // as in the summary: $0.mu and $1.mu are two locks
 	mode lockstate.Mode
 	site int32
 	// broken is set when the lock was released after an earlier access
@@ -185,6 +185,7 @@ func conflict(m1, m2 *method) (evs []Evidence, question bool) {
 	var first []Evidence // the first conflict no lock orders
 	question = true
 	var atomics []*access // m1's side of single atomic operations that conflict, one per location
+	d1, d2 := pairDisplay(m1, m2), pairDisplay(m2, m1)
 	for i := range m1.accesses {
 		a := &m1.accesses[i]
 		for j := range m2.accesses {
@@ -198,10 +199,10 @@ func conflict(m1, m2 *method) (evs []Evidence, question bool) {
 			ga, gb := protectors(a, b)
 			if len(ga) == 0 {
 				if first == nil {
-					first = []Evidence{{Kind: DepPC, Loc1: display(m1, a.a.Loc), Loc2: display(m2, b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
+					first = []Evidence{{Kind: DepPC, Loc1: d1(a.a.Loc), Loc2: d2(b.a.Loc), Pos1: a.a.Where, Pos2: b.a.Where,
 						Text: fmt.Sprintf("%s %s %s (%s), %s %s %s (%s), under no common lock",
-							m1.m.Name, rw(a.a), display(m1, a.a.Loc), short(a.a.Where),
-							m2.m.Name, rw(b.a), display(m2, b.a.Loc), short(b.a.Where))}}
+							m1.m.Name, rw(a.a), d1(a.a.Loc), short(a.a.Where),
+							m2.m.Name, rw(b.a), d2(b.a.Loc), short(b.a.Where))}}
 				}
 				question = question && unsynchronised(a) && unsynchronised(b)
 				continue
@@ -218,17 +219,17 @@ func conflict(m1, m2 *method) (evs []Evidence, question bool) {
 		if k == 1 && m1 == m2 {
 			break // the same sections seen from the same method
 		}
-		m, other := m1, m2
+		m, other, d := m1, m2, d1
 		if k == 1 {
-			m, other = m2, m1
+			m, other, d = m2, m1, d2
 		}
 		for _, g := range s.gaps() {
 			// Loc1 and Loc2 are both accesses of m here.
 			x, y := g.x, g.y
-			out = append(out, Evidence{Kind: DepPC, Loc1: display(m, x.a.Loc), Loc2: display(m, y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
+			out = append(out, Evidence{Kind: DepPC, Loc1: d(x.a.Loc), Loc2: d(y.a.Loc), Pos1: x.a.Where, Pos2: y.a.Where,
 				Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate critical sections of %s, which %s may run between",
-					m.m.Name, rw(x.a), display(m, x.a.Loc), short(x.a.Where), rw(y.a), display(m, y.a.Loc), short(y.a.Where),
-					display(m, g.lock), other.m.Name)})
+					m.m.Name, rw(x.a), d(x.a.Loc), short(x.a.Where), rw(y.a), d(y.a.Loc), short(y.a.Where),
+					d(g.lock), other.m.Name)})
 		}
 	}
 	if len(out) == 0 && len(atomics) >= 4 {
@@ -238,10 +239,10 @@ func conflict(m1, m2 *method) (evs []Evidence, question bool) {
 		// no sequential order has (the parts of a snapshot that do not
 		// add up).
 		x, y := atomics[0], atomics[2]
-		out = append(out, Evidence{Kind: DepPC, Loc1: display(m1, x.a.Loc), Loc2: display(m1, y.a.Loc), Pos1: x.a.Where,
+		out = append(out, Evidence{Kind: DepPC, Loc1: d1(x.a.Loc), Loc2: d1(y.a.Loc), Pos1: x.a.Where,
 			Pos2: y.a.Where, Text: fmt.Sprintf("%s %s %s (%s) and %s %s (%s) in separate atomic operations, which %s "+
-				"may run between", m1.m.Name, rw(x.a), display(m1, x.a.Loc), short(x.a.Where), rw(y.a),
-				display(m1, y.a.Loc), short(y.a.Where), m2.m.Name)})
+				"may run between", m1.m.Name, rw(x.a), d1(x.a.Loc), short(x.a.Where), rw(y.a),
+				d1(y.a.Loc), short(y.a.Where), m2.m.Name)})
 	}
 	return out, false
 }

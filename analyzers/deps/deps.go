@@ -149,7 +149,8 @@ func Contract(t *summary.Type) *TypePlan {
 func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) (*TypePlan, []*method) {
 	self := lockstate.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
-	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self), notShared(t)
+	recv := summary.RecvName(t.Obj.Type())
+	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self, recv), notShared(t)
 	if tp.NotShared != "" {
 		tp.ConcurrentWhy = ""
 	}
@@ -164,7 +165,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 		reads, writes := mm.locations()
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
 			Pos:   m.Func.Prog.Fset.Position(m.Func.Pos()).String(),
-			Locks: lockList(mm.ls), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut,
+			Locks: lockList(mm.ls, recv), Accesses: mm.shown, Writes: mm.shownWrites, CallsOut: m.CallsOut,
 			ReadLocs: reads, WriteLocs: writes})
 	}
 	var fns []*ssa.Function
@@ -280,13 +281,12 @@ func (m *method) locations() (reads, writes []string) {
 	return reads, writes
 }
 
-func lockList(ls map[string]lockstate.Mode) []string {
+// lockList renders LS(m), its normalized locks, as text about the type:
+// the receiver named recv (summary.RecvName).
+func lockList(ls map[string]lockstate.Mode, recv string) []string {
 	var out []string
 	for l, m := range ls {
-		if rest, ok := strings.CutPrefix(l, "T"); ok {
-			l = "$0" + rest
-		}
-		out = append(out, lockstate.Display(l, []string{"recv"})+"("+m.String()+")")
+		out = append(out, typeDisplay(l, recv)+"("+m.String()+")")
 	}
 	sort.Strings(out)
 	return out
@@ -350,13 +350,14 @@ func doubleLock(m1, m2 *method) (ev Evidence, two, ok bool) {
 				continue
 			}
 			two := !p.sameObject || !q.sameObject
+			d1, d2 := pairDisplay(m1, m2), pairDisplay(m2, m1)
 			return Evidence{Kind: DepD,
-				Loc1: display(m1, p.a.Lock) + " -> " + display(m1, p.b.Lock),
-				Loc2: display(m2, q.a.Lock) + " -> " + display(m2, q.b.Lock),
+				Loc1: d1(p.a.Lock) + " -> " + d1(p.b.Lock),
+				Loc2: d2(q.a.Lock) + " -> " + d2(q.b.Lock),
 				Pos1: p.acq.Where, Pos2: q.acq.Where,
 				Text: fmt.Sprintf("%s locks %s then %s (%s), %s locks %s then %s (%s)",
-					m1.m.Name, display(m1, p.a.Lock), display(m1, p.b.Lock), short(p.acq.Where),
-					m2.m.Name, display(m2, q.a.Lock), display(m2, q.b.Lock), short(q.acq.Where))}, two, true
+					m1.m.Name, d1(p.a.Lock), d1(p.b.Lock), short(p.acq.Where),
+					m2.m.Name, d2(q.a.Lock), d2(q.b.Lock), short(q.acq.Where))}, two, true
 		}
 	}
 	return Evidence{}, false, false
@@ -371,14 +372,35 @@ func rwr(m1, m2 *method) (Evidence, bool) {
 			continue
 		}
 		w := m2.m.Summary.Acquires[i]
-		return Evidence{Kind: DepRWR, Loc1: display(m1, a.Lock), Loc2: display(m2, w.Lock), Pos1: a.Where, Pos2: w.Where,
+		d1, d2 := pairDisplay(m1, m2), pairDisplay(m2, m1)
+		return Evidence{Kind: DepRWR, Loc1: d1(a.Lock), Loc2: d2(w.Lock), Pos1: a.Where, Pos2: w.Where,
 			Text: fmt.Sprintf("%s read-locks %s again while holding it (%s), %s write-locks it (%s)",
-				m1.m.Name, display(m1, a.Lock), short(a.Where), m2.m.Name, short(w.Where))}, true
+				m1.m.Name, d1(a.Lock), short(a.Where), m2.m.Name, short(w.Where))}, true
 	}
 	return Evidence{}, false
 }
 
+// display renders a location of m for text about m alone: its roots as
+// m's declaration names them.
 func display(m *method, loc string) string { return lockstate.Display(loc, m.m.Params) }
+
+// pairDisplay renders the locations of m for text about the pair of m and
+// other: the receiver as the type's text names it when the two methods
+// name theirs differently (summary.PairNames).
+func pairDisplay(m, other *method) func(loc string) string {
+	names := m.m.NamesWith(other.m)
+	return func(loc string) string { return lockstate.Display(loc, names) }
+}
+
+// typeDisplay renders a normalized location ("T.mu", see normalize) for
+// text about the type: "T" as its receiver, named recv
+// (summary.RecvName).
+func typeDisplay(loc, recv string) string {
+	if rest, ok := strings.CutPrefix(loc, "T"); ok {
+		loc = "$0" + rest
+	}
+	return lockstate.Display(loc, []string{recv})
+}
 
 // short returns "file.go:12:3" for a full position.
 func short(where string) string {

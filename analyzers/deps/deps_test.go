@@ -115,7 +115,7 @@ func TestBufReader(t *testing.T) {
 		t.Error("Reader holds a mutex: want Concurrent")
 	}
 	ev := tp.Pair("Read", "Close").Evidence[0]
-	if ev.Kind != deps.DepPC || !strings.Contains(ev.Text, "Close writes recv.buf") || !strings.Contains(ev.Text, "Read reads recv.buf") {
+	if ev.Kind != deps.DepPC || !strings.Contains(ev.Text, "Close writes r.buf") || !strings.Contains(ev.Text, "Read reads r.buf") {
 		t.Errorf("evidence: %+v", ev)
 	}
 }
@@ -174,10 +174,10 @@ func TestGenericEmbedded(t *testing.T) {
 	}{
 		// Hit writes recv.hits without the lock that Hits reads it
 		// under.
-		{"Cache", "Get[recv.common.mu(W)] Hit[] Hits[recv.common.mu(W)] Set[recv.common.mu(W)]",
+		{"Cache", "Get[c.common.mu(W)] Hit[] Hits[c.common.mu(W)] Set[c.common.mu(W)]",
 			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
-		{"Guarded", "Get[recv.common.mu(W)] Hit[recv.common.mu(W)] Hits[recv.common.mu(W)] Set[recv.common.mu(W)]", nil},
-		{"Store", "Get[recv.Cache.common.mu(W)] Hit[] Hits[recv.Cache.common.mu(W)] Name[] Set[recv.Cache.common.mu(W)]",
+		{"Guarded", "Get[g.common.mu(W)] Hit[g.common.mu(W)] Hits[g.common.mu(W)] Set[g.common.mu(W)]", nil},
+		{"Store", "Get[s.Cache.common.mu(W)] Hit[] Hits[s.Cache.common.mu(W)] Name[] Set[s.Cache.common.mu(W)]",
 			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
 		{"PtrStore", "Get[recv.Cache.common.mu(W)] Hit[] Hits[recv.Cache.common.mu(W)] Set[recv.Cache.common.mu(W)]",
 			[]string{"Hit~Hit:pc", "Hit~Hits:pc"}},
@@ -201,7 +201,7 @@ func TestGenericEmbedded(t *testing.T) {
 		checkPairs(t, tp, c.pairs...)
 	}
 	ev := p.Type("Store").Pair("Hit", "Hits").Evidence[0]
-	if !strings.Contains(ev.Text, "Hit writes recv.Cache.hits") || !strings.Contains(ev.Text, "Hits reads recv.Cache.hits") {
+	if !strings.Contains(ev.Text, "Hit writes s.Cache.hits") || !strings.Contains(ev.Text, "Hits reads s.Cache.hits") {
 		t.Errorf("Store Hit~Hits evidence: %s", ev.Text)
 	}
 }
@@ -256,7 +256,7 @@ func TestPerPair(t *testing.T) {
 	checkPairs(t, p.Type("Cache"), "Put~Put:pc", "Put~Puts:pc")
 	pool := p.Type("Pool")
 	checkPairs(t, pool, "Put~Take:pc", "Take~Take:pc", "Take~TakeLocked:pc")
-	if ev := pool.Pair("Put", "Take").Evidence[0]; !strings.Contains(ev.Text, "in separate critical sections of recv.mu") {
+	if ev := pool.Pair("Put", "Take").Evidence[0]; !strings.Contains(ev.Text, "in separate critical sections of p.mu") {
 		t.Errorf("Put~Take evidence: %s", ev.Text)
 	}
 	checkPairs(t, p.Type("Queue"), "Close~Put:pc")
@@ -330,28 +330,28 @@ func TestSelection(t *testing.T) {
 	results := runDeps(t, "selection")
 	p := results[0].Result.(*deps.Plan)
 	for name, want := range map[string]string{
-		"Direct":   "recv.mu is a sync.Mutex",
-		"Outer":    "recv.inner.mu is a sync.RWMutex",
-		"Sharded":  "recv.shards[*].RWMutex is a sync.RWMutex",
-		"ByKey":    "recv.m[*].RWMutex is a sync.RWMutex",
-		"Wrapped":  "recv.shards.cs[*].RWMutex is a sync.RWMutex",
-		"Counter":  "atomic operations on recv.n",
+		"Direct":   "d.mu is a sync.Mutex",
+		"Outer":    "o.inner.mu is a sync.RWMutex",
+		"Sharded":  "s.shards[*].RWMutex is a sync.RWMutex",
+		"ByKey":    "b.m[*].RWMutex is a sync.RWMutex",
+		"Wrapped":  "w.shards.cs[*].RWMutex is a sync.RWMutex",
+		"Counter":  "atomic operations on c.n",
 		"Registry": "doc: safe for concurrent use by multiple goroutines",
 		"Config":   "doc: immutable",
 		"Buffer":   "",
 		"Simple":   "",
 		"Noisy":    "",
 		"Plain":    "",
-		"DB":       "recv.mu is a sync.Mutex",
+		"DB":       "db.mu is a sync.Mutex",
 		"Txn":      "",
 		"Queue":    "",
 		"SafeTxn":  "doc: safe for concurrent use by multiple goroutines",
-		"Session":  "recv.mu is a sync.Mutex",
+		"Session":  "s.mu is a sync.Mutex",
 		"Tx":       "",
 		"Cursor":   "",
-		"TxStats":  "atomic operations on recv.reads",
-		"Store":    "recv.mu is a sync.Mutex",
-		"Pool":     "recv.shards[*].mu is a sync.Mutex",
+		"TxStats":  "atomic operations on s.reads",
+		"Store":    "s.mu is a sync.Mutex",
+		"Pool":     "p.shards[*].mu is a sync.Mutex",
 	} {
 		tp := p.Type(name)
 		if tp == nil {
@@ -416,7 +416,7 @@ func TestSetUp(t *testing.T) {
 	results := runDepsOnce(t, "setupmethods")
 	p := results[0].Result.(*deps.Plan)
 	want := map[string]string{
-		"Cache.SetHash":    "it takes no lock and is the only writer of recv.hash, which the other methods read without synchronisation",
+		"Cache.SetHash":    "it takes no lock and is the only writer of c.hash, which the other methods read without synchronisation",
 		"Pool.WithSize":    "it returns its receiver (a fluent setter)",
 		"Server.Configure": "doc: must be called before using",
 		"Server.Register":  "doc: must be called before invoking",
@@ -465,9 +465,9 @@ func TestSetUp(t *testing.T) {
 func TestLockOff(t *testing.T) {
 	p := runDepsOnce(t, "setupmethods")[0].Result.(*deps.Plan)
 	want := map[string]string{
-		"Store.NoLock":     "it writes recv.nolock, which Get tests to skip its lock",
+		"Store.NoLock":     "it writes s.nolock, which Get tests to skip its lock",
 		"Table.Unsafe":     "doc: disables locking",
-		"Logger.SetNoLock": "it writes recv.mu.disabled, which MutexWrap.Lock tests to skip its lock",
+		"Logger.SetNoLock": "it writes l.mu.disabled, which MutexWrap.Lock tests to skip its lock",
 	}
 	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache", "Logger"} {
 		tp := p.Type(typ)
@@ -684,5 +684,44 @@ func checkTruncated(t *testing.T, tp *deps.TypePlan, want ...string) {
 		if m.Truncated != slices.Contains(want, m.Name) {
 			t.Errorf("%s.%s: truncated %v", tp.Name, m.Name, m.Truncated)
 		}
+	}
+}
+
+// TestReceiverNames checks how the plan names receivers: text about a
+// type (its locks, why it is concurrent) by the name its methods give
+// their receiver most often, ties going to the first in source order,
+// "recv" when none names it (unnamed, _, or only promoted methods); the
+// text of a pair whose methods name their receivers differently by the
+// type's name too.
+func TestReceiverNames(t *testing.T) {
+	p := runDeps(t, "recvnames")[0].Result.(*deps.Plan)
+	for _, c := range []struct{ typ, why, locks string }{
+		{"Store", "s.mu is a sync.Mutex", "Del[s.mu(W)] Peek[] Put[s.mu(W)]"},
+		{"Tie", "b.mu is a sync.Mutex", "Bump[b.mu(W)] Get[b.mu(W)]"},
+		{"Anon", "recv.mu is a sync.Mutex", "Add[recv.inner.mu(W)] Kind[] Size[]"},
+	} {
+		tp := p.Type(c.typ)
+		if tp == nil {
+			t.Errorf("no plan for %s", c.typ)
+			continue
+		}
+		if tp.ConcurrentWhy != c.why {
+			t.Errorf("%s: ConcurrentWhy %q, want %q", c.typ, tp.ConcurrentWhy, c.why)
+		}
+		var got []string
+		for _, m := range tp.Methods {
+			got = append(got, m.Name+fmt.Sprint(m.Locks))
+		}
+		if strings.Join(got, " ") != c.locks {
+			t.Errorf("%s methods:\n got  %s\n want %s", c.typ, strings.Join(got, " "), c.locks)
+		}
+	}
+	// Peek calls its receiver st, Put s: the pair's text says s.
+	store := p.Type("Store")
+	checkPairs(t, store, "Del~Peek:pc", "Peek~Put:pc")
+	if pr := store.Pair("Peek", "Put"); pr == nil || len(pr.Evidence) == 0 ||
+		!strings.Contains(pr.Evidence[0].Text, "Peek reads s.m[*]") || !strings.Contains(pr.Evidence[0].Text, "Put writes s.m[*]") ||
+		pr.Evidence[0].Loc1 != "s.m[*]" || pr.Evidence[0].Loc2 != "s.m[*]" {
+		t.Errorf("Peek~Put: %+v", pr)
 	}
 }

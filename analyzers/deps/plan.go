@@ -76,8 +76,9 @@ type TypePlan struct {
 	// goroutine-safe, immutable, may be shared between goroutines).
 	Concurrent bool
 	// ConcurrentWhy says why the type is Concurrent, for people:
-	// "recv.shards[*].RWMutex is a sync.RWMutex", "atomic operations on
-	// recv.n", "doc: safe for concurrent use"; "" when it is not.
+	// "m.shards[*].RWMutex is a sync.RWMutex", "atomic operations on
+	// c.n", "doc: safe for concurrent use"; "" when it is not. The
+	// receiver is named as the type's methods name it (summary.RecvName).
 	ConcurrentWhy string
 	// NotShared, for a type that is not Concurrent, says why it is meant
 	// for one goroutine at a time although it reaches synchronisation: a
@@ -147,7 +148,7 @@ type Method struct {
 	Name     string
 	Exported bool     // whether the method's name is exported
 	Pos      string   // file:line:col of the declaration ("" for synthesized)
-	Locks    []string // LS(m): locks held at every shared access, e.g. "recv.mu(W)" (full view)
+	Locks    []string // LS(m): locks held at every shared access, e.g. "c.mu(W)", the receiver named by summary.RecvName (full view)
 	Accesses int      // |AS(m)| restricted to shared locations
 	Writes   int      // how many of them are writes: m changes state
 	// ReadLocs and WriteLocs are the shared locations m reads and

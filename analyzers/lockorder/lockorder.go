@@ -73,6 +73,20 @@ type site struct {
 	target   *ssa.Function // the callback, for an order through one
 }
 
+// render names the site's locks with names for the roots of its
+// function (report.Func.Names): a lock reached through a call's result,
+// or with no path, by its class.
+func (s *site) render(names []string) (held, acq string) {
+	held, acq = short(s.held.Class), short(s.acq.Class)
+	if !strings.HasPrefix(s.held.Lock, "?") {
+		held = lockstate.Display(s.held.Lock, names)
+	}
+	if s.acq.Lock != "" {
+		acq = lockstate.Display(s.acq.Lock, names)
+	}
+	return held, acq
+}
+
 // maxCycle bounds the length of the cycles searched.
 const maxCycle = 5
 
@@ -319,18 +333,20 @@ func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys ma
 	var related []analysis.RelatedInformation
 	for _, n := range others {
 		if n.local != nil {
-			related = append(related, report.Related(n.local.pos, fmt.Sprintf("%s locks %s%s while holding %s", n.local.Func, n.local.acqName, n.local.via, n.local.heldName))...)
+			held, acq := cycleNames(n.local, cycle)
+			related = append(related, report.Related(n.local.pos, fmt.Sprintf("%s locks %s%s while holding %s", n.local.Func, acq, n.local.via, held))...)
 		}
 	}
+	held, acq := cycleNames(s, cycle)
 	var msg string
 	if len(cycle) == 2 {
 		r := others[0]
 		if r.local != nil {
 			msg = fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s (at %s) locks them in the opposite order: concurrent calls can deadlock",
-				s.Func, s.acqName, s.via, s.heldName, r.Func, report.Short(r.Where))
+				s.Func, acq, s.via, held, r.Func, report.Short(r.Where))
 		} else {
 			msg = fmt.Sprintf("lock order inversion: %s locks %s%s while holding %s, but %s.%s (at %s) locks %s while holding %s: concurrent calls can deadlock",
-				s.Func, s.acqName, s.via, s.heldName, r.pkg, r.Func, report.Short(r.Where), short(r.To), short(r.From))
+				s.Func, acq, s.via, held, r.pkg, r.Func, report.Short(r.Where), short(r.To), short(r.From))
 		}
 	} else {
 		var parts []string
@@ -342,9 +358,26 @@ func check(pass *analysis.Pass, cycle []*node, reported map[string]bool, keys ma
 			parts = append(parts, fmt.Sprintf("%s (at %s) locks %s while holding %s", name, report.Short(n.Where), short(n.To), short(n.From)))
 		}
 		msg = fmt.Sprintf("lock order cycle of %d locks: %s locks %s%s while holding %s, %s: concurrent calls can deadlock",
-			len(cycle), s.Func, s.acqName, s.via, s.heldName, strings.Join(parts, ", "))
+			len(cycle), s.Func, acq, s.via, held, strings.Join(parts, ", "))
 	}
 	pass.Report(analysis.Diagnostic{Pos: s.pos, Message: msg, Related: related})
+}
+
+// cycleNames names the locks of s, a local order of cycle, in the one
+// diagnostic about the cycle: with its function's names, but for a
+// receiver that another method of the cycle, of the same type, names
+// differently, which is named as in text about the type
+// (summary.PairNames).
+func cycleNames(s *site, cycle []*node) (held, acq string) {
+	for _, n := range cycle {
+		if n.local == nil || n.local.f.Fn == s.f.Fn {
+			continue
+		}
+		if names := summary.PairNames(s.f.Fn, n.local.f.Fn); len(names) > 0 && len(s.f.Names) > 0 && names[0] != s.f.Names[0] {
+			return s.render(names)
+		}
+	}
+	return s.heldName, s.acqName
 }
 
 // reportArgumentOrder reports a function that locks two objects of the

@@ -91,7 +91,7 @@ type Method struct {
 	Exported bool
 	Func     *ssa.Function // the method, or the wrapper of a promoted one
 	Summary  *Summary
-	Params   []string // the names of $0 ("recv"), $1, …
+	Params   []string // the names of $0, $1, … for messages (ParamNames)
 	// CallsOut is set when the method takes a lock and calls a function
 	// its caller gives it with no lock held: it is not one atomic step
 	// (see builder.callsOut).
@@ -167,20 +167,6 @@ func fromSync(m types.Object) bool {
 		return true
 	}
 	return false
-}
-
-// ParamNames returns the names to show for the roots $0, $1, … of fn:
-// "recv" for a method's receiver, the parameters' names otherwise.
-func ParamNames(fn *ssa.Function) []string {
-	var names []string
-	for i, p := range fn.Params {
-		name := p.Name()
-		if i == 0 && fn.Signature.Recv() != nil {
-			name = "recv"
-		}
-		names = append(names, name)
-	}
-	return names
 }
 
 // builder computes and memoizes the summaries of functions. The same

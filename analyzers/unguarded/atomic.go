@@ -58,7 +58,7 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 			if !ok || promotedHere(p.m, t) || !reported.add(p.a.Pos, f) {
 				continue
 			}
-			names := p.m.Params
+			names := p.m.NamesWith(at.m) // one text about p.m and at.m
 			what := "read"
 			if p.a.Write {
 				what = "written"
@@ -75,7 +75,7 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 				Pos: p.a.Pos,
 				Message: fmt.Sprintf("%s is %s%s in %s without sync/atomic, but %s atomically in %s (%s)%s: mixing atomic and plain accesses is a data race",
 					lockstate.Display(loc, names), what, report.Via(p.a.Via), p.m.Name, how, at.m.Name, report.Short(at.a.Where), locked),
-				Related: report.Related(at.a.Pos, fmt.Sprintf("%s %s atomically%s", lockstate.Display(loc, at.m.Params), how, report.Via(at.a.Via))),
+				Related: report.Related(at.a.Pos, fmt.Sprintf("%s %s atomically%s", lockstate.Display(loc, at.m.NamesWith(p.m)), how, report.Via(at.a.Via))),
 			})
 		}
 	}

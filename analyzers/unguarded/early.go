@@ -37,7 +37,6 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 		if sum == nil {
 			continue
 		}
-		names := summary.ParamNames(fn)
 		var g *cfg
 		for _, a := range sum.Accesses {
 			f, ok := field(a.Loc)
@@ -79,6 +78,11 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 				if !ok || !reported.add(a.Pos, f) {
 					continue
 				}
+				// One text about fn and w.m.
+				names, wnames := summary.ParamNames(fn), w.m.Params
+				if w.m.Func != nil {
+					names, wnames = summary.PairNames(fn, w.m.Func), summary.PairNames(w.m.Func, fn)
+				}
 				name := lockstate.Display(lock, names)
 				loc := lockstate.Display(a.Loc, names)
 				if contents != a.Loc {
@@ -97,7 +101,7 @@ func early(pass *analysis.Pass, t *typeEntries, st *types.Struct, reported repor
 					Related: related(
 						analysis.RelatedInformation{Pos: first.Pos(), Message: name + " locked here"},
 						analysis.RelatedInformation{Pos: w.a.Pos, Message: fmt.Sprintf("%s written with %s held%s",
-							lockstate.Display(w.a.Loc, w.m.Params), lockstate.Display(lock, w.m.Params), report.Via(w.a.Via))},
+							lockstate.Display(w.a.Loc, wnames), lockstate.Display(lock, wnames), report.Via(w.a.Via))},
 					),
 				})
 				break

@@ -181,7 +181,6 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 		if perMethod {
 			inMethod[u.m] = true
 		}
-		names := u.m.Params
 		what, how := "read", "without"
 		if u.a.Write {
 			what = "written"
@@ -196,6 +195,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 				break
 			}
 		}
+		names := u.m.NamesWith(ex.m) // one text about u.m and ex.m
 		where := fmt.Sprintf("its %d other accesses in %s's methods", len(ev), t.obj.Name())
 		if perMethod {
 			where = fmt.Sprintf("its %d accesses in %s's other methods", len(ev), t.obj.Name())

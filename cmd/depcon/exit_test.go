@@ -131,7 +131,7 @@ func TestExitStatusVetPairs(t *testing.T) {
 	_, _, stderr := runIn(t, dir, "vet", "./finding")
 	got := lines(stderr)
 	if len(got) != 2 || !strings.Contains(strings.SplitN(got[0], ": ", 2)[0], "finding/finding.go:12:") ||
-		!strings.Contains(got[0], "recv.mu is locked while already held") || !strings.Contains(got[1], ": \trecv.mu acquired here") {
+		!strings.Contains(got[0], "c.mu is locked while already held") || !strings.Contains(got[1], ": \tc.mu acquired here") {
 		t.Errorf("depcon vet ./finding: stderr\n%s\nwant the diagnostic and its related line", stderr)
 	}
 

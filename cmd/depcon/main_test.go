@@ -128,7 +128,7 @@ func TestGoVet(t *testing.T) {
 	}
 	got := string(out)
 	for _, want := range []string{
-		"app/app.go:23:10: recv.mu is locked (in Len) while already held",
+		"app/app.go:23:10: c.mu is locked (in Len) while already held",
 		"app/app.go:32:14: lock order inversion: Swap locks p.First while holding p.Second, but lib.Both",
 	} {
 		if !strings.Contains(got, want) {
@@ -217,7 +217,7 @@ func TestPairsJSON(t *testing.T) {
 	}
 	p := types[0].Pairs[0]
 	if p.M1 != "Equal" || p.M2 != "Equal" || len(p.Deps) != 1 || p.Deps[0] != "d" ||
-		len(p.Evidence) != 1 || !strings.Contains(p.Evidence[0].Text, "Equal locks recv.mu then o.mu") {
+		len(p.Evidence) != 1 || !strings.Contains(p.Evidence[0].Text, "Equal locks t.mu then o.mu") {
 		t.Errorf("unexpected pair: %+v", p)
 	}
 }

@@ -101,9 +101,9 @@ func TestVetSARIF(t *testing.T) {
 		got = append(got, s)
 	}
 	wantResults := []string{
-		"selfdeadlock %SRCROOT%/app/app.go [recv.mu acquired here]",
+		"selfdeadlock %SRCROOT%/app/app.go [c.mu acquired here]",
 		"lockorder %SRCROOT%/app/app.go",
-		"lockorder %SRCROOT%/app/app.go [AB locks recv.b while holding recv.a]",
+		"lockorder %SRCROOT%/app/app.go [AB locks l.b while holding l.a]",
 	}
 	if !slices.Equal(got, wantResults) {
 		t.Errorf("results:\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(wantResults, "\n\t"))

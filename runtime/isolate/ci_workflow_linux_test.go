@@ -169,7 +169,7 @@ func TestCIWorkflowRuns(t *testing.T) {
 			t.Errorf("vet: step %q failed or was skipped:\n%s", s.name, s.output)
 		}
 	}
-	if !strings.Contains(fmt.Sprint(r.sarif["depcon-vet"]), "without recv.mu") {
+	if !strings.Contains(fmt.Sprint(r.sarif["depcon-vet"]), "without t.mu") {
 		t.Errorf("the vet log has no diagnostic of Total's read: %v", r.sarif["depcon-vet"])
 	}
 

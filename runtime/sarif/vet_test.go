@@ -186,11 +186,11 @@ func TestFromVet(t *testing.T) {
 	want := []finding{
 		// Line 28 is "\tif /* « plein » */ c.Len() > 10 {": the call's
 		// byte column 28 is the UTF-16 column 26.
-		{"selfdeadlock", "%SRCROOT%/app/app.go:28:26", "recv.mu is locked (in Len) while already held",
-			"%SRCROOT%/app/app.go:26:11", "recv.mu acquired here"},
+		{"selfdeadlock", "%SRCROOT%/app/app.go:28:26", "c.mu is locked (in Len) while already held",
+			"%SRCROOT%/app/app.go:26:11", "c.mu acquired here"},
 		{"lockorder", "%SRCROOT%/app/app.go:38:14", "but lib.Both (at lib.go:13:15)", "", ""},
-		{"lockorder", "%SRCROOT%/app/app.go:73:10", "BA locks recv.a while holding recv.b",
-			"%SRCROOT%/app/app.go:64:10", "AB locks recv.b while holding recv.a"},
+		{"lockorder", "%SRCROOT%/app/app.go:73:10", "BA locks l.a while holding l.b",
+			"%SRCROOT%/app/app.go:64:10", "AB locks l.b while holding l.a"},
 	}
 	if len(run.Results) != len(want) {
 		t.Fatalf("%d results, want %d:\n%s", len(run.Results), len(want), data)

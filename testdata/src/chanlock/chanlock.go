@@ -66,7 +66,7 @@ func (j *Journal) TrySeq() (uint64, bool) {
 
 // Peek forgets the lock.
 func (j *Journal) Peek() uint64 {
-	return j.seq // want `recv.seq is read in Peek without recv.lockC`
+	return j.seq // want `j.seq is read in Peek without j.lockC`
 }
 
 // Workers runs at most four functions at once: sem is a semaphore, not
@@ -82,7 +82,7 @@ func NewWorkers() *Workers { return &Workers{sem: make(chan struct{}, 4)} }
 func (w *Workers) Run(f func()) {
 	w.sem <- struct{}{}
 	f()
-	w.done++ // want `recv.done is written in Run without recv.mu`
+	w.done++ // want `w.done is written in Run without w.mu`
 	<-w.sem
 }
 
@@ -114,7 +114,7 @@ func NewGate() *Gate {
 
 func (g *Gate) Enter() {
 	<-g.tok
-	g.n++ // want `recv.n is written in Enter without recv.mu`
+	g.n++ // want `g.n is written in Enter without g.mu`
 	g.tok <- struct{}{}
 }
 
@@ -143,7 +143,7 @@ func (s *Stream) Put(v int) { s.c <- v }
 
 func (s *Stream) Take() {
 	v := <-s.c
-	s.got += v // want `recv.got is written in Take without recv.mu`
+	s.got += v // want `s.got is written in Take without s.mu`
 }
 
 func (s *Stream) Close() { close(s.c) }
@@ -181,7 +181,7 @@ func (l *Loop) Kick() {
 	case l.wake <- struct{}{}:
 	default:
 	}
-	l.dirty++ // want `recv.dirty is written in Kick without recv.mu`
+	l.dirty++ // want `l.dirty is written in Kick without l.mu`
 }
 
 func (l *Loop) run() {

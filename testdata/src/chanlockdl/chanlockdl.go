@@ -30,7 +30,7 @@ func (l *Log) Len() int {
 func (l *Log) Snapshot() []string {
 	l.lockC <- struct{}{}
 	defer l.unlock()
-	out := make([]string, 0, l.Len()) // want `recv.lockC is locked \(in Len\) while already held \(locked at chanlockdl.go:\d+:\d+\): a channel of one slot used as a mutex is full while held, this send never returns`
+	out := make([]string, 0, l.Len()) // want `l.lockC is locked \(in Len\) while already held \(locked at chanlockdl.go:\d+:\d+\): a channel of one slot used as a mutex is full while held, this send never returns`
 	return append(out, l.entries...)
 }
 

@@ -38,7 +38,7 @@ func (s *Store) Put(k string) {
 func (l *Log) Flush() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.store.Sync() // want `lock order inversion: Flush locks recv.store.mu \(in Sync\) while holding recv.mu, but Put \(at lockorder.go:35:14\) locks them in the opposite order`
+	l.store.Sync() // want `lock order inversion: Flush locks l.store.mu \(in Sync\) while holding l.mu, but Put \(at lockorder.go:35:14\) locks them in the opposite order`
 }
 
 type Account struct {
@@ -49,7 +49,7 @@ type Account struct {
 func (a *Account) Transfer(to *Account, n int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	to.mu.Lock() // want `Transfer locks to.mu while holding recv.mu, in the order of its arguments`
+	to.mu.Lock() // want `Transfer locks to.mu while holding a.mu, in the order of its arguments`
 	defer to.mu.Unlock()
 	a.balance -= n
 	to.balance += n

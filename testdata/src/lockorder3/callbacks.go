@@ -46,7 +46,7 @@ func (c *Conn) Release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.closed {
-		c.pool.put(c) // want `lock order inversion: Release locks recv.pool.mu \(in put\) while holding recv.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+		c.pool.put(c) // want `lock order inversion: Release locks c.pool.mu \(in put\) while holding c.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 	}
 }
 
@@ -106,7 +106,7 @@ func (l *logSink) OnEvent(ev string) {
 func (l *logSink) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.bus.Unsubscribe(l) // want `lock order inversion: Close locks recv.bus.mu \(in Unsubscribe\) while holding recv.mu, but Publish \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	l.bus.Unsubscribe(l) // want `lock order inversion: Close locks l.bus.mu \(in Unsubscribe\) while holding l.mu, but Publish \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // A method value stored in a field and called with a lock held: fire
@@ -153,7 +153,7 @@ func (w *Watchdog) expire() {
 func (w *Watchdog) Stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.timer.Stop() // want `lock order inversion: Stop locks recv.timer.mu \(in Stop\) while holding recv.mu, but fire \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	w.timer.Stop() // want `lock order inversion: Stop locks w.timer.mu \(in Stop\) while holding w.mu, but fire \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // A closure passed to a helper that calls it with the lock held: Each
@@ -200,7 +200,7 @@ func (r *Router) remove(rt *Route) {
 func (rt *Route) Detach() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.router.remove(rt) // want `lock order inversion: Detach locks recv.router.mu \(in remove\) while holding recv.mu, but Reset \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	rt.router.remove(rt) // want `lock order inversion: Detach locks rt.router.mu \(in remove\) while holding rt.mu, but Reset \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // Correct variants: the subscribers are notified after the bus lock is
@@ -303,7 +303,7 @@ func (s *Session) Expire() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.open = false
-	s.mgr.forget(s.id) // want `lock order inversion: Expire locks recv.mgr.mu \(in forget\) while holding recv.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	s.mgr.forget(s.id) // want `lock order inversion: Expire locks s.mgr.mu \(in forget\) while holding s.mu, but Close \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // A lock of an object found with a comma-ok lookup, and one of an object
@@ -348,7 +348,7 @@ func (t *LeaseTable) Release(id int) {
 	l := t.find(id)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t.names.drop(l.id) // want `lock order inversion: Release locks recv.names.mu \(in drop\) while holding lockorder3.Lease.mu, but Get \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	t.names.drop(l.id) // want `lock order inversion: Release locks t.names.mu \(in drop\) while holding lockorder3.Lease.mu, but Get \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // Correct: the lease is unlocked before the cache is.
@@ -386,7 +386,7 @@ func (d *DeviceSet) Delete(hash string) {
 	info := d.lookup(hash)
 	info.lock.Lock()
 	defer info.lock.Unlock()
-	d.removeAndWait(info.name) // want `lock order inversion: Delete locks recv.Mutex \(in removeAndWait\) while holding lockorder3.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	d.removeAndWait(info.name) // want `lock order inversion: Delete locks d.Mutex \(in removeAndWait\) while holding lockorder3.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // Correct: a lock of an object returned by a call, captured by a
@@ -511,5 +511,5 @@ func NewInformer() *Informer {
 func (i *Informer) Synced() bool {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	return i.ctrl.queue.Synced() // want `lock order inversion: Synced locks recv.ctrl.queue.mu \(in Synced, called through an interface or a method value\) while holding recv.mu, but loop \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	return i.ctrl.queue.Synced() // want `lock order inversion: Synced locks i.ctrl.queue.mu \(in Synced, called through an interface or a method value\) while holding i.mu, but loop \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }

@@ -50,7 +50,7 @@ func (b *Blob) Write(p []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf = append(b.buf, p...)
-	b.owner.markDirty() // want `lock order inversion: Write locks recv.owner.mu \(in markDirty\) while holding recv.mu, but Sync \(at traversal.go:\d+:\d+\) locks them in the opposite order`
+	b.owner.markDirty() // want `lock order inversion: Write locks b.owner.mu \(in markDirty\) while holding b.mu, but Sync \(at traversal.go:\d+:\d+\) locks them in the opposite order`
 }
 
 func (d *Dir) markDirty() {

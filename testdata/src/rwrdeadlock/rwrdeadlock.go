@@ -18,7 +18,7 @@ func (r *Registry) Len() int {
 func (r *Registry) Lookup(k string) (int, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if r.Len() == 0 { // want `recv.mu is read-locked \(in Len\) while already read-locked \(at rwrdeadlock.go:19:12\), and is write-locked at rwrdeadlock.go:3\d:\d+`
+	if r.Len() == 0 { // want `r.mu is read-locked \(in Len\) while already read-locked \(at rwrdeadlock.go:19:12\), and is write-locked at rwrdeadlock.go:3\d:\d+`
 		return 0, false
 	}
 	v, ok := r.m[k]
@@ -27,7 +27,7 @@ func (r *Registry) Lookup(k string) (int, bool) {
 
 func (r *Registry) Direct() int {
 	r.mu.RLock()
-	r.mu.RLock() // want `recv.mu is read-locked while already read-locked`
+	r.mu.RLock() // want `r.mu is read-locked while already read-locked`
 	n := len(r.m)
 	r.mu.RUnlock()
 	r.mu.RUnlock()

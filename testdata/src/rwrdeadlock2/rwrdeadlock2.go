@@ -64,7 +64,7 @@ func (x *Index) count(k string) int {
 func (x *Index) Docs(k string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.total(k) // want `recv.mu is read-locked \(in count\) while already read-locked`
+	return x.total(k) // want `x.mu is read-locked \(in count\) while already read-locked`
 }
 
 func (x *Index) total(k string) int { return x.sum(k) }
@@ -87,7 +87,7 @@ func NewIndex() *Index {
 func (x *Index) Hooked(k string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.hook(k) // want `recv.mu is read-locked \(in count, called through a function value\) while already read-locked`
+	return x.hook(k) // want `x.mu is read-locked \(in count, called through a function value\) while already read-locked`
 }
 
 // Recursion with the read lock held.
@@ -97,7 +97,7 @@ func (x *Index) Expand(k string, depth int) int {
 	if depth == 0 {
 		return len(x.m[k])
 	}
-	return x.Expand(k, depth-1) // want `recv.mu is read-locked \(in Expand(, a recursive call)?\) while already read-locked`
+	return x.Expand(k, depth-1) // want `x.mu is read-locked \(in Expand(, a recursive call)?\) while already read-locked`
 }
 
 // Correct: the recursion runs in a helper that expects the lock held.
@@ -123,7 +123,7 @@ func countVia(c Counter, k string) int { return c.count(k) }
 func (x *Index) Via(k string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return countVia(x, k) // want `recv.mu is read-locked \(in count, called through an interface\) while already read-locked`
+	return countVia(x, k) // want `x.mu is read-locked \(in count, called through an interface\) while already read-locked`
 }
 
 // Correct: another implementation, with its own lock.
@@ -158,7 +158,7 @@ func (r *Range) String() string {
 
 func (r *Range) Lookup() string {
 	r.mu.RLock()
-	s := fmt.Sprintf("range %s", r) // want `recv.mu is read-locked \(in String, called through an interface\) while already read-locked`
+	s := fmt.Sprintf("range %s", r) // want `r.mu is read-locked \(in String, called through an interface\) while already read-locked`
 	r.mu.RUnlock()
 	r.mu.Lock()
 	r.desc = s

@@ -38,6 +38,6 @@ func (c *Cache) Get(k string) int {
 func (c *Cache) Peek(k string) int {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	defer c.mu.RLock() // want `recv.mu is read-locked while already read-locked`
+	defer c.mu.RLock() // want `c.mu is read-locked while already read-locked`
 	return c.m[k]
 }

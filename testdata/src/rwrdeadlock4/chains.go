@@ -39,7 +39,7 @@ func (x *Index) rank(k string) int { return x.Score(k) }
 func (x *Index) Sorted(keys []string) []string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	sort.Slice(keys, func(i, j int) bool { // want `recv.mu is read-locked \(in Score, called through a function value\) while already read-locked \(at chains.go:40:12\), and is write-locked at chains.go:21:11`
+	sort.Slice(keys, func(i, j int) bool { // want `x.mu is read-locked \(in Score, called through a function value\) while already read-locked \(at chains.go:40:12\), and is write-locked at chains.go:21:11`
 		return x.rank(keys[i]) < x.rank(keys[j])
 	})
 	return keys
@@ -97,7 +97,7 @@ func (v *view) count(keys []string) int {
 func (x *Index) Best(prefix string, keys []string) string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	k, _ := view{x, prefix}.best(keys) // want `recv.mu is read-locked \(in Score\) while already read-locked \(at chains.go:98:12\), and is write-locked at chains.go:21:11`
+	k, _ := view{x, prefix}.best(keys) // want `x.mu is read-locked \(in Score\) while already read-locked \(at chains.go:98:12\), and is write-locked at chains.go:21:11`
 	return k
 }
 
@@ -106,7 +106,7 @@ func (x *Index) Count(prefix string, keys []string) int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	v := &view{x: x, prefix: prefix}
-	return v.count(keys) // want `recv.mu is read-locked \(in Score\) while already read-locked \(at chains.go:106:12\), and is write-locked at chains.go:21:11`
+	return v.count(keys) // want `x.mu is read-locked \(in Score\) while already read-locked \(at chains.go:106:12\), and is write-locked at chains.go:21:11`
 }
 
 // BestOK makes the view over another index, whose lock it does not hold.

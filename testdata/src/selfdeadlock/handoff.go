@@ -43,7 +43,7 @@ func (c *Conn) stuck() chan struct{} {
 
 func (c *Conn) Stuck() string {
 	<-c.stuck()
-	c.mu.Lock() // want `recv.mu is locked while already held`
+	c.mu.Lock() // want `c.mu is locked while already held`
 	defer c.mu.Unlock()
 	return c.msg
 }

@@ -23,7 +23,7 @@ func (c *Cache) Len() int {
 func (c *Cache) Put(k string, v int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.Len() > c.max { // want `recv.mu is locked \(in Len\) while already held \(locked at selfdeadlock.go:24:11\)`
+	if c.Len() > c.max { // want `c.mu is locked \(in Len\) while already held \(locked at selfdeadlock.go:24:11\)`
 		return
 	}
 	c.m[k] = v
@@ -31,7 +31,7 @@ func (c *Cache) Put(k string, v int) {
 
 func (c *Cache) Twice() {
 	c.mu.Lock()
-	c.mu.Lock() // want `recv.mu is locked while already held`
+	c.mu.Lock() // want `c.mu is locked while already held`
 	c.mu.Unlock()
 	c.mu.Unlock()
 }
@@ -39,7 +39,7 @@ func (c *Cache) Twice() {
 func (c *Cache) ReadThenWrite() {
 	c.rw.RLock()
 	defer c.rw.RUnlock()
-	c.rw.Lock() // want `recv.rw is locked while already held \(read-locked at`
+	c.rw.Lock() // want `c.rw is locked while already held \(read-locked at`
 	c.rw.Unlock()
 }
 
@@ -47,7 +47,7 @@ func (c *Cache) ReadThenWrite() {
 func (c *Cache) With() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	locklib.WithLock(&c.mu, func() {}) // want `recv.mu is locked \(in WithLock\) while already held`
+	locklib.WithLock(&c.mu, func() {}) // want `c.mu is locked \(in WithLock\) while already held`
 }
 
 type Embeds struct {
@@ -58,7 +58,7 @@ type Embeds struct {
 func (e *Embeds) Bump() {
 	e.Lock()
 	defer e.Unlock()
-	e.Inc() // want `recv.Counter.Mutex is locked \(in Inc\) while already held`
+	e.Inc() // want `e.Counter.Mutex is locked \(in Inc\) while already held`
 }
 
 // Correct code below: no diagnostics.

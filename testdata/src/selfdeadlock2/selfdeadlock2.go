@@ -32,7 +32,7 @@ func (t *Tree) Insert(n *node, k int) {
 		return
 	}
 	if k < n.key {
-		t.Insert(n.left, k) // want `recv.mu is locked \(in Insert(, a recursive call)?\) while already held \(locked at selfdeadlock2.go:\d+:\d+\)`
+		t.Insert(n.left, k) // want `t.mu is locked \(in Insert(, a recursive call)?\) while already held \(locked at selfdeadlock2.go:\d+:\d+\)`
 	}
 }
 
@@ -40,7 +40,7 @@ func (t *Tree) Insert(n *node, k int) {
 func (t *Tree) Size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.sizeOf(t.root) // want `recv.mu is locked \(in (Size|sizeOf)(, a recursive call)?\) while already held`
+	return t.sizeOf(t.root) // want `t.mu is locked \(in (Size|sizeOf)(, a recursive call)?\) while already held`
 }
 
 func (t *Tree) sizeOf(n *node) int {
@@ -121,7 +121,7 @@ func (c *Cache) len() int { return len(c.m) }
 func (c *Cache) Add(k string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.full() { // want `recv.mu is locked \(in Len\) while already held`
+	if c.full() { // want `c.mu is locked \(in Len\) while already held`
 		return
 	}
 	c.m[k] = 1
@@ -138,7 +138,7 @@ func (c *Cache) lockAll() { c.lock() }
 
 func (c *Cache) Reset() {
 	c.lockAll()
-	c.mu.Lock() // want `recv.mu is locked while already held`
+	c.mu.Lock() // want `c.mu is locked while already held`
 	c.m = nil
 	c.mu.Unlock()
 }
@@ -152,7 +152,7 @@ func (c *Cache) withLock(f func()) {
 
 func (c *Cache) Count() int {
 	n := 0
-	c.withLock(func() { // want `recv.mu is locked \(in Len, called through a function value\) while already held`
+	c.withLock(func() { // want `c.mu is locked \(in Len, called through a function value\) while already held`
 		n = c.Len()
 	})
 	return n
@@ -168,7 +168,7 @@ func (c *Cache) Count2() int {
 // Across packages: the helper's fact says it calls f with mu held.
 func (c *Cache) Count3() int {
 	n := 0
-	selfdeadlocklib.Do(&c.mu, func() { // want `recv.mu is locked \(in Len, called through a function value\) while already held`
+	selfdeadlocklib.Do(&c.mu, func() { // want `c.mu is locked \(in Len, called through a function value\) while already held`
 		n = c.Len()
 	})
 	return n
@@ -176,7 +176,7 @@ func (c *Cache) Count3() int {
 
 func (c *Cache) Count4() int {
 	n := 0
-	c.g.Run(func() { // want `recv.g.Mu is locked \(in Count4\$1, called through a function value\) while already held`
+	c.g.Run(func() { // want `c.g.Mu is locked \(in Count4\$1, called through a function value\) while already held`
 		c.g.Mu.Lock()
 		n = len(c.m)
 		c.g.Mu.Unlock()
@@ -210,7 +210,7 @@ func NewCache() *Cache {
 func (c *Cache) Evict(k string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.onEvict(k) // want `recv.mu is locked \(in NewCache\$1, called through a function value\) while already held`
+	c.onEvict(k) // want `c.mu is locked \(in NewCache\$1, called through a function value\) while already held`
 }
 
 // A method value stored in a field of its receiver.
@@ -235,7 +235,7 @@ func (c *Conn) Close() {
 func (c *Conn) Fail() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.onClose() // want `recv.mu is locked \(in Close, called through a function value\) while already held`
+	c.onClose() // want `c.mu is locked \(in Close, called through a function value\) while already held`
 }
 
 // Correct: the callback belongs to another object.
@@ -269,7 +269,7 @@ func report(l Lener) int { return l.Len() }
 func (c *Cache) Stats() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return report(c) // want `recv.mu is locked \(in Len, called through an interface\) while already held`
+	return report(c) // want `c.mu is locked \(in Len, called through an interface\) while already held`
 }
 
 // Correct: the interface is called after the lock is released.
@@ -283,7 +283,7 @@ func (c *Cache) Stats2() int {
 // A deferred Lock where Unlock was meant.
 func (c *Cache) Clear() {
 	c.mu.Lock()
-	defer c.mu.Lock() // want `recv.mu is locked while already held`
+	defer c.mu.Lock() // want `c.mu is locked while already held`
 	c.m = map[string]int{}
 }
 
@@ -310,7 +310,7 @@ func (l *Lazy) init() {
 func (l *Lazy) Get(k string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.once.Do(l.init) // want `recv.mu is locked \(in Len\) while already held`
+	l.once.Do(l.init) // want `l.mu is locked \(in Len\) while already held`
 	return l.m[k]
 }
 
@@ -360,7 +360,7 @@ func (h *Handshaker) Handshake() error {
 func (c *Cache) AddAll(ks []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	selfdeadlocklib.Each(ks, func(k string) { // want `recv.mu is locked \(in Len, called through a function value\) while already held`
+	selfdeadlocklib.Each(ks, func(k string) { // want `c.mu is locked \(in Len, called through a function value\) while already held`
 		if c.Len() < 10 {
 			c.m[k] = 1
 		}
@@ -389,7 +389,7 @@ func (p *Peer2) String() string {
 func (p *Peer2) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	log.Printf("closing %v", p) // want `recv.mu is locked \(in String, called through an interface\) while already held`
+	log.Printf("closing %v", p) // want `p.mu is locked \(in String, called through an interface\) while already held`
 }
 
 // Correct: printed after the lock is released.
@@ -426,7 +426,7 @@ func (l *Lessor) Renew() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cp != nil {
-		l.cp(l.n) // want `recv.mu is locked \(in Checkpoint, called through a function value\) while already held`
+		l.cp(l.n) // want `l.mu is locked \(in Checkpoint, called through a function value\) while already held`
 	}
 }
 

@@ -25,7 +25,7 @@ func (c *Cache) load() {
 func (c *Cache) Get(k string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.lazyInit(c.load) // want `recv.mu is locked \(in load, called through a function value\) while already held \(locked at once.go:26:11\)`
+	c.lazyInit(c.load) // want `c.mu is locked \(in load, called through a function value\) while already held \(locked at once.go:26:11\)`
 	return c.m[k]
 }
 
@@ -67,7 +67,7 @@ func NewConfig() *Config {
 func (c *Config) Lookup(k string) (string, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.values[k], c.size() // want `recv.mu is locked \(in NewConfig\$1, called through a function value\) while already held`
+	return c.values[k], c.size() // want `c.mu is locked \(in NewConfig\$1, called through a function value\) while already held`
 }
 
 // LookupOK calls it after unlocking.

@@ -43,7 +43,7 @@ func (s *Server) Dispatch(ev string) {
 	if len(s.events) > 100 {
 		s.events = s.events[1:]
 	}
-	s.handler.Handle(ev) // want `recv.mu is locked \(in record, called through an interface\) while already held \(locked at wrapped.go:41:11\)`
+	s.handler.Handle(ev) // want `s.mu is locked \(in record, called through an interface\) while already held \(locked at wrapped.go:41:11\)`
 }
 
 // DispatchOK calls the handler after unlocking.
@@ -85,7 +85,7 @@ func (p *Pool) Put() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.idle--
-	p.notify.Notify() // want `recv.mu is locked \(in wake, called through an interface\) while already held`
+	p.notify.Notify() // want `p.mu is locked \(in wake, called through an interface\) while already held`
 }
 
 // A relay's handler forwards to another relay: the lock it takes is the

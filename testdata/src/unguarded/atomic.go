@@ -20,11 +20,11 @@ type Stats struct {
 func (s *Stats) Hit() { atomic.AddInt64(&s.hits, 1) }
 
 func (s *Stats) Hits() int64 {
-	return s.hits // want `recv.hits is read in Hits without sync/atomic, but written atomically in Hit \(atomic.go:\d+:\d+\): mixing atomic and plain accesses is a data race`
+	return s.hits // want `s.hits is read in Hits without sync/atomic, but written atomically in Hit \(atomic.go:\d+:\d+\): mixing atomic and plain accesses is a data race`
 }
 
 func (s *Stats) Reset() {
-	s.hits = 0 // want `recv.hits is written in Reset without sync/atomic, but written atomically in Hit`
+	s.hits = 0 // want `s.hits is written in Reset without sync/atomic, but written atomically in Hit`
 }
 
 func (s *Stats) Miss() int64 { return atomic.AddInt64(&s.misses, 1) }
@@ -32,7 +32,7 @@ func (s *Stats) Miss() int64 { return atomic.AddInt64(&s.misses, 1) }
 // A lock on the plain side does not help: the atomic side takes none.
 func (s *Stats) ResetMisses() {
 	s.mu.Lock()
-	s.misses = 0 // want `recv.misses is written in ResetMisses without sync/atomic, but written atomically in Miss .*\(recv.mu is held here, but not at the atomic access\)`
+	s.misses = 0 // want `s.misses is written in ResetMisses without sync/atomic, but written atomically in Miss .*\(s.mu is held here, but not at the atomic access\)`
 	s.mu.Unlock()
 }
 
@@ -41,19 +41,19 @@ func (s *Stats) SetLast(v int64) { atomic.StoreInt64(&s.last, v) }
 func (s *Stats) load() int64 { return s.last }
 
 func (s *Stats) Last() int64 {
-	return s.load() // want `recv.last is read \(in load\) in Last without sync/atomic, but written atomically in SetLast`
+	return s.load() // want `s.last is read \(in load\) in Last without sync/atomic, but written atomically in SetLast`
 }
 
 func (s *Stats) Swap(p unsafe.Pointer) unsafe.Pointer { return atomic.SwapPointer(&s.cur, p) }
 
 func (s *Stats) Current() unsafe.Pointer {
-	return s.cur // want `recv.cur is read in Current without sync/atomic, but written atomically in Swap`
+	return s.cur // want `s.cur is read in Current without sync/atomic, but written atomically in Swap`
 }
 
 func (s *Stats) Count(i int) { atomic.AddInt64(&s.counts[i], 1) }
 
 func (s *Stats) Counts(i int) int64 {
-	return s.counts[i] // want `recv.counts\[\*\] is read in Counts without sync/atomic, but written atomically in Count`
+	return s.counts[i] // want `s.counts\[\*\] is read in Counts without sync/atomic, but written atomically in Count`
 }
 
 // Lazy checks its flag atomically, and sets it plainly under its lock: the
@@ -72,7 +72,7 @@ func (l *Lazy) Get() int {
 	defer l.mu.Unlock()
 	if l.done == 0 { // a plain read under the lock: the atomic accesses outside it only read
 		l.v = 42
-		l.done = 1 // want `recv.done is written in Get without sync/atomic, but read atomically in Get`
+		l.done = 1 // want `l.done is written in Get without sync/atomic, but read atomically in Get`
 	}
 	return l.v
 }
@@ -86,7 +86,7 @@ type Metrics struct {
 func (m *Metrics) Inc() { atomic.AddInt64(&m.Requests, 1) }
 
 func (m *Metrics) String() string {
-	if m.Requests == 0 { // want `recv.Requests is read in String without sync/atomic, but written atomically in Inc`
+	if m.Requests == 0 { // want `m.Requests is read in String without sync/atomic, but written atomically in Inc`
 		return "idle"
 	}
 	return "busy"
@@ -260,5 +260,5 @@ func (t *Tally) Add() { atomic.AddInt64(&t.n, 1) }
 func (t *Tally) Sum() int64 {
 	t.Lock()
 	defer t.Unlock()
-	return t.n // want `recv.n is read in Sum without sync/atomic, but written atomically in Add .*\(recv.Mutex is held here, but not at the atomic access\)`
+	return t.n // want `t.n is read in Sum without sync/atomic, but written atomically in Add .*\(t.Mutex is held here, but not at the atomic access\)`
 }

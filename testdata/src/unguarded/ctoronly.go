@@ -92,7 +92,7 @@ type shard struct {
 	n     int
 }
 
-func (s *shard) Reset() { s.n = 0 } // want `recv.n is written in Reset without recv.mu`
+func (s *shard) Reset() { s.n = 0 } // want `s.n is written in Reset without s.mu`
 
 func (s *shard) Put(k int) {
 	s.mu.Lock()

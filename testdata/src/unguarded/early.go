@@ -22,7 +22,7 @@ func (q *Queue) Push(x int) {
 }
 
 func (q *Queue) Drain() []int {
-	if len(q.items) == 0 { // want `recv.items is read in Drain before recv.mu is locked, but written with recv.mu held \(e.g. in Push, early.go:\d+:\d+\): check-then-lock data race`
+	if len(q.items) == 0 { // want `q.items is read in Drain before q.mu is locked, but written with q.mu held \(e.g. in Push, early.go:\d+:\d+\): check-then-lock data race`
 		return nil
 	}
 	q.mu.Lock()
@@ -39,7 +39,7 @@ func (q *Queue) Close() {
 }
 
 func (q *Queue) Send(x int) bool {
-	if q.closed { // want `recv.closed is read in Send before recv.mu is locked, but written with recv.mu held \(e.g. in Close`
+	if q.closed { // want `q.closed is read in Send before q.mu is locked, but written with q.mu held \(e.g. in Close`
 		return false
 	}
 	q.mu.Lock()
@@ -55,7 +55,7 @@ func (q *Queue) Set(k string, v int) {
 }
 
 func (q *Queue) Flush() {
-	if len(q.m) == 0 { // want `len\(recv.m\) is read in Flush before recv.mu is locked, but written with recv.mu held \(e.g. in Set`
+	if len(q.m) == 0 { // want `len\(q.m\) is read in Flush before q.mu is locked, but written with q.mu held \(e.g. in Set`
 		return
 	}
 	q.mu.Lock()
@@ -64,7 +64,7 @@ func (q *Queue) Flush() {
 }
 
 func (q *Queue) Lookup(k string) int {
-	if v, ok := q.m[k]; ok { // want `recv.m\[\*\] is read in Lookup before recv.mu is locked`
+	if v, ok := q.m[k]; ok { // want `q.m\[\*\] is read in Lookup before q.mu is locked`
 		return v
 	}
 	q.mu.Lock()
@@ -78,7 +78,7 @@ func (q *Queue) isClosed() bool { return q.closed }
 
 // Stop checks through a helper and locks through another.
 func (q *Queue) Stop() {
-	if q.isClosed() { // want `recv.closed is read \(in isClosed\) in Stop before recv.mu is locked`
+	if q.isClosed() { // want `q.closed is read \(in isClosed\) in Stop before q.mu is locked`
 		return
 	}
 	q.lock()
@@ -95,7 +95,7 @@ type Words struct {
 }
 
 func (w *Words) load() {
-	if w.loaded { // want `recv.loaded is read in load before recv.mu is locked, but written with recv.mu held \(e.g. in Has`
+	if w.loaded { // want `w.loaded is read in load before w.mu is locked, but written with w.mu held \(e.g. in Has`
 		return
 	}
 	w.mu.Lock()

@@ -69,7 +69,7 @@ func (d *Drain) Flush() {
 }
 
 func (d *Drain) drain() {
-	d.buf = d.buf[:0] // want `recv.buf is written in drain without recv.mu`
+	d.buf = d.buf[:0] // want `d.buf is written in drain without d.mu`
 }
 
 func (d *Drain) Seen() int {

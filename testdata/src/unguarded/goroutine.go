@@ -20,11 +20,11 @@ func NewHub() *Hub {
 }
 
 func (h *Hub) loop() {
-	h.clients = 0 // want `recv.clients is written in loop without recv.mu, which is held at its 3 other accesses in Hub's methods`
+	h.clients = 0 // want `h.clients is written in loop without h.mu, which is held at its 3 other accesses in Hub's methods`
 }
 
 func (h *Hub) tick() {
-	h.ticks++ // want `recv.ticks is written in tick without recv.mu`
+	h.ticks++ // want `h.ticks is written in tick without h.mu`
 }
 
 func (h *Hub) Join() {
@@ -59,7 +59,7 @@ func (h *Hub) Start() {
 }
 
 func (h *Hub) flush() {
-	h.pending = nil // want `recv.pending is written in flush without recv.mu`
+	h.pending = nil // want `h.pending is written in flush without h.mu`
 }
 
 // Correct code: no diagnostics.

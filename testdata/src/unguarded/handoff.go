@@ -105,7 +105,7 @@ func NewHandQueue() *HandQueue {
 
 func (q *HandQueue) waiter() {
 	for x := range q.wake {
-		q.items = append(q.items, x) // want `recv.items is written in waiter without recv.mu, which is held at its \d+ accesses in HandQueue's other methods`
+		q.items = append(q.items, x) // want `q.items is written in waiter without q.mu, which is held at its \d+ accesses in HandQueue's other methods`
 		q.wg.Done()
 	}
 }
@@ -151,7 +151,7 @@ func NewReplyServer2() *ReplyServer2 {
 func (s *ReplyServer2) serve() {
 	for k := range s.req {
 		s.done <- struct{}{}
-		s.state[k]++ // want `recv.state is written in serve without recv.mu, which is held at its \d+ accesses in ReplyServer2's other methods`
+		s.state[k]++ // want `s.state is written in serve without s.mu, which is held at its \d+ accesses in ReplyServer2's other methods`
 	}
 }
 

@@ -24,5 +24,5 @@ func (p *Probe) Hits() int {
 }
 
 func (p *Probe) Reset() {
-	p.hits = 0 // want `recv.hits is written in Reset without recv.mu`
+	p.hits = 0 // want `p.hits is written in Reset without p.mu`
 }

@@ -63,7 +63,7 @@ func (t *Trace) Ref() { atomic.AddInt32(&t.refs, 1) }
 
 func (t *Trace) Finish() {
 	atomic.AddInt32(&t.refs, -1)
-	t.reset() // want `recv.events is written \(in reset\) in Finish without recv.mu` `recv.refs is written \(in reset\) in Finish without sync/atomic, but written atomically in Ref`
+	t.reset() // want `t.events is written \(in reset\) in Finish without t.mu` `t.refs is written \(in reset\) in Finish without sync/atomic, but written atomically in Ref`
 }
 
 func (t *Trace) reset() {

@@ -42,7 +42,7 @@ func NewLazyLeaky() *LazyLeaky { return &LazyLeaky{} }
 
 func (r *LazyLeaky) Set(k string, v int) {
 	if r.m == nil {
-		r.m = map[string]int{} // want `recv.m is written in Set without recv.mu`
+		r.m = map[string]int{} // want `r.m is written in Set without r.mu`
 	}
 	r.mu.Lock()
 	r.m[k] = v

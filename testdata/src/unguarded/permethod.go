@@ -18,7 +18,7 @@ func (j *Journal) Append(s string) int {
 	j.seq++
 	seq := j.seq
 	j.mu.Unlock()
-	j.entries = append(j.entries, s) // want `recv.entries is written in Append without recv.mu, which is held at its 4 accesses in Journal's other methods \(e.g. permethod.go:\d+:\d+ in Clear\): data race`
+	j.entries = append(j.entries, s) // want `j.entries is written in Append without j.mu, which is held at its 4 accesses in Journal's other methods \(e.g. permethod.go:\d+:\d+ in Clear\): data race`
 	return seq
 }
 
@@ -59,7 +59,7 @@ func (h *Header) Get(k string) string {
 
 // Clone ranges over the map without the lock.
 func (h *Header) Clone() map[string]string {
-	c := make(map[string]string, len(h.m)) // want `recv.m is read in Clone without recv.mu, which is held at its 4 accesses in Header's other methods`
+	c := make(map[string]string, len(h.m)) // want `h.m is read in Clone without h.mu, which is held at its 4 accesses in Header's other methods`
 	for k, v := range h.m {
 		c[k] = v
 	}

@@ -44,7 +44,7 @@ func (h *half) setErrorLocked(err error) { h.err = err }
 
 // Fail holds neither lock.
 func (c *TLSConn) Fail() {
-	c.in.err = nil // want `recv.in is written in Fail without recv.hs`
+	c.in.err = nil // want `c.in is written in Fail without c.hs`
 }
 
 // Two locks: sendMu serialises the sends, mu guards pending. The objects
@@ -99,7 +99,7 @@ func (c *RPCClient) receive() {
 
 // Drop takes neither lock.
 func (c *RPCClient) Drop(seq int) {
-	delete(c.pending, seq) // want `recv.pending is written in Drop without recv.mu`
+	delete(c.pending, seq) // want `c.pending is written in Drop without c.mu`
 }
 
 // A type switch over an interface: the locations of one case's type are
@@ -164,7 +164,7 @@ func (g *Group) Get() int {
 	return g.memo
 }
 
-func (g *Group) Reset() { g.memo = 0 } // want `recv.memo is written in Reset without recv.mu`
+func (g *Group) Reset() { g.memo = 0 } // want `g.memo is written in Reset without g.mu`
 
 // A lock that one method holds around all its accesses, and no other
 // method takes, serialises that method's calls ("one WriteTo at a time"):
@@ -207,7 +207,7 @@ func (r *Recorder2) Add(x int) {
 	r.ring = append(r.ring, x)
 }
 
-func (r *Recorder2) Stop() { r.ring = nil } // want `recv.ring is written in Stop without recv.writing`
+func (r *Recorder2) Stop() { r.ring = nil } // want `r.ring is written in Stop without r.writing`
 
 // A lock held at the writes of one method guards the field: a counter
 // incremented under the lock and read without it.
@@ -223,7 +223,7 @@ func (c *HitCount) Inc() {
 	c.mu.Unlock()
 }
 
-func (c *HitCount) Get() int { return c.n } // want `recv.n is read in Get without recv.mu`
+func (c *HitCount) Get() int { return c.n } // want `c.n is read in Get without c.mu`
 
 // A framer whose read half belongs to the reader goroutine and whose
 // write half is used under wmu: the fields of the object fr refers to are
@@ -264,5 +264,5 @@ func (c *FramedConn) Flush() {
 
 // Reset clears the write half without wmu.
 func (c *FramedConn) Reset() {
-	c.fr.wbuf = nil // want `recv.fr.wbuf is written in Reset without recv.wmu, which is held at its \d+ other accesses in FramedConn's methods`
+	c.fr.wbuf = nil // want `c.fr.wbuf is written in Reset without c.wmu, which is held at its \d+ other accesses in FramedConn's methods`
 }

@@ -16,7 +16,7 @@ type FileNums struct {
 func (s *FileNums) Alloc() int64 { return atomic.AddInt64(&s.next, 1) }
 
 func (s *FileNums) Reuse(n int64) bool {
-	return s.next == n+1 // want `recv.next is read in Reuse without sync/atomic, but written atomically in Alloc`
+	return s.next == n+1 // want `s.next is read in Reuse without sync/atomic, but written atomically in Alloc`
 }
 
 type testingNums struct {

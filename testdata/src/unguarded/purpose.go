@@ -48,7 +48,7 @@ func (m *IDManager) Retire(p int) {
 }
 
 func (m *IDManager) Forget(p int) {
-	delete(m.pathProbe, p) // want `recv.pathProbe is written in Forget without recv.pathMu`
+	delete(m.pathProbe, p) // want `m.pathProbe is written in Forget without m.pathMu`
 }
 
 // A lock named for a purpose that no field of its group bears guards
@@ -75,7 +75,7 @@ func (m *Usage) Sub(n int) {
 }
 
 func (m *Usage) Reset() {
-	m.total = 0 // want `recv.total is written in Reset without recv.statsMu`
+	m.total = 0 // want `m.total is written in Reset without m.statsMu`
 }
 
 // A field whose comment names the lock is guarded by it wherever it is
@@ -103,5 +103,5 @@ func (r *Router) Set(k string, v int) {
 }
 
 func (r *Router) Reset() {
-	r.hits = 0 // want `recv.hits is written in Reset without recv.routeMu`
+	r.hits = 0 // want `r.hits is written in Reset without r.routeMu`
 }

@@ -29,5 +29,5 @@ func (h *Fields) Reset() { h.n = 0 }
 
 // Clear empties the fields.
 func (h *Fields) Clear() {
-	h.n = 0 // want `recv.n is written in Clear without recv.mu`
+	h.n = 0 // want `h.n is written in Clear without h.mu`
 }

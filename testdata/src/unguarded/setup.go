@@ -75,7 +75,7 @@ type Pool2 struct {
 	workers int
 }
 
-func (s *Pool2) Configure(n int) { s.workers = n } // want `recv.workers is written in Configure without recv.mu`
+func (s *Pool2) Configure(n int) { s.workers = n } // want `s.workers is written in Configure without s.mu`
 
 func (s *Pool2) Workers() int { s.mu.Lock(); defer s.mu.Unlock(); return s.workers }
 

@@ -32,11 +32,11 @@ func (r *Reader) Len() int {
 }
 
 func (r *Reader) Close() {
-	r.buf = nil // want `recv.buf is written in Close without recv.mu, which is held at its \d other accesses in Reader's methods`
+	r.buf = nil // want `r.buf is written in Close without r.mu, which is held at its \d other accesses in Reader's methods`
 }
 
 func (r *Reader) Pos() int {
-	return r.pos // want `recv.pos is read in Pos without recv.mu`
+	return r.pos // want `r.pos is read in Pos without r.mu`
 }
 
 type Buffer struct {
@@ -62,7 +62,7 @@ func (b *Buffer) Reset() {
 
 // Rewind calls the helper without the lock: reported at the call.
 func (b *Buffer) Rewind() {
-	b.reset() // want `recv.off is written \(in reset\) in Rewind without recv.mu`
+	b.reset() // want `b.off is written \(in reset\) in Rewind without b.mu`
 }
 
 type Cache struct {
@@ -86,7 +86,7 @@ func (c *Cache) Put(k string, v int) {
 func (c *Cache) Bump(k string) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	c.m[k]++ // want `recv.m is written in Bump holding only a read lock on recv.mu`
+	c.m[k]++ // want `c.m is written in Bump holding only a read lock on c.mu`
 }
 
 // Correct code: no diagnostics.

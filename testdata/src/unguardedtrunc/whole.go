@@ -13,7 +13,7 @@ type S struct {
 
 // Big writes last without the lock and reads g under it.
 func (s *S) Big() int {
-	s.last = 1 // want `recv.last is written in Big without recv.mu`
+	s.last = 1 // want `s.last is written in Big without s.mu`
 	s.mu.Lock()
 	g := s.g
 	s.mu.Unlock()
@@ -31,5 +31,5 @@ func (s *S) SetG(n int) { s.mu.Lock(); s.g = n; s.mu.Unlock() }
 
 // PeekG reads g without the lock.
 func (s *S) PeekG() int {
-	return s.g // want `recv.g is read in PeekG without recv.mu`
+	return s.g // want `s.g is read in PeekG without s.mu`
 }
