@@ -89,7 +89,7 @@ func TestOneReportPerWindow(t *testing.T) {
 	panicAt := func(pair [2]string, line string, past int) *Violation {
 		return &Violation{Kind: KindPanic, Pair: pair,
 			Stacks: stacks.ParseDump("goroutine 7 [running]:\nexample.com/p.(*T).Get(...)\n\t/m/p/p.go:" + line + " +0x1\n"),
-			sched: &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0, Past: past, UntilSite: 3}, {G: 1, UntilSite: past}}}}
+			sched:  &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0, Past: past, UntilSite: 3}, {G: 1, UntilSite: past}}}}
 	}
 	r.violation(panicAt([2]string{"Get", "Get"}, "40", 7))
 	r.violation(panicAt([2]string{"Len", "Get"}, "50", 7))
