@@ -456,6 +456,35 @@ func TestSetUp(t *testing.T) {
 	}
 }
 
+// TestInterfaceDoc checks that an undocumented method takes the contract
+// of the interface method it implements, declared in its package: the
+// timer's Stop, which "must call it just once", is sequential; the
+// connection's Close, whose interface says nothing of the kind, is not.
+func TestInterfaceDoc(t *testing.T) {
+	for _, tc := range []struct{ typ, method, want string }{
+		{"cachedTimer", "Stop", "must call it just once"},
+		{"cachedTimer", "Now", ""},
+		{"conn", "Close", ""},
+	} {
+		tp := runDepsOnce(t, "ifacedoc")[0].Result.(*deps.Plan).Full(tc.typ)
+		if tp == nil {
+			t.Fatalf("no plan for %s", tc.typ)
+		}
+		found := false
+		for _, m := range tp.Methods {
+			if m.Name == tc.method {
+				found = true
+				if m.Sequential != tc.want {
+					t.Errorf("%s.%s: Sequential %q, want %q", tc.typ, m.Name, m.Sequential, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no method %s in the plan", tc.typ, tc.method)
+		}
+	}
+}
+
 // TestLockOff checks the lock-off switches: a method writing the flag
 // other methods test to skip their lock (Store.NoLock), or the flag a
 // mutex wrapper held in a field tests (Logger.SetNoLock, through the
@@ -724,4 +753,21 @@ func TestReceiverNames(t *testing.T) {
 		pr.Evidence[0].Loc1 != "s.m[*]" || pr.Evidence[0].Loc2 != "s.m[*]" {
 		t.Errorf("Peek~Put: %+v", pr)
 	}
+}
+
+// TestDottedPath checks the package variables of a package whose import
+// path's last element has a dot (dotted.v2, as gopkg.in/yaml.v3): its own
+// count, written by Store's methods with no lock, makes them dependent, as
+// in a package with a dotless path; Tally's total, written under a lock,
+// does not; nor does the private state of dottedlib.v3, another such
+// package, that Private's methods write through calls.
+func TestDottedPath(t *testing.T) {
+	p := runDeps(t, "dotted.v2")[0].Result.(*deps.Plan)
+	store := p.Type("Store")
+	checkPairs(t, store, "Put~Put:pc", "Put~Reset:pc", "Reset~Reset:pc")
+	if m := store.Method("Put"); m == nil || !slices.Equal(m.WriteLocs, []string{`@"dotted.v2".count`}) {
+		t.Errorf("Store.Put: %+v, want it to write @\"dotted.v2\".count", m)
+	}
+	checkPairs(t, p.Type("Tally"))
+	checkPairs(t, p.Type("Private"))
 }

@@ -288,11 +288,12 @@ func setUpDoc(doc string) string {
 	return ""
 }
 
-// funcDoc returns the doc comment of fn, "" when its syntax is not at
-// hand.
+// funcDoc returns the doc comment of fn or, when it has none, those of
+// the interface methods of its package it implements (interfaceDoc); ""
+// when its syntax is not at hand.
 func funcDoc(fn *ssa.Function) string {
 	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
 		return summary.DocText(d.Doc)
 	}
-	return ""
+	return interfaceDoc(fn)
 }
