@@ -1,0 +1,296 @@
+package lockflow
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
+)
+
+// visit is called for each instruction with the State before it.
+type visit func(instr ssa.Instruction, s *State)
+
+// transfer runs the instructions of b over s.
+func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
+	for _, instr := range b.Instrs {
+		if s.dead {
+			return s
+		}
+		if fn != nil {
+			fn(instr, s)
+		}
+		f.step(instr, s)
+	}
+	return s
+}
+
+// step applies one instruction to s.
+func (f *Flow) step(instr ssa.Instruction, s *State) {
+	switch instr := instr.(type) {
+	case *ssa.Call:
+		f.call(&instr.Call, instr, s)
+	case *ssa.Defer:
+		f.deferred(&instr.Call, s)
+	case *ssa.Go:
+		f.goStmt(&instr.Call, s)
+	case *ssa.Panic:
+		s.dead = true
+	}
+}
+
+func (f *Flow) acquire(s *State, p lockstate.ExactPath, a Acq) {
+	k := p.Key()
+	f.paths[k] = p
+	s.held[k] = Held
+	s.site[k] = a
+}
+
+func (f *Flow) release(s *State, p lockstate.ExactPath) {
+	k := p.Key()
+	f.paths[k] = p
+	if s.get(k)&Untouched != 0 {
+		f.entryHeld[k] = true
+		f.entryReleased[k] = true
+	}
+	s.held[k] = Released
+	if p.Weak {
+		f.weaken(s, p.Class, k)
+	}
+}
+
+// weaken records that a release of an unknown lock of class cls (any
+// class if empty) may have released any held lock.
+func (f *Flow) weaken(s *State, cls, except string) {
+	for k, v := range s.held {
+		if k == except || v&Held == 0 {
+			continue
+		}
+		if cls != "" && f.paths[k].Class != "" && f.paths[k].Class != cls {
+			continue
+		}
+		s.held[k] = v | Released
+	}
+}
+
+func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
+		p, ok := f.namer.Exact(op.Lock)
+		if !ok {
+			if op.Kind == lockstate.OpUnlock {
+				f.weaken(s, "", "")
+			}
+			return
+		}
+		if p.Local() {
+			if text, ok := f.prog.recv[instr.Pos()]; ok {
+				p.Display = text
+			}
+		}
+		switch op.Kind {
+		case lockstate.OpLock:
+			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R})
+		case lockstate.OpUnlock:
+			f.release(s, p)
+		case lockstate.OpTryLock:
+			// Held on the true branch of an if on the result (see
+			// edge); otherwise unknown.
+			if !onlyIfs(instr) {
+				k := p.Key()
+				f.paths[k] = p
+				s.held[k] = s.get(k) | Held
+				if _, ok := s.site[k]; !ok {
+					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R}
+				}
+			}
+		}
+		return
+	}
+	callee, bindings := staticCallee(c)
+	if callee == nil {
+		if !c.IsInvoke() {
+			// A dynamic call may call a closure of this function that
+			// releases a lock.
+			for _, k := range f.releasers {
+				if s.get(k)&Held != 0 {
+					s.held[k] = s.get(k) | Released
+				}
+			}
+		}
+		return
+	}
+	if f.prog.noReturn != nil && f.prog.noReturn(callee) {
+		s.dead = true
+		return
+	}
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return
+	}
+	if sum.NoReturn {
+		s.dead = true
+		return
+	}
+	for k, bits := range sum.Effects {
+		p, ok := f.mapPath(sum, k, c.Args, bindings)
+		if !ok {
+			if bits&Released != 0 {
+				f.weaken(s, "", "")
+			}
+			continue
+		}
+		if p.Local() && sum.Paths[k].Root == "$0" && callee.Signature.Recv() != nil {
+			// A method of a local value: name it as the source does.
+			if text, ok := f.prog.recv[instr.Pos()]; ok {
+				p.Display = text + sum.Paths[k].Display[len(sum.Paths[k].RootDisplay()):]
+			}
+		}
+		key := p.Key()
+		f.paths[key] = p
+		old := s.get(key)
+		if bits&Released != 0 && old&Untouched != 0 {
+			f.entryHeld[key] = true
+			if sum.EntryReleased[k] {
+				f.entryReleased[key] = true
+			}
+		}
+		var v uint8
+		if bits&Untouched != 0 {
+			v = old
+		}
+		v |= bits &^ Untouched
+		s.held[key] = v
+		if bits&Held != 0 {
+			if _, ok := s.site[key]; !ok || bits == Held {
+				s.site[key] = Acq{Path: p, Pos: instr.Pos(), Read: sum.Read[k], Via: callee.Name()}
+			}
+		}
+		if bits == Released && p.Weak {
+			f.weaken(s, p.Class, key)
+		}
+	}
+}
+
+// onlyIfs reports whether a value is only used as an if's condition.
+func onlyIfs(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.If); !ok {
+			if _, ok := r.(*ssa.DebugRef); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// effects returns the net effect of a call (a lock operation or a call
+// of a summarized function) as paths of the caller with their bits.
+func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
+	out := map[string]uint8{}
+	op := lockstate.LockCall(c)
+	if op.Kind != lockstate.OpNone {
+		if p, ok := f.namer.Exact(op.Lock); ok {
+			f.paths[p.Key()] = p
+			switch op.Kind {
+			case lockstate.OpLock:
+				out[p.Key()] = Held
+			case lockstate.OpUnlock:
+				out[p.Key()] = Released
+			}
+		}
+		return out
+	}
+	callee, bindings := staticCallee(c)
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return out
+	}
+	for k, bits := range sum.Effects {
+		if p, ok := f.mapPath(sum, k, c.Args, bindings); ok {
+			f.paths[p.Key()] = p
+			out[p.Key()] = bits
+		}
+	}
+	return out
+}
+
+func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
+	for k, bits := range f.effects(c) {
+		d := s.getDef(k) &^ dE
+		if bits&Released != 0 {
+			d |= dR
+		}
+		if bits&Held != 0 {
+			d |= dA
+		}
+		if bits&Untouched != 0 {
+			d |= dE
+		}
+		s.def[k] = d
+	}
+}
+
+// goStmt applies a go statement: the goroutine may release a lock the
+// function holds (go mu.Unlock(), or a function that releases a lock it
+// may be entered holding: the lock is handed to it). A goroutine that
+// takes and releases the lock itself changes nothing here: it waits for
+// it like any other.
+func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
+	for k := range f.handsOff(c) {
+		f.handedOff[k] = true
+		s.held[k] = s.get(k) | Released
+	}
+}
+
+// handsOff returns the locks that the goroutine a go statement starts
+// with c releases: go mu.Unlock(), or a function that releases a lock it
+// may be entered holding. A goroutine that locks and unlocks a lock
+// itself releases none of its starter's.
+func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
+	out := map[string]bool{}
+	if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
+		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == lockstate.OpUnlock {
+			f.paths[p.Key()] = p
+			out[p.Key()] = true
+		}
+		return out
+	}
+	callee, bindings := staticCallee(c)
+	sum := f.prog.summaryOf(callee)
+	if sum == nil {
+		return out
+	}
+	for k := range sum.EntryReleased {
+		if p, ok := f.mapPath(sum, k, c.Args, bindings); ok {
+			f.paths[p.Key()] = p
+			out[p.Key()] = true
+		}
+	}
+	return out
+}
+
+// staticCallee returns the function a call statically calls, with the
+// values bound to its free variables (a closure called where it is made).
+func staticCallee(c *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
+	if c.IsInvoke() {
+		return nil, nil
+	}
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		return v, nil
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return fn, v.Bindings
+		}
+	}
+	return nil, nil
+}
+
+// mapPath maps a callee's lock path onto the caller's values.
+func (f *Flow) mapPath(sum *Summary, k string, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.Exact(sum.Paths[k])
+}
