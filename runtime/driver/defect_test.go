@@ -104,3 +104,25 @@ func TestOneReportPerWindow(t *testing.T) {
 		t.Errorf("%d violations for two windows, want 2", n)
 	}
 }
+
+// TestSelfArgReplaced checks that a defect first seen in a test passing
+// an object to its own method, which is listed apart, is counted as the
+// type's once a test that does not shows it.
+func TestSelfArgReplaced(t *testing.T) {
+	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
+	d := "Write at 0x1 by goroutine 7:\n  p.f()\n      /m/p.go:1 +0x1\n\nPrevious read at 0x1 by goroutine 8:\n  p.g()\n      /m/p.go:2 +0x1\n"
+	self := harness.Value{K: harness.KObj, Obj: 0}
+	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Log", "Log"}, Stacks: stacks.ParseRace(d),
+		test: harness.Test{Suffix: []harness.Call{{Fn: "Log", Args: []harness.Value{self}}, {Fn: "Log"}}}})
+	if n := len(r.rep.Violations); n != 1 || !r.rep.Violations[0].SelfArg {
+		t.Fatalf("%d reports (%+v), want 1 passing its own object", n, r.rep.Violations)
+	}
+	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Log", "Reset"}, Stacks: stacks.ParseRace(d),
+		test: harness.Test{Suffix: []harness.Call{{Fn: "Log"}, {Fn: "Reset"}}}})
+	if n := len(r.rep.Violations); n != 1 {
+		t.Fatalf("%d reports, want 1", n)
+	}
+	if v := r.rep.Violations[0]; v.SelfArg || v.Count != 2 || v.Pair != [2]string{"Log", "Reset"} {
+		t.Errorf("self %v, count %d, pair %q: want the report of Log ∥ Reset, seen twice", v.SelfArg, v.Count, v.Pair)
+	}
+}

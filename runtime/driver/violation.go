@@ -29,12 +29,14 @@ import (
 // A defect first seen as a contract question (two methods neither of
 // which synchronises) and then through a pair that is no question (one
 // of them locks: Get ∥ Inc after Inc ∥ Inc) is a bug: v takes the
-// question's place.
+// question's place. So does a defect first seen in a test that passed an
+// object to its own method (listed apart) and then in one that did not.
 func (r *typeRun) violation(v *Violation) {
 	v.key, v.defect, v.window = violationKey(v), defectKey(v), windowKey(v)
+	self := passesItself(v.test)
 	for i, u := range r.rep.Violations {
 		if u.key == v.key || v.defect != "" && u.defect == v.defect || v.window != "" && u.window == v.window {
-			if u.Question != "" && v.Question == "" {
+			if u.Question != "" && v.Question == "" || u.SelfArg && !self {
 				r.record(v)
 				v.Count += u.Count
 				v.AlsoSeenAs = append(v.AlsoSeenAs, u.Pair)

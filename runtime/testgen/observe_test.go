@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
@@ -242,6 +243,57 @@ func (s *Store) Use(c Codec) {}
 	}
 	if own < 75 {
 		t.Errorf("%d of 100 Codec arguments made by NewJSON, want most", own)
+	}
+}
+
+// TestNoSharedObjectAsAny checks that an empty-interface parameter never
+// gets a shared object (a.Log(a) races with a's writes through the
+// formatting of its argument), while a parameter of an interface the
+// type implements does.
+func TestNoSharedObjectAsAny(t *testing.T) {
+	const src = `package q
+
+import "sync"
+
+type Sizer interface{ Size() int }
+
+type Log struct{ mu sync.Mutex; n int }
+
+func (l *Log) Size() int { return l.n }
+
+func (l *Log) Print(args ...any) {}
+
+func (l *Log) Print1(arg any) {}
+
+func (l *Log) Add(s Sizer) {}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "q.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSubject(pkg, &deps.TypePlan{Name: "Log", Methods: []deps.Method{{Name: "Print"}, {Name: "Print1"}, {Name: "Add"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(s, Config{Seed: 1, Find: FindAll, Pairs: PairsDependent, MaxLen: 2})
+	objs := map[string]int{}
+	for range 100 {
+		for _, m := range []string{"Print", "Print1", "Add"} {
+			if c := g.fresh(0, m, []int{0}); slices.ContainsFunc(c.Args, func(a harness.Value) bool { return holdsObj(a, 0) }) {
+				objs[m]++
+			}
+		}
+	}
+	if objs["Print"]+objs["Print1"] != 0 {
+		t.Errorf("empty-interface arguments got the shared object %d and %d times in 100, want never", objs["Print"], objs["Print1"])
+	}
+	if objs["Add"] == 0 {
+		t.Error("a Sizer argument never got the shared object")
 	}
 }
 
