@@ -1,0 +1,351 @@
+package repro
+
+import (
+	"fmt"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/testgen"
+)
+
+// adapt adapts e, the result of function f, to type want: it checks the
+// error or bool second result (as depcon did: it was nil, or true, when
+// the test ran), asserts the dynamic type of an interface, and takes the
+// address of, or dereferences, the value.
+func (w *writer) adapt(e string, f *testgen.Func, want types.Type) string {
+	switch f.Check() {
+	case "error":
+		x, err := w.temp("v"), w.temp("err")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := %s\nif %s != nil {\nt.Fatal(%s)\n}", x, err, e, err, err))
+		e = x
+	case "bool":
+		x, ok := w.temp("v"), w.temp("ok")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := %s\nif !%s {\nt.Fatal(%q)\n}", x, ok, e, ok, f.Name+" failed"))
+		e = x
+	case "extra":
+		x := w.temp("v")
+		w.pre = append(w.pre, fmt.Sprintf("%s, _ := %s", x, e))
+		e = x
+	}
+	res := f.Sig.Results().At(0).Type()
+	wantPtr, _ := want.Underlying().(*types.Pointer)
+	if types.IsInterface(want) {
+		return e
+	}
+	if f.Iface() {
+		// The dynamic value is the type under test or a pointer to it.
+		elem := want
+		if wantPtr != nil {
+			elem = wantPtr.Elem()
+		}
+		x, p := w.temp("v"), w.temp("p")
+		value := "" // a case for a value of the type, when it can be one
+		if iface, ok := f.Res.Underlying().(*types.Interface); ok && types.Implements(elem, iface) {
+			value = fmt.Sprintf("case %s:\n%s = &%s\n", w.typ(elem), p, x)
+		}
+		w.pre = append(w.pre, fmt.Sprintf("var %s *%s\nswitch %s := %s.(type) {\ncase *%s:\n%s = %s\n%s"+
+			"default:\nt.Fatalf(\"%s returned %%T\", %s)\n}", p, w.typ(elem), x, e, w.typ(elem), p, x, value,
+			f.Name, x))
+		if wantPtr == nil {
+			return "*" + p
+		}
+		return p
+	}
+	_, resPtr := res.(*types.Pointer)
+	switch {
+	case resPtr && wantPtr == nil:
+		return "*" + e
+	case !resPtr && wantPtr != nil:
+		x := w.temp("v")
+		w.pre = append(w.pre, fmt.Sprintf("%s := %s", x, e))
+		return "&" + x
+	}
+	return e
+}
+
+// param returns the type of parameter i of sig.
+func param(sig *types.Signature, i int) types.Type { return sig.Params().At(i).Type() }
+
+// expr returns the Go expression of v for a parameter of type t.
+func (w *writer) expr(v harness.Value, t types.Type) string {
+	switch v.K {
+	case harness.KLit:
+		return w.literal(v, t)
+	case harness.KObj:
+		if _, ok := t.Underlying().(*types.Pointer); !ok && !types.IsInterface(t) {
+			return "*" + obj(v.Obj)
+		}
+		return obj(v.Obj)
+	case harness.KResult:
+		return resultVar(v.Prefix, v.Result)
+	case harness.KStruct:
+		st := t
+		ptr := false
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			st, ptr = p.Elem(), true
+		}
+		var fields []string
+		if s, ok := st.Underlying().(*types.Struct); ok {
+			for _, e := range v.Elems {
+				for i := range s.NumFields() {
+					if f := s.Field(i); f.Name() == e.Field {
+						fields = append(fields, e.Field+": "+w.expr(e, f.Type()))
+					}
+				}
+			}
+		}
+		lit := w.typ(st) + "{" + strings.Join(fields, ", ") + "}"
+		if ptr {
+			return "&" + lit
+		}
+		return lit
+	case harness.KCall:
+		return w.adapt(w.funcCall(*v.Call), w.s.Funcs[v.Call.Fn], t)
+	case harness.KCtx:
+		return w.context(v.Lit)
+	case harness.KFunc:
+		if v.Type != "" {
+			if tn, ok := w.s.Pkg.Scope().Lookup(v.Type).(*types.TypeName); ok {
+				return w.typ(tn.Type()) + "(" + w.funcLit(tn.Type(), v.Lit == funcTrue) + ")"
+			}
+		}
+		return w.funcLit(t, v.Lit == funcTrue)
+	case harness.KReader:
+		return w.reader(v.Lit, t)
+	case harness.KFresh:
+		// A name of its own in every iteration, as depcon gave it.
+		w.imports["path/filepath"] = "filepath"
+		e := strconv.Quote(v.Lit) + " + filepath.Base(t.TempDir())"
+		if _, named := types.Unalias(t).(*types.Named); named {
+			e = w.typ(t) + "(" + e + ")"
+		}
+		return e
+	case harness.KPath:
+		// A file of its own in every iteration, as depcon gave it.
+		w.imports["path/filepath"] = "filepath"
+		e := "filepath.Join(t.TempDir(), " + strconv.Quote(v.Lit) + ")"
+		if _, named := types.Unalias(t).(*types.Named); named {
+			e = w.typ(t) + "(" + e + ")"
+		}
+		return e
+	case harness.KWriter:
+		return w.writerValue(t)
+	case harness.KZero:
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+			return "nil"
+		case *types.Struct, *types.Array:
+			return w.typ(t) + "{}"
+		}
+		return w.typ(t) + "(" + zeroBasic(t) + ")"
+	case harness.KNew:
+		return "&" + w.typ(t.Underlying().(*types.Pointer).Elem()) + "{}"
+	case harness.KSlice:
+		elem := t.Underlying().(*types.Slice).Elem()
+		var es []string
+		for _, e := range v.Elems {
+			es = append(es, w.expr(e, elem))
+		}
+		return w.typ(t) + "{" + strings.Join(es, ", ") + "}"
+	case harness.KMap, harness.KChan:
+		if v.K == harness.KChan {
+			if ch, ok := t.Underlying().(*types.Chan); ok && ch.Dir() != types.SendRecv {
+				// make cannot build a directional channel: convert a
+				// bidirectional one.
+				return "(" + w.typ(t) + ")(make(chan " + w.typ(ch.Elem()) + ", 1))"
+			}
+			return "make(" + w.typ(t) + ", 1)"
+		}
+		return "make(" + w.typ(t) + ")"
+	}
+	return "nil"
+}
+
+// literal returns a basic literal for a parameter of type t.
+func (w *writer) literal(v harness.Value, t types.Type) string {
+	if types.IsInterface(t) {
+		if v.Basic == "string" {
+			return strconv.Quote(v.Lit)
+		}
+		return v.Lit
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	switch {
+	case b == nil:
+		return v.Lit
+	case b.Info()&types.IsString != 0:
+		return strconv.Quote(v.Lit)
+	case v.Lit == "max" || v.Lit == "min":
+		return w.bound(b, v.Lit)
+	}
+	return v.Lit
+}
+
+// bound returns the expression of the maximum or minimum of a basic type.
+func (w *writer) bound(b *types.Basic, which string) string {
+	w.imports["math"] = "math"
+	name := map[types.BasicKind]string{
+		types.Int: "Int", types.Int8: "Int8", types.Int16: "Int16", types.Int32: "Int32", types.Int64: "Int64",
+		types.Uint: "Uint", types.Uint8: "Uint8", types.Uint16: "Uint16", types.Uint32: "Uint32",
+		types.Uint64: "Uint64", types.Float32: "Float32", types.Float64: "Float64",
+	}[b.Kind()]
+	switch {
+	case b.Kind() == types.Uintptr && which == "max":
+		return "^uintptr(0)"
+	case name == "" || b.Info()&types.IsUnsigned != 0 && which == "min":
+		return "0"
+	case b.Info()&types.IsFloat != 0 && which == "min":
+		return "-math.Max" + name
+	}
+	return "math." + title(which) + name
+}
+
+// funcLit returns a function literal of type t that returns zero
+// values or, when truthy, true and 1 for its boolean and numeric results.
+func (w *writer) funcLit(t types.Type, truthy bool) string {
+	sig := t.Underlying().(*types.Signature)
+	var ps, rs, vals []string
+	for i := range sig.Params().Len() {
+		p := w.typ(sig.Params().At(i).Type())
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			p = "..." + strings.TrimPrefix(p, "[]")
+		}
+		ps = append(ps, p)
+	}
+	for i := range sig.Results().Len() {
+		rt := sig.Results().At(i).Type()
+		rs = append(rs, fmt.Sprintf("r%d %s", i, w.typ(rt)))
+		if b, ok := rt.Underlying().(*types.Basic); ok && truthy {
+			switch {
+			case b.Info()&types.IsBoolean != 0:
+				vals = append(vals, fmt.Sprintf("r%d = true", i))
+			case b.Info()&types.IsNumeric != 0:
+				vals = append(vals, fmt.Sprintf("r%d = 1", i))
+			}
+		}
+	}
+	lit := "func(" + strings.Join(ps, ", ") + ")"
+	if len(rs) > 0 {
+		lit += " (" + strings.Join(rs, ", ") + ")"
+	}
+	switch {
+	case len(rs) == 0:
+		return lit + " {}"
+	case len(vals) == 0:
+		return lit + " { return }"
+	}
+	return lit + " {\n" + strings.Join(vals, "\n") + "\nreturn\n}"
+}
+
+// context returns a context as the harness builds it for lit: a
+// background one, one already cancelled, or one that times out after a
+// millisecond.
+func (w *writer) context(lit string) string {
+	w.imports["context"] = "context"
+	switch lit {
+	case ctxCancelled:
+		ctx, cancel := w.temp("ctx"), w.temp("cancel")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithCancel(context.Background())\n%s()", ctx, cancel, cancel))
+		return ctx
+	case ctxTimeout:
+		ctx, cancel := w.temp("ctx"), w.temp("cancel")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), time.Millisecond)\ndefer %s()",
+			ctx, cancel, cancel))
+		return ctx
+	}
+	return "context.Background()"
+}
+
+// The literals of KCtx and KFunc values the harness gives a meaning.
+const (
+	ctxCancelled = "cancelled"
+	ctxTimeout   = "timeout"
+	funcTrue     = "true"
+)
+
+// reader returns a reader over data for a parameter of type t.
+func (w *writer) reader(data string, t types.Type) string {
+	w.imports["strings"] = "strings"
+	r := "strings.NewReader(" + strconv.Quote(data) + ")"
+	switch {
+	case isNamedPtr(t, "bufio", "Reader"):
+		w.imports["bufio"] = "bufio"
+		return "bufio.NewReader(" + r + ")"
+	case isNamedPtr(t, "bytes", "Reader"):
+		w.imports["bytes"] = "bytes"
+		return "bytes.NewReader([]byte(" + strconv.Quote(data) + "))"
+	case needs(t, "Close"):
+		w.readCloser = true
+		return "depconReadCloser{" + r + "}"
+	}
+	return r
+}
+
+// writerValue returns a fresh writer for a parameter of type t.
+func (w *writer) writerValue(t types.Type) string {
+	w.imports["bytes"] = "bytes"
+	switch {
+	case isNamedPtr(t, "strings", "Builder"):
+		w.imports["strings"] = "strings"
+		return "new(strings.Builder)"
+	case isNamedPtr(t, "bufio", "Writer"):
+		w.imports["bufio"] = "bufio"
+		return "bufio.NewWriter(new(bytes.Buffer))"
+	case needs(t, "Close") || needs(t, "Flush") || needs(t, "Sync"):
+		w.writeCloser = true
+		return "&depconWriteCloser{}"
+	}
+	return "new(bytes.Buffer)"
+}
+
+// isNamedPtr reports whether t is *path.name.
+func isNamedPtr(t types.Type, path, name string) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+// needs reports whether interface t has method name.
+func needs(t types.Type, name string) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := range iface.NumMethods() {
+		if iface.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroBasic returns the zero literal of a basic type.
+func zeroBasic(t types.Type) string {
+	b, ok := t.Underlying().(*types.Basic)
+	switch {
+	case !ok:
+		return "0"
+	case b.Info()&types.IsString != 0:
+		return `""`
+	case b.Info()&types.IsBoolean != 0:
+		return "false"
+	}
+	return "0"
+}
+
+// typ returns the Go expression of type t in the package under test,
+// recording the imports it needs.
+func (w *writer) typ(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == w.s.Pkg {
+			return ""
+		}
+		w.imports[p.Path()] = p.Name()
+		return p.Name()
+	})
+}
