@@ -758,9 +758,10 @@ func TestReceiverNames(t *testing.T) {
 // TestDottedPath checks the package variables of a package whose import
 // path's last element has a dot (dotted.v2, as gopkg.in/yaml.v3): its own
 // count, written by Store's methods with no lock, makes them dependent, as
-// in a package with a dotless path; Tally's total, written under a lock,
-// does not; nor does the private state of dottedlib.v3, another such
-// package, that Private's methods write through calls.
+// in a package with a dotless path; Tally's total, written under the
+// package's mutex (shown as people know the package, dotted.v2.mu), does
+// not; nor does the private state of dottedlib.v3, another such package,
+// that Private's methods write through calls.
 func TestDottedPath(t *testing.T) {
 	p := runDeps(t, "dotted.v2")[0].Result.(*deps.Plan)
 	store := p.Type("Store")
@@ -768,6 +769,10 @@ func TestDottedPath(t *testing.T) {
 	if m := store.Method("Put"); m == nil || !slices.Equal(m.WriteLocs, []string{`@"dotted.v2".count`}) {
 		t.Errorf("Store.Put: %+v, want it to write @\"dotted.v2\".count", m)
 	}
-	checkPairs(t, p.Type("Tally"))
+	tally := p.Type("Tally")
+	checkPairs(t, tally)
+	if m := tally.Method("Add"); m == nil || !slices.Equal(m.Locks, []string{"dotted.v2.mu(W)"}) {
+		t.Errorf("Tally.Add: %+v, want it to hold dotted.v2.mu", m)
+	}
 	checkPairs(t, p.Type("Private"))
 }

@@ -17,6 +17,11 @@
 //	$f0, $f1, …   the free variables of a closure
 //	@pkg.Name     a package-level variable
 //
+// The path of a variable's package is quoted when its last element has a
+// dot, `@"gopkg.in/yaml.v3".Name`, where the dot before the name would
+// otherwise be ambiguous (GlobalRoot); Root and GlobalPkg split both
+// forms, Display shows both the same way ("yaml.v3.Name").
+//
 // followed by steps: ".f" selects field f in place, "[*]" any element of
 // an array in place, and "->" goes through a reference (a pointer, slice,
 // map, channel or interface value loaded from memory), so that

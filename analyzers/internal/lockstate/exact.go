@@ -88,7 +88,7 @@ func (r *Namer) exactName(v ssa.Value, depth int) (ExactPath, bool) {
 		return ExactPath{Root: root, Display: v.Name(), Class: namedClass(v.Type()), Values: []ssa.Value{v}}, true
 	case *ssa.Global:
 		root, ok := r.root(v)
-		return ExactPath{Root: root, Display: v.Name(), Class: root}, ok
+		return ExactPath{Root: root, Display: v.Name(), Class: globalClass(root)}, ok
 	case *ssa.Alloc:
 		disp := v.Comment
 		if disp == "" || strings.HasPrefix(disp, "complit") || strings.HasPrefix(disp, "new") || strings.HasPrefix(disp, "varargs") || strings.HasPrefix(disp, "slicelit") {
@@ -225,7 +225,7 @@ func (r *Namer) exactField(x ssa.Value, i int, depth int) (ExactPath, bool) {
 		p.Class = ""
 	}
 	if strings.HasPrefix(p.Root, "@") {
-		p.Class = p.Root + p.Rest
+		p.Class = globalClass(p.Root) + p.Rest
 	}
 	p.Values = p.Values[:len(p.Values):len(p.Values)]
 	return p, true

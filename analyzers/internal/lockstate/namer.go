@@ -53,7 +53,7 @@ func (r *Namer) Paths(v ssa.Value) []Path {
 }
 
 // root returns the root a parameter, a free variable or a package
-// variable is under both policies: "$1", "$f0", "@pkg/path.V".
+// variable is under both policies: "$1", "$f0", "@pkg/path.V" (GlobalRoot).
 func (r *Namer) root(v ssa.Value) (string, bool) {
 	switch v := v.(type) {
 	case *ssa.Parameter:
@@ -62,7 +62,7 @@ func (r *Namer) root(v ssa.Value) (string, bool) {
 		return "$f" + strconv.Itoa(r.free[v]), true
 	case *ssa.Global:
 		if v.Pkg != nil {
-			return "@" + v.Pkg.Pkg.Path() + "." + v.Name(), true
+			return GlobalRoot(v.Pkg.Pkg.Path(), v.Name()), true
 		}
 	}
 	return "", false
@@ -82,7 +82,7 @@ func (r *Namer) compute(v ssa.Value) []Path {
 		}
 	case *ssa.Global:
 		if root, ok := r.root(v); ok {
-			return []Path{{Str: root, Class: root[1:]}}
+			return []Path{{Str: root, Class: globalClass(root)[1:]}}
 		}
 	case *ssa.FieldAddr:
 		name, class := FieldOf(v.X.Type(), v.Field)

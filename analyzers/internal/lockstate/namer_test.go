@@ -183,6 +183,39 @@ func TestPathClass(t *testing.T) {
 	}
 }
 
+// TestDottedGlobal checks how both policies of the namer name the package
+// variables of a package whose import path's last element has a dot: the
+// root quotes the path (GlobalRoot), the class spells the variable as Go
+// does, and Display shows the path's last element.
+func TestDottedGlobal(t *testing.T) {
+	pkg, _ := buildAt(t, "example.com/p.v2", namerSrc)
+	fn := function(t, pkg, "(*outer).nested")
+	n := NewNamer(fn)
+	if ps := n.Paths(pkg.Var("G")); len(ps) != 1 || ps[0].Str != `@"example.com/p.v2".G` || ps[0].Class != "example.com/p.v2.G" {
+		t.Errorf("Paths(G) = %+v", ps)
+	}
+	vals := used(fn)
+	ps := n.Paths(vals[7]) // &G.inner.n
+	if len(ps) != 1 || ps[0].Str != `@"example.com/p.v2".G.inner.n` {
+		t.Fatalf("Paths(&G.inner.n) = %+v", ps)
+	}
+	if got := GlobalPkg(ps[0].Str); got != "example.com/p.v2" {
+		t.Errorf("GlobalPkg(%q) = %q", ps[0].Str, got)
+	}
+	if got := Display(ps[0].Str, nil); got != "p.v2.G.inner.n" {
+		t.Errorf("Display(%q) = %q", ps[0].Str, got)
+	}
+	for i, want := range map[int][2]string{
+		7: {`@"example.com/p.v2".G.inner.n`, "@example.com/p.v2.G.inner.n"},
+		8: {`@"example.com/p.v2".GP->.ptr->.n`, "@example.com/p.v2.GP->.ptr->.n"},
+	} {
+		p, ok := n.Exact(vals[i])
+		if !ok || p.Key() != want[0] || p.Class != want[1] {
+			t.Errorf("Exact(%s) = %q (class %q), %v; want %q (class %q)", vals[i], p.Key(), p.Class, ok, want[0], want[1])
+		}
+	}
+}
+
 // TestExact checks the lock flows' policy of the namer: exact indices,
 // local roots, a phi as a root of its own (weak), and a load through a
 // reference as a step of its own ("->", then ".n").

@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -49,41 +50,91 @@ func Compatible(a, b string) bool {
 	return c == '.' || c == '['
 }
 
-// Root returns the root of a location: "$0", "$f1", "@pkg.V".
-func Root(loc string) string {
-	i := strings.IndexAny(loc, ".[-")
-	if loc != "" && loc[0] == '@' {
-		// A global's name contains the package path, which may hold
-		// dots: the root ends at the first step after the last slash.
-		slash := strings.LastIndexByte(loc, '/')
-		dot := strings.IndexByte(loc[slash+1:], '.') // the one before the name
-		rest := loc[slash+1+dot+1:]
-		j := strings.IndexAny(rest, ".[-")
-		if j < 0 {
-			return loc
+// GlobalRoot returns the root of the package variable name of the
+// package with import path pkg: "@pkg.Name" ("@net/http.DefaultClient"),
+// or, when the last element of pkg has a dot, with pkg quoted
+// (`@"gopkg.in/yaml.v3".Name`). The dot that ends an unquoted path is the
+// first after its last slash: a dot of the last element would be taken
+// for it (and the package for another, "gopkg.in/yaml" with variable v3).
+// The quotes are only added where they are needed, so that the other
+// paths stay as they read in Go ("net/http.DefaultClient").
+func GlobalRoot(pkg, name string) string {
+	if strings.Contains(pkg[strings.LastIndexByte(pkg, '/')+1:], ".") {
+		return "@" + strconv.Quote(pkg) + "." + name
+	}
+	return "@" + pkg + "." + name
+}
+
+// global splits a location rooted at a package variable into the
+// variable's package path and the length of its root; ok is false for
+// another location. A root with no name ("@pkg") is the whole location.
+func global(loc string) (pkg string, n int, ok bool) {
+	if loc == "" || loc[0] != '@' {
+		return "", 0, false
+	}
+	rest := loc[1:]
+	if rest != "" && rest[0] == '"' {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return rest, len(loc), true
 		}
-		return loc[:len(loc)-len(rest)+j]
+		pkg, _ = strconv.Unquote(q)
+		rest = rest[len(q):]
+	} else {
+		slash := strings.LastIndexByte(rest, '/')
+		dot := strings.IndexByte(rest[slash+1:], '.')
+		if dot < 0 {
+			return rest, len(loc), true
+		}
+		pkg, rest = rest[:slash+1+dot], rest[slash+1+dot:]
 	}
-	if i < 0 {
-		return loc
+	// rest is ".Name" followed by the steps.
+	if rest == "" {
+		return pkg, len(loc), true
 	}
-	return loc[:i]
+	j := strings.IndexAny(rest[1:], ".[-")
+	if j < 0 {
+		return pkg, len(loc), true
+	}
+	return pkg, len(loc) - len(rest) + 1 + j, true
+}
+
+// Root returns the root of a location: "$0", "$f1", "@pkg.V",
+// `@"pkg.v2".V`.
+func Root(loc string) string {
+	if _, n, ok := global(loc); ok {
+		return loc[:n]
+	}
+	if i := strings.IndexAny(loc, ".[-"); i >= 0 {
+		return loc[:i]
+	}
+	return loc
 }
 
 // GlobalPkg returns the package path of a location rooted at a package
-// variable ("net/http" for "@net/http.DefaultClient.Transport"), "" for
-// another location.
+// variable ("net/http" for "@net/http.DefaultClient.Transport",
+// "gopkg.in/yaml.v3" for `@"gopkg.in/yaml.v3".V`), "" for another
+// location.
 func GlobalPkg(loc string) string {
-	if loc == "" || loc[0] != '@' {
-		return ""
+	pkg, _, _ := global(loc)
+	return pkg
+}
+
+// globalClass returns a location rooted at a package variable with its
+// package path unquoted, the variable as Go spells it with the package
+// path ("@gopkg.in/yaml.v3.V.mu" for `@"gopkg.in/yaml.v3".V.mu`): the
+// class of a lock in it, which is compared and shown, never split.
+// Another location is returned unchanged.
+func globalClass(loc string) string {
+	if len(loc) < 2 || loc[0] != '@' || loc[1] != '"' {
+		return loc
 	}
-	root := Root(loc)[1:]
-	slash := strings.LastIndexByte(root, '/')
-	dot := strings.IndexByte(root[slash+1:], '.')
-	if dot < 0 {
-		return root
+	pkg, n, _ := global(loc)
+	q := strconv.Quote(pkg)
+	if n < 1+len(q) {
+		return loc
 	}
-	return root[:slash+1+dot]
+	return "@" + pkg + loc[1+len(q):]
 }
 
 // ParamIndex returns i for a location rooted at parameter $i, or -1.
@@ -120,8 +171,10 @@ func Display(loc string, names []string) string {
 	if i := ParamIndex(loc); i >= 0 && i < len(names) {
 		name = names[i]
 	} else if strings.HasPrefix(root, "@") {
-		name = root[1:]
-		if slash := strings.LastIndexByte(name, '/'); slash >= 0 {
+		// The last element of the package path and the name:
+		// "http.DefaultClient", "yaml.v3.V".
+		name = globalClass(root)[1:]
+		if slash := strings.LastIndexByte(GlobalPkg(root), '/'); slash >= 0 {
 			name = name[slash+1:]
 		}
 	}

@@ -51,6 +51,9 @@ func TestCompatible(t *testing.T) {
 		{"$0", "$f0", false},
 		{"@p.G", "@p.G.mu", true},
 		{"@p.G", "@p.GP", false},
+		{`@"p.v2".G`, `@"p.v2".G.mu`, true},
+		{`@"p.v2".G`, `@"p.v2".GP`, false},
+		{`@"p.v2".G`, "@p.v2", false}, // package p.v2's G and package p's v2
 		{"", "$0", false},
 	} {
 		if got := Compatible(tt.a, tt.b); got != tt.want {
@@ -78,6 +81,12 @@ func TestRoot(t *testing.T) {
 		{"@net/http.DefaultClient", "@net/http.DefaultClient", "net/http", -1},
 		{"@net/http.DefaultClient.Transport", "@net/http.DefaultClient", "net/http", -1},
 		{"@example.com/a/b.V->x.y", "@example.com/a/b.V", "example.com/a/b", -1},
+		// A package path whose last element has a dot is quoted.
+		{`@"gopkg.in/yaml.v3".V`, `@"gopkg.in/yaml.v3".V`, "gopkg.in/yaml.v3", -1},
+		{`@"gopkg.in/yaml.v3".V.mu`, `@"gopkg.in/yaml.v3".V`, "gopkg.in/yaml.v3", -1},
+		{`@"example.com/m/lib.v2".count->x[*]`, `@"example.com/m/lib.v2".count`, "example.com/m/lib.v2", -1},
+		{`@"example.com".V[*]`, `@"example.com".V`, "example.com", -1},
+		{`@"a.b/c.d".V`, `@"a.b/c.d".V`, "a.b/c.d", -1},
 	} {
 		if got := Root(tt.loc); got != tt.root {
 			t.Errorf("Root(%q) = %q, want %q", tt.loc, got, tt.root)
@@ -87,6 +96,42 @@ func TestRoot(t *testing.T) {
 		}
 		if got := ParamIndex(tt.loc); got != tt.param {
 			t.Errorf("ParamIndex(%q) = %d, want %d", tt.loc, got, tt.param)
+		}
+	}
+}
+
+// TestGlobalRoot checks the roots of package variables: the package path
+// is quoted when its last element has a dot, which would be taken for the
+// one before the name, and Root, GlobalPkg and globalClass take both
+// forms back apart.
+func TestGlobalRoot(t *testing.T) {
+	for _, tt := range []struct{ pkg, name, root, class string }{
+		{"p", "G", "@p.G", "@p.G"},
+		{"net/http", "DefaultClient", "@net/http.DefaultClient", "@net/http.DefaultClient"},
+		{"example.com/m/lib", "count", "@example.com/m/lib.count", "@example.com/m/lib.count"},
+		{"example.com/m/lib.v2", "count", `@"example.com/m/lib.v2".count`, "@example.com/m/lib.v2.count"},
+		{"gopkg.in/yaml.v3", "V", `@"gopkg.in/yaml.v3".V`, "@gopkg.in/yaml.v3.V"},
+		{"example.com", "V", `@"example.com".V`, "@example.com.V"},
+	} {
+		root := GlobalRoot(tt.pkg, tt.name)
+		if root != tt.root {
+			t.Errorf("GlobalRoot(%q, %q) = %q, want %q", tt.pkg, tt.name, root, tt.root)
+		}
+		for _, loc := range []string{root, root + ".mu", root + "->x", root + "[*].y"} {
+			if got := Root(loc); got != root {
+				t.Errorf("Root(%q) = %q, want %q", loc, got, root)
+			}
+			if got := GlobalPkg(loc); got != tt.pkg {
+				t.Errorf("GlobalPkg(%q) = %q, want %q", loc, got, tt.pkg)
+			}
+			if got, want := globalClass(loc), tt.class+loc[len(root):]; got != want {
+				t.Errorf("globalClass(%q) = %q, want %q", loc, got, want)
+			}
+		}
+	}
+	for _, loc := range []string{"$0.x", "%t3.mu", "T.x"} {
+		if got := globalClass(loc); got != loc {
+			t.Errorf("globalClass(%q) = %q, want it unchanged", loc, got)
 		}
 	}
 }
@@ -113,6 +158,9 @@ func TestDisplay(t *testing.T) {
 		{"$f0->mu", "$f0.mu"},
 		{"@p.G.mu", "p.G.mu"},
 		{"@net/http.DefaultClient->mu", "http.DefaultClient.mu"},
+		{`@"gopkg.in/yaml.v3".V.mu`, "yaml.v3.V.mu"},
+		{`@"example.com/m/lib.v2".count->x`, "lib.v2.count.x"},
+		{`@"example.com".V`, "example.com.V"},
 	} {
 		if got := Display(tt.loc, names); got != tt.want {
 			t.Errorf("Display(%q) = %q, want %q", tt.loc, got, tt.want)

@@ -22,13 +22,19 @@ const testPkgPath = "example.com/p"
 // build type-checks src as package example.com/p and builds it to SSA.
 func build(t *testing.T, src string) (*ssa.Package, *token.FileSet) {
 	t.Helper()
+	return buildAt(t, testPkgPath, src)
+}
+
+// buildAt is build with the package at import path path.
+func buildAt(t *testing.T, path, src string) (*ssa.Package, *token.FileSet) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
 	conf := &types.Config{Importer: importer.Default()}
-	pkg, _, err := ssautil.BuildPackage(conf, fset, types.NewPackage(testPkgPath, "p"), []*ast.File{f}, ssa.SanityCheckFunctions)
+	pkg, _, err := ssautil.BuildPackage(conf, fset, types.NewPackage(path, "p"), []*ast.File{f}, ssa.SanityCheckFunctions)
 	if err != nil {
 		t.Fatal(err)
 	}
