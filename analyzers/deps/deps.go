@@ -35,7 +35,8 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
-	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events), InterfaceCalls(res))
+	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events), InterfaceCalls(res),
+		NewInterfaceDocs(pass.Files))
 	return plan, nil
 }
 
@@ -46,11 +47,13 @@ func run(pass *analysis.Pass) (any, error) {
 // callbacks it calls with a lock held: see Callbacks); calls, the
 // accesses of its calls into interfaces its receiver's fields hold (see
 // InterfaceCalls). Either is nil when the summaries resolved every call.
+// Docs holds the doc comments of the package's interface methods, which
+// the methods that implement them follow when they have none.
 func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire,
-	calls map[*ssa.Function][]summary.Access) *Plan {
+	calls map[*ssa.Function][]summary.Access, docs InterfaceDocs) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
-		tp := planType(t, extra, calls)
+		tp := planType(t, extra, calls, docs)
 		plan.All = append(plan.All, tp)
 	}
 	plan.Types = exportedView(plan.All)
@@ -72,6 +75,8 @@ type method struct {
 	// shown and shownWrites count the accesses that AS(m) shows: the
 	// reads of a location that no method writes are left out.
 	shown, shownWrites int
+	// doc is the method's documentation (funcDoc).
+	doc string
 }
 
 type access struct {
@@ -99,13 +104,14 @@ type lockPair struct {
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
-	return planType(t, extra, nil)
+	return planType(t, extra, nil, nil)
 }
 
 // planType is PlanType with the accesses of calls into interfaces (see
 // NewPlan).
-func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) *TypePlan {
-	tp, ms := contract(t, extra, calls)
+func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
+	docs InterfaceDocs) *TypePlan {
+	tp, ms := contract(t, extra, calls, docs)
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
 	for i := 0; i < n; i++ {
@@ -137,16 +143,17 @@ func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 // the dependent pairs: whether the type is meant to be shared (Concurrent,
 // NotShared) and, per method, whether it is a set-up method, documented
 // to run alone, or unsynchronised. unguarded reads it, so that vet and
-// depcon test decide these by one definition.
-func Contract(t *summary.Type) *TypePlan {
-	tp, _ := contract(t, nil, nil)
+// depcon test decide these by one definition; docs is as for NewPlan.
+func Contract(t *summary.Type, docs InterfaceDocs) *TypePlan {
+	tp, _ := contract(t, nil, nil, docs)
 	return tp
 }
 
 // contract computes the type's contract (see Contract) and the methods'
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
-func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access) (*TypePlan, []*method) {
+func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
+	docs InterfaceDocs) (*TypePlan, []*method) {
 	self := lockstate.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
 	recv := summary.RecvName(t.Obj.Type())
@@ -161,6 +168,9 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 	var ms []*method
 	for _, m := range all {
 		mm := newMethod(m, self, written, extra[m.Func], calls[m.Func])
+		if fn := m.Func; fn != nil && fn.Synthetic == "" {
+			mm.doc = funcDoc(fn, docs)
+		}
 		ms = append(ms, mm)
 		reads, writes := mm.locations()
 		tp.Methods = append(tp.Methods, Method{Name: m.Name, Exported: m.Exported, Truncated: m.Summary.Truncated,
@@ -179,7 +189,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 		}
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()
 		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
-			tp.Methods[i].Sequential = SequentialDoc(funcDoc(fn))
+			tp.Methods[i].Sequential = SequentialDoc(mm.doc)
 		}
 	}
 	return tp, ms

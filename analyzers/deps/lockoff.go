@@ -33,7 +33,7 @@ func lockOff(m *method, gates map[string]string) string {
 	if fn == nil || fn.Synthetic != "" {
 		return ""
 	}
-	if phrase := lockOffDoc.FindString(strings.Join(strings.Fields(funcDoc(fn)), " ")); phrase != "" {
+	if phrase := lockOffDoc.FindString(strings.Join(strings.Fields(m.doc), " ")); phrase != "" {
 		return "doc: " + strings.ToLower(phrase)
 	}
 	for _, a := range m.accesses {

@@ -53,13 +53,13 @@ func setUp(m *method, all []*method) string {
 	if fn == nil || fn.Synthetic != "" {
 		return ""
 	}
-	if args, ok := directive(funcDoc(fn), DirSetUp); ok {
+	if args, ok := directive(m.doc, DirSetUp); ok {
 		return annotated(DirSetUp, args)
 	}
 	if teardown(m.m.Name) {
 		return ""
 	}
-	if phrase := setUpDoc(funcDoc(fn)); phrase != "" {
+	if phrase := setUpDoc(m.doc); phrase != "" {
 		return "doc: " + phrase
 	}
 	if m.m.Summary.Truncated {
@@ -289,11 +289,11 @@ func setUpDoc(doc string) string {
 }
 
 // funcDoc returns the doc comment of fn or, when it has none, those of
-// the interface methods of its package it implements (interfaceDoc); ""
-// when its syntax is not at hand.
-func funcDoc(fn *ssa.Function) string {
+// the interface methods of its package it implements (see
+// InterfaceDocs); "" when its syntax is not at hand.
+func funcDoc(fn *ssa.Function, docs InterfaceDocs) string {
 	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
 		return summary.DocText(d.Doc)
 	}
-	return interfaceDoc(fn)
+	return docs.of(fn)
 }

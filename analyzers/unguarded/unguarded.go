@@ -61,6 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byName[t.Obj.Name()] = t
 	}
 	reported := reports{}
+	docs := deps.NewInterfaceDocs(pass.Files)
 	for _, t := range entries(res) {
 		if t.truncated(res) {
 			// A summary cut at its size limit may have lost accesses,
@@ -71,7 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		var tp *deps.TypePlan
 		if st := byName[t.obj.Name()]; st != nil {
-			tp = deps.Contract(st)
+			tp = deps.Contract(st, docs)
 		}
 		if tp != nil && tp.NotShared != "" {
 			// Not meant to be shared between goroutines (documented or
