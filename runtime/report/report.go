@@ -271,6 +271,12 @@ type Violation struct {
 	AlsoSeenAs [][2]string `json:"also_seen_as,omitempty"`
 }
 
+// IsReproducerPath reports whether a violation's Reproducer is the path
+// of a file (depcon test -o) rather than its source.
+func IsReproducerPath(s string) bool {
+	return strings.HasSuffix(s, ".go") && !strings.Contains(s, "\n")
+}
+
 // PairString writes a pair as "A ∥ B", "A" for a single call.
 func PairString(p [2]string) string {
 	if p[1] == "" {

@@ -223,7 +223,7 @@ func (v *Violation) writeText(w io.Writer) {
 	}
 	switch {
 	case v.Reproducer == "":
-	case strings.HasSuffix(v.Reproducer, ".go") && !strings.Contains(v.Reproducer, "\n"):
+	case IsReproducerPath(v.Reproducer):
 		fmt.Fprintf(w, "    reproducer: %s\n", v.Reproducer)
 	default:
 		fmt.Fprintf(w, "    reproducer (-o DIR writes it to a file):\n%s\n", indent(strings.TrimRight(v.Reproducer, "\n"), "    | "))

@@ -188,12 +188,6 @@ func evidenceProps(ev []deps.Evidence) []map[string]string {
 	return out
 }
 
-// IsReproducerPath reports whether a violation's Reproducer is the path
-// of a file (depcon test -o) rather than its source.
-func IsReproducerPath(s string) bool {
-	return strings.HasSuffix(s, ".go") && !strings.Contains(s, "\n")
-}
-
 // reproducer returns the attachment of v's reproducer, adding an artifact
 // holding its source to the run when it was not written to a file.
 func reproducer(run *Run, loc *locator, t *report.TypeReport, v *report.Violation) *Attachment {
@@ -201,7 +195,7 @@ func reproducer(run *Run, loc *locator, t *report.TypeReport, v *report.Violatio
 	switch {
 	case v.Reproducer == "":
 		return nil
-	case IsReproducerPath(v.Reproducer):
+	case report.IsReproducerPath(v.Reproducer):
 		path := v.Reproducer
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs

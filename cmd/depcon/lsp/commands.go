@@ -264,7 +264,7 @@ func (s *Server) violationRec(dir, typ string, a *pkgResult, v *report.Violation
 	rec.diag = d
 	switch {
 	case v.Reproducer == "":
-	case strings.HasSuffix(v.Reproducer, ".go") && !strings.Contains(v.Reproducer, "\n"):
+	case report.IsReproducerPath(v.Reproducer):
 		if src, err := os.ReadFile(v.Reproducer); err == nil {
 			rec.reproName, rec.reproSrc = filepath.Base(v.Reproducer), src
 		}
