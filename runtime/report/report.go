@@ -2,9 +2,9 @@
 // JSON renderings.
 //
 // The driver (runtime/driver) produces a [Report]: a [TypeReport] per
-// type tested, with the [Violation]s found, the interleaving coverage of
-// its pairs ([PairCoverage]), and what the tests did about the static
-// diagnostics of the packages ([DiagnosticResult]). [Report.WriteText]
+// type tested, with the violations found ([Violation]), the interleaving
+// coverage of its pairs ([PairCoverage]), and what the tests did about
+// the static diagnostics of the packages ([DiagnosticResult]). [Report.WriteText]
 // and [Report.WriteTextVerbose] render it for a person,
 // [Report.WriteJSON] as JSON, which [ReadJSON] reads back: depcon test
 // -merge merges the JSON reports of a run's shards ([CheckShards],
