@@ -5,33 +5,62 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"iter"
 	"strings"
 )
 
-// typeDocs returns the doc comments of the named types declared in files:
-// the comment of the type spec, or that of its declaration when the
-// declaration has one spec ("// T is …" above "type T struct").
+// typeDocs returns the doc comments of the named types declared in files
+// (see typeSpecs), by the position of the type's name.
 func typeDocs(files []*ast.File) map[token.Pos]string {
 	docs := map[token.Pos]string{}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
+	for ts, doc := range typeSpecs(files) {
+		if doc != nil {
+			docs[ts.Name.Pos()] = DocText(doc)
+		}
+	}
+	return docs
+}
+
+// TypeDoc returns the doc comment of the type name declared in files, as
+// the analyzers read it (see typeSpecs and DocText: its //depcon:
+// directives included), or "".
+func TypeDoc(files []*ast.File, name string) string {
+	for ts, doc := range typeSpecs(files) {
+		if ts.Name.Name == name {
+			if doc == nil {
+				return ""
 			}
-			for _, s := range gd.Specs {
-				ts := s.(*ast.TypeSpec)
-				doc := ts.Doc
-				if doc == nil && len(gd.Specs) == 1 {
-					doc = gd.Doc
+			return DocText(doc)
+		}
+	}
+	return ""
+}
+
+// typeSpecs yields the type specs declared at the top level of files,
+// each with its doc comment (nil when it has none): the comment of the
+// type spec, or that of its declaration when the declaration has one
+// spec ("// T is …" above "type T struct").
+func typeSpecs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
+	return func(yield func(*ast.TypeSpec, *ast.CommentGroup) bool) {
+		for _, f := range files {
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
 				}
-				if doc != nil {
-					docs[ts.Name.Pos()] = DocText(doc)
+				for _, s := range gd.Specs {
+					ts := s.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !yield(ts, doc) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return docs
 }
 
 // pkgDoc returns the package's doc comment, from the files that have one.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 const vetConfirmUsage = `usage: depcon vet -confirm [flags] PACKAGES
@@ -130,7 +131,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 		enc.SetEscapeHTML(false)
 		diags := rep.Diagnostics
 		if diags == nil {
-			diags = []*driver.DiagnosticResult{}
+			diags = []*report.DiagnosticResult{}
 		}
 		if err := enc.Encode(diags); err != nil {
 			fmt.Fprintf(stderr, "depcon vet: writing the diagnostics: %v\n", err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // TestVetConfirm runs depcon vet -confirm on a package with a diagnostic
@@ -24,14 +24,14 @@ func TestVetConfirm(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != exitFindings {
 		t.Fatalf("exit status %d (%v), want 1\n%s%s", code, err, out, stderr.String())
 	}
-	var diags []*driver.DiagnosticResult
+	var diags []*report.DiagnosticResult
 	if err := json.Unmarshal(out, &diags); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	want := map[string]string{ // analyzer → status
-		"unguarded": driver.DiagConfirmed,
-		"lockorder": driver.DiagNotReached,
-		"lockleak":  driver.DiagNoPair,
+		"unguarded": report.DiagConfirmed,
+		"lockorder": report.DiagNotReached,
+		"lockleak":  report.DiagNoPair,
 	}
 	if len(diags) != len(want) {
 		t.Fatalf("%d diagnostics, want %d: %s", len(diags), len(want), out)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/sarif/sariftest"
 )
 
@@ -216,7 +216,7 @@ func TestOutputsCheckedFirst(t *testing.T) {
 }
 
 // writeReports writes the reports as JSON files and returns their names.
-func writeReports(t *testing.T, reps ...*driver.Report) []string {
+func writeReports(t *testing.T, reps ...*report.Report) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var files []string
@@ -234,10 +234,10 @@ func writeReports(t *testing.T, reps ...*driver.Report) []string {
 	return files
 }
 
-func shardReport(shard string, types ...string) *driver.Report {
-	rep := &driver.Report{Shard: shard, Types: []*driver.TypeReport{}}
+func shardReport(shard string, types ...string) *report.Report {
+	rep := &report.Report{Shard: shard, Types: []*report.TypeReport{}}
 	for _, typ := range types {
-		rep.Types = append(rep.Types, &driver.TypeReport{Package: "example.com/m", Type: typ, Violations: []*driver.Violation{}})
+		rep.Types = append(rep.Types, &report.TypeReport{Package: "example.com/m", Type: typ, Violations: []*report.Violation{}})
 	}
 	return rep
 }
@@ -258,7 +258,7 @@ func TestMergeWarnings(t *testing.T) {
 	if got := lines(stderr.String()); !slices.Equal(got, want) {
 		t.Errorf("stderr:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	rep, err := driver.ReadJSON(&stdout)
+	rep, err := report.ReadJSON(&stdout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,27 +282,6 @@ func TestMergeWarnings(t *testing.T) {
 	}
 }
 
-func TestCheckShards(t *testing.T) {
-	files := []string{"a", "b", "c", "d", "./d"}
-	keep, warnings := checkShards(files, []string{"1/2", "1/3", "2/3", "", ""})
-	if !slices.Equal(keep, []int{0, 1, 2, 3}) {
-		t.Errorf("keep %v", keep)
-	}
-	want := []string{
-		"the report ./d given twice (d and ./d): counted once, from d",
-		"the reports are shards of runs of different sizes (of 2, of 3)",
-		"shard 2/2 is missing: its types are not in the report",
-		"shard 3/3 is missing: its types are not in the report",
-	}
-	if !slices.Equal(warnings, want) {
-		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
-	}
-	_, warnings = checkShards([]string{"x"}, []string{"2/4"})
-	if want := []string{"shards 1/4, 3/4, 4/4 are missing: their types are not in the report"}; !slices.Equal(warnings, want) {
-		t.Errorf("warnings %q, want %q", warnings, want)
-	}
-}
-
 // TestOutputFailsAtTheEnd merges a report with -sarif to a file that
 // opens but cannot be written (/dev/full): the baseline and the report
 // are written all the same, and the exit status is 2.
@@ -317,10 +296,10 @@ func TestOutputFailsAtTheEnd(t *testing.T) {
 	if code != exitError || !strings.Contains(stderr.String(), "-sarif: writing /dev/full: ") {
 		t.Errorf("exit %d, stderr %q; want 2 and the -sarif failure", code, stderr.String())
 	}
-	if _, err := driver.ReadBaseline(baseline); err != nil {
+	if _, err := report.ReadBaseline(baseline); err != nil {
 		t.Errorf("the baseline was not written: %v", err)
 	}
-	if _, err := driver.ReadJSON(&stdout); err != nil {
+	if _, err := report.ReadJSON(&stdout); err != nil {
 		t.Errorf("the report was not written: %v", err)
 	}
 }
@@ -393,7 +372,7 @@ func TestSmallestLimits(t *testing.T) {
 		t.Logf("isolation %q: the bounds are not enforced here", rep.Isolation)
 	}
 	for _, v := range typeReport(t, rep, "Queue").Violations {
-		if v.Reproduced != driver.ReproYes {
+		if v.Reproduced != report.ReproYes {
 			t.Errorf("%s %v: reproduced %q, want yes (the child ran out of a bound?)", v.Kind, v.Pair, v.Reproduced)
 		}
 	}

@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/sarif"
 )
 
@@ -124,9 +122,9 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	var known *driver.Baseline
+	var known *report.Baseline
 	if opt.baseline != "" {
-		b, err := driver.ReadBaseline(opt.baseline)
+		b, err := report.ReadBaseline(opt.baseline)
 		if err != nil {
 			fmt.Fprintf(stderr, "depcon test: -baseline: %v\n", err)
 			return exitError
@@ -220,7 +218,7 @@ func (outs *testOutputs) abandon() {
 // the baseline and the SARIF log the flags ask for, then the report. A
 // failure is reported on stderr and does not keep the others from being
 // written; finish reports whether all were.
-func (opt *testOptions) finish(rep *driver.Report, known *driver.Baseline, outs *testOutputs, stdout, stderr io.Writer) bool {
+func (opt *testOptions) finish(rep *report.Report, known *report.Baseline, outs *testOutputs, stdout, stderr io.Writer) bool {
 	if known != nil {
 		known.Apply(rep)
 	}
@@ -232,7 +230,7 @@ func (opt *testOptions) finish(rep *driver.Report, known *driver.Baseline, outs 
 		}
 	}
 	fail(outs.baseline.write(func(w io.Writer) error {
-		data, err := json.MarshalIndent(rep.Baseline(), "", "  ") // as driver.WriteBaseline
+		data, err := json.MarshalIndent(rep.Baseline(), "", "  ") // as report.WriteBaseline
 		if err == nil {
 			_, err = w.Write(append(data, '\n'))
 		}
@@ -247,7 +245,7 @@ func (opt *testOptions) finish(rep *driver.Report, known *driver.Baseline, outs 
 }
 
 // writeReport prints a report as JSON, or as text, verbose or not.
-func writeReport(w io.Writer, rep *driver.Report, jsonOut, verbose bool) error {
+func writeReport(w io.Writer, rep *report.Report, jsonOut, verbose bool) error {
 	switch {
 	case jsonOut:
 		return rep.WriteJSON(w)
@@ -262,8 +260,8 @@ func writeReport(w io.Writer, rep *driver.Report, jsonOut, verbose bool) error {
 // testMerge implements depcon test -merge: it merges the JSON reports in
 // files and prints the result. A shard given twice counts once, and the
 // shards missing are named on stderr, and in the report's notes.
-func testMerge(files []string, opt *testOptions, outs *testOutputs, known *driver.Baseline, stdout, stderr io.Writer) int {
-	var reps []*driver.Report
+func testMerge(files []string, opt *testOptions, outs *testOutputs, known *report.Baseline, stdout, stderr io.Writer) int {
+	var reps []*report.Report
 	var shards []string
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -271,7 +269,7 @@ func testMerge(files []string, opt *testOptions, outs *testOutputs, known *drive
 			fmt.Fprintf(stderr, "depcon test: -merge: %v\n", err)
 			return exitError
 		}
-		rep, err := driver.ReadJSON(f)
+		rep, err := report.ReadJSON(f)
 		f.Close()
 		if err != nil {
 			fmt.Fprintf(stderr, "depcon test: -merge: %s: %v\n", name, err)
@@ -280,15 +278,15 @@ func testMerge(files []string, opt *testOptions, outs *testOutputs, known *drive
 		reps = append(reps, rep)
 		shards = append(shards, rep.Shard)
 	}
-	keep, warnings := checkShards(files, shards)
+	keep, warnings := report.CheckShards(files, shards)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "depcon test: -merge: %s\n", w)
 	}
-	var kept []*driver.Report
+	var kept []*report.Report
 	for _, i := range keep {
 		kept = append(kept, reps[i])
 	}
-	rep := driver.Merge(kept...)
+	rep := report.Merge(kept...)
 	for _, w := range warnings {
 		if strings.Contains(w, "missing") || strings.Contains(w, "different sizes") {
 			rep.Notes = append(rep.Notes, "merge: "+w) // what the report lacks, in the report too
@@ -298,64 +296,6 @@ func testMerge(files []string, opt *testOptions, outs *testOutputs, known *drive
 		return exitError
 	}
 	return status(rep.Violations(), false, false)
-}
-
-// checkShards checks the shards ("K/N", "" for a whole run) of the
-// reports in files: it returns the indexes of the reports to merge (the
-// first of those of one shard, or of one file) and a warning for each
-// shard given twice, each shard missing of N, and shards of different
-// N.
-func checkShards(files, shards []string) (keep []int, warnings []string) {
-	first := map[string]int{}       // shard, or file of a whole run → index
-	total := map[int]map[int]bool{} // N → Ks
-	for i, sh := range shards {
-		key := sh
-		if key == "" {
-			key = "file " + filepath.Clean(files[i])
-		}
-		if j, ok := first[key]; ok {
-			what := "shard " + sh
-			if sh == "" {
-				what = "the report " + files[i]
-			}
-			warnings = append(warnings, fmt.Sprintf("%s given twice (%s and %s): counted once, from %s",
-				what, files[j], files[i], files[j]))
-			continue
-		}
-		first[key] = i
-		keep = append(keep, i)
-		var k, n int
-		if _, err := fmt.Sscanf(sh, "%d/%d", &k, &n); err == nil && n >= 1 {
-			if total[n] == nil {
-				total[n] = map[int]bool{}
-			}
-			total[n][k] = true
-		}
-	}
-	ns := slices.Sorted(maps.Keys(total))
-	if len(ns) > 1 {
-		var runs []string
-		for _, n := range ns {
-			runs = append(runs, fmt.Sprintf("of %d", n))
-		}
-		warnings = append(warnings, fmt.Sprintf("the reports are shards of runs of different sizes (%s)", strings.Join(runs, ", ")))
-	}
-	for _, n := range ns {
-		var missing []string
-		for k := 1; k <= n; k++ {
-			if !total[n][k] {
-				missing = append(missing, fmt.Sprintf("%d/%d", k, n))
-			}
-		}
-		switch len(missing) {
-		case 0:
-		case 1:
-			warnings = append(warnings, fmt.Sprintf("shard %s is missing: its types are not in the report", missing[0]))
-		default:
-			warnings = append(warnings, fmt.Sprintf("shards %s are missing: their types are not in the report", strings.Join(missing, ", ")))
-		}
-	}
-	return keep, warnings
 }
 
 // isTerminal reports whether w is a terminal.

@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // depconTest runs the depcon command's test with -json and args, and
 // returns the report (nil when the exit status is 2), the exit status and
 // the standard error. It checks that no child of the packages' test
 // binaries is left.
-func depconTest(t *testing.T, args ...string) (*driver.Report, int, string) {
+func depconTest(t *testing.T, args ...string) (*report.Report, int, string) {
 	t.Helper()
 	cmd := exec.Command(depconBin(t), append([]string{"test", "-json"}, args...)...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
@@ -36,7 +36,7 @@ func depconTest(t *testing.T, args ...string) (*driver.Report, int, string) {
 	if code == 2 {
 		return nil, code, stderr.String()
 	}
-	rep, err := driver.ReadJSON(&stdout)
+	rep, err := report.ReadJSON(&stdout)
 	if err != nil {
 		t.Fatalf("bad JSON report: %v\n%s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
 	}
@@ -58,7 +58,7 @@ func noLeftovers(t *testing.T) {
 }
 
 // typeReport returns the report of the type name in rep.
-func typeReport(t *testing.T, rep *driver.Report, name string) *driver.TypeReport {
+func typeReport(t *testing.T, rep *report.Report, name string) *report.TypeReport {
 	t.Helper()
 	for _, tr := range rep.Types {
 		if tr.Type == name {
@@ -114,7 +114,7 @@ func TestBaseline(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit status %d, want 1\n%s", code, stderr)
 	}
-	b, err := driver.ReadBaseline(file)
+	b, err := report.ReadBaseline(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestBaseline(t *testing.T) {
 			t.Errorf("with the baseline: %s %v not known", v.Kind, v.Pair)
 		}
 	}
-	other := &driver.Baseline{Version: 1, Violations: []driver.BaselineEntry{{Package: b.Violations[0].Package, Type: "Queue",
+	other := &report.Baseline{Version: 1, Violations: []report.BaselineEntry{{Package: b.Violations[0].Package, Type: "Queue",
 		Kind: v.Kind, Pair: [2]string{"Len", "Len"}}}}
 	if n := other.Apply(rep); n != 0 {
 		t.Errorf("a baseline of another pair marks %d violations known", n)
@@ -153,7 +153,7 @@ func sortedPair(p [2]string) [2]string {
 // gives the whole run's report, timings aside.
 func TestShardMerge(t *testing.T) {
 	t.Parallel()
-	runShard := func(args ...string) *driver.Report {
+	runShard := func(args ...string) *report.Report {
 		rep, code, stderr := depconTest(t, append([]string{"-budget", "1s", "-seed", "5", "-p", "1"}, append(args,
 			"../../testdata/runtime/correct")...)...)
 		if code != 0 {
@@ -189,10 +189,10 @@ func TestShardMerge(t *testing.T) {
 
 // withoutTimings returns the JSON of rep without its timings and the
 // counts that depend on them.
-func withoutTimings(t *testing.T, rep *driver.Report) string {
+func withoutTimings(t *testing.T, rep *report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	m := driver.Merge(rep)
+	m := report.Merge(rep)
 	for _, tr := range m.Types {
 		// How many tests each schedule and order got depends on timing.
 		tr.Interleavings, tr.Schedules, tr.PrefixCalls, tr.PrefixPruned = nil, nil, 0, 0

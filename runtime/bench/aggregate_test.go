@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -283,45 +283,45 @@ func TestRunOf(t *testing.T) {
 			{Pair: []string{"A", "D"}, Kind: "race", Real: true, Note: "D reads unlocked"},
 			{Pair: []string{"A", "E"}, Kind: "race", Real: false, Note: "benign"},
 		}}
-	viol := func(kind, m1, m2 string, before int, elapsed float64) *driver.Violation {
-		return &driver.Violation{Kind: kind, Pair: [2]string{m1, m2}, TestsBefore: before, Elapsed: elapsed}
+	viol := func(kind, m1, m2 string, before int, elapsed float64) *report.Violation {
+		return &report.Violation{Kind: kind, Pair: [2]string{m1, m2}, TestsBefore: before, Elapsed: elapsed}
 	}
 	for _, tt := range []struct {
 		name string
-		vs   []*driver.Violation
+		vs   []*report.Violation
 		want Run
 	}{
-		{"truth pair, reversed", []*driver.Violation{viol("race", "B", "A", 4, 1.5)}, Run{Found: true, FDT: 1.5, Tests: 5}},
-		{"equivalent pair", []*driver.Violation{viol("panic", "C", "B", 2, 0.5)}, Run{Found: true, FDT: 0.5, Tests: 3}},
-		{"allowed kind, other pair", []*driver.Violation{viol("race", "A", "C", 4, 1.5)},
+		{"truth pair, reversed", []*report.Violation{viol("race", "B", "A", 4, 1.5)}, Run{Found: true, FDT: 1.5, Tests: 5}},
+		{"equivalent pair", []*report.Violation{viol("panic", "C", "B", 2, 0.5)}, Run{Found: true, FDT: 0.5, Tests: 3}},
+		{"allowed kind, other pair", []*report.Violation{viol("race", "A", "C", 4, 1.5)},
 			Run{Tests: 40, Others: []Other{{Kind: "race", Pair: [2]string{"A", "C"}}}}},
-		{"truth pair, other kind", []*driver.Violation{viol("deadlock", "A", "B", 4, 1.5)},
+		{"truth pair, other kind", []*report.Violation{viol("deadlock", "A", "B", 4, 1.5)},
 			Run{Tests: 40, Others: []Other{{Kind: "deadlock", Pair: [2]string{"A", "B"}}}}},
-		{"judged", []*driver.Violation{viol("self-deadlock", "A", "A", 0, 0.2), viol("race", "D", "A", 1, 0.3),
+		{"judged", []*report.Violation{viol("self-deadlock", "A", "A", 0, 0.2), viol("race", "D", "A", 1, 0.3),
 			viol("race", "A", "E", 2, 0.4), viol("race", "A", "B", 6, 2)},
 			Run{Found: true, FDT: 2, Tests: 7, Others: []Other{{Kind: "self-deadlock", Pair: [2]string{"A", "A"}},
 				{Kind: "race", Pair: [2]string{"A", "D"}, Judged: true, Real: true, Note: "D reads unlocked"},
 				{Kind: "race", Pair: [2]string{"A", "E"}, Judged: true, Note: "benign"}}}},
 	} {
-		got := runOf(s, &driver.TypeReport{TestsGenerated: 40, Violations: tt.vs})
+		got := runOf(s, &report.TypeReport{TestsGenerated: 40, Violations: tt.vs})
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: runOf = %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
-	if got := runOf(s, &driver.TypeReport{Violations: []*driver.Violation{viol("race", "A", "D", 0, 1), viol("race", "A", "E", 0, 1),
+	if got := runOf(s, &report.TypeReport{Violations: []*report.Violation{viol("race", "A", "D", 0, 1), viol("race", "A", "E", 0, 1),
 		viol("race", "A", "C", 0, 1)}}); got.FalseAlarms() != 2 {
 		t.Errorf("FalseAlarms of %+v = %d, want 2 (the unjudged and the one judged not real)", got, got.FalseAlarms())
 	}
 	ctl := &Subject{Name: "c", Type: "C", Bug: "none", Objects: 1}
-	if got := runOf(ctl, &driver.TypeReport{Violations: []*driver.Violation{viol("race", "A", "B", 0, 1)}}); got.Found || got.FalseAlarms() != 1 {
+	if got := runOf(ctl, &report.TypeReport{Violations: []*report.Violation{viol("race", "A", "B", 0, 1)}}); got.Found || got.FalseAlarms() != 1 {
 		t.Errorf("control: runOf = %+v, want a failed run with one false alarm", got)
 	}
 	unconfirmed := viol("race", "A", "B", 0, 1)
-	unconfirmed.Reproduced = driver.ReproNo
-	if got := runOf(s, &driver.TypeReport{Violations: []*driver.Violation{unconfirmed}}); got.Found || len(got.Others) != 0 || len(got.Notes) != 1 {
+	unconfirmed.Reproduced = report.ReproNo
+	if got := runOf(s, &report.TypeReport{Violations: []*report.Violation{unconfirmed}}); got.Found || len(got.Others) != 0 || len(got.Notes) != 1 {
 		t.Errorf("unconfirmed: runOf = %+v, want a failed run with a note", got)
 	}
-	got := runOf(s, &driver.TypeReport{TestsGenerated: 7, Skipped: "no method can be called", Notes: []string{"n"}})
+	got := runOf(s, &report.TypeReport{TestsGenerated: 7, Skipped: "no method can be called", Notes: []string{"n"}})
 	if want := (Run{Tests: 7, Notes: []string{"n", "not tested: no method can be called"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("runOf(skipped) = %+v, want %+v", got, want)
 	}

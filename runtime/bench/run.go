@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -83,17 +84,17 @@ func (r Run) FalseAlarms() int {
 
 // runOf returns the run of subject s described by tr, the driver's report
 // of its type (nil when the driver did not report it).
-func runOf(s *Subject, tr *driver.TypeReport) Run {
+func runOf(s *Subject, tr *report.TypeReport) Run {
 	if tr == nil {
 		return Run{Notes: []string{"the driver did not report the type"}}
 	}
 	r := Run{Tests: tr.TestsGenerated, Notes: slices.Clone(tr.Notes), Elapsed: tr.Elapsed,
-		Saturated: tr.Ended == driver.EndedSaturated}
+		Saturated: tr.Ended == report.EndedSaturated}
 	if tr.Skipped != "" {
 		r.Notes = append(r.Notes, "not tested: "+tr.Skipped)
 	}
 	for _, v := range tr.Violations {
-		if v.Reproduced == driver.ReproNo {
+		if v.Reproduced == report.ReproNo {
 			r.Notes = append(r.Notes, fmt.Sprintf("unconfirmed %s %s∥%s: its reproducer passed", v.Kind, v.Pair[0], v.Pair[1]))
 			continue
 		}
@@ -174,7 +175,7 @@ func runSelection(ctx context.Context, dir string, subjects []*Subject, k runKey
 			Parallel: parallel,
 			// The time to the bug is measured: a type's testing goes on
 			// after other violations (listed, judged) until its bug.
-			StopAt: func(pkg, typ string, v *driver.Violation) bool {
+			StopAt: func(pkg, typ string, v *report.Violation) bool {
 				for _, s := range group {
 					if s.Name == path.Base(pkg) && s.Type == typ {
 						return s.Hit(v.Kind, v.Pair[0], v.Pair[1])
@@ -188,7 +189,7 @@ func runSelection(ctx context.Context, dir string, subjects []*Subject, k runKey
 		if err != nil {
 			return nil, err
 		}
-		reports := make(map[string]*driver.TypeReport)
+		reports := make(map[string]*report.TypeReport)
 		for _, tr := range rep.Types {
 			reports[path.Base(tr.Package)+"."+tr.Type] = tr
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -17,8 +18,8 @@ import (
 // panic by its first frame outside the standard library.
 func TestDefectKey(t *testing.T) {
 	goroot := build.Default.GOROOT
-	race := func(first, a, second, b string) *Violation {
-		return &Violation{Kind: KindRace, Stacks: stacks.ParseRace("WARNING: DATA RACE\n" +
+	race := func(first, a, second, b string) *report.Violation {
+		return &report.Violation{Kind: report.KindRace, Stacks: stacks.ParseRace("WARNING: DATA RACE\n" +
 			first + " at 0x00c000012345 by goroutine 7:\n" +
 			"  runtime.mapassign_faststr()\n      " + goroot + "/src/internal/runtime/maps/runtime_faststr.go:263 +0x0\n" +
 			"  example.com/p.(*T).Set()\n      " + a + " +0x44\n\n" +
@@ -41,13 +42,13 @@ func TestDefectKey(t *testing.T) {
 	if w1 == "" || w1 != w2 || w1 == k1 {
 		t.Errorf("two writes: keys %q and %q (a write and a read: %q)", w1, w2, k1)
 	}
-	p := &Violation{Kind: KindPanic, Stacks: stacks.ParseDump("goroutine 7 [running]:\n" +
+	p := &report.Violation{Kind: report.KindPanic, Stacks: stacks.ParseDump("goroutine 7 [running]:\n" +
 		"panic(...)\n\t" + goroot + "/src/runtime/panic.go:100\n" +
 		"example.com/p.(*T).Get(...)\n\t/m/p/p.go:40 +0x1\n")}
 	if got, want := defectKey(p), "panic|/m/p/p.go:40"; got != want {
 		t.Errorf("panic key %q, want %q", got, want)
 	}
-	if got := defectKey(&Violation{Kind: KindDeadlock, Stacks: p.Stacks}); got != "" {
+	if got := defectKey(&report.Violation{Kind: report.KindDeadlock, Stacks: p.Stacks}); got != "" {
 		t.Errorf("a deadlock has a cross-pair key %q", got)
 	}
 }
@@ -55,11 +56,11 @@ func TestDefectKey(t *testing.T) {
 // TestOneReportPerDefect checks that a race seen under a second pair is
 // counted on the first report, which lists the pair.
 func TestOneReportPerDefect(t *testing.T) {
-	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
+	r := &typeRun{rep: &typeResult{TypeReport: &report.TypeReport{}}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
 	d := "Write at 0x1 by goroutine 7:\n  p.f()\n      /m/p.go:1 +0x1\n\nPrevious read at 0x1 by goroutine 8:\n  p.g()\n      /m/p.go:2 +0x1\n"
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Do", "Do"}, Stacks: stacks.ParseRace(d)})
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)})
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)})
+	r.violation(&finding{Violation: &report.Violation{Kind: report.KindRace, Pair: [2]string{"Do", "Do"}, Stacks: stacks.ParseRace(d)}})
+	r.violation(&finding{Violation: &report.Violation{Kind: report.KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)}})
+	r.violation(&finding{Violation: &report.Violation{Kind: report.KindRace, Pair: [2]string{"Get", "Post"}, Stacks: stacks.ParseRace(d)}})
 	if n := len(r.rep.Violations); n != 1 {
 		t.Fatalf("%d reports, want 1", n)
 	}
@@ -85,11 +86,11 @@ func TestPassesItself(t *testing.T) {
 // by targeted orders that kept a call in the same window, are one
 // defect, and that another window is another.
 func TestOneReportPerWindow(t *testing.T) {
-	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
-	panicAt := func(pair [2]string, line string, past int) *Violation {
-		return &Violation{Kind: KindPanic, Pair: pair,
-			Stacks: stacks.ParseDump("goroutine 7 [running]:\nexample.com/p.(*T).Get(...)\n\t/m/p/p.go:" + line + " +0x1\n"),
-			sched:  &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0, Past: past, UntilSite: 3}, {G: 1, UntilSite: past}}}}
+	r := &typeRun{rep: &typeResult{TypeReport: &report.TypeReport{}}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
+	panicAt := func(pair [2]string, line string, past int) *finding {
+		return &finding{Violation: &report.Violation{Kind: report.KindPanic, Pair: pair,
+			Stacks: stacks.ParseDump("goroutine 7 [running]:\nexample.com/p.(*T).Get(...)\n\t/m/p/p.go:" + line + " +0x1\n")},
+			sched: &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0, Past: past, UntilSite: 3}, {G: 1, UntilSite: past}}}}
 	}
 	r.violation(panicAt([2]string{"Get", "Get"}, "40", 7))
 	r.violation(panicAt([2]string{"Len", "Get"}, "50", 7))
@@ -109,15 +110,15 @@ func TestOneReportPerWindow(t *testing.T) {
 // an object to its own method, which is listed apart, is counted as the
 // type's once a test that does not shows it.
 func TestSelfArgReplaced(t *testing.T) {
-	r := &typeRun{rep: &TypeReport{}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
+	r := &typeRun{rep: &typeResult{TypeReport: &report.TypeReport{}}, s: &testgen.Subject{Pkg: types.NewPackage("example.com/p", "p"), Plan: &deps.TypePlan{Name: "T"}}}
 	d := "Write at 0x1 by goroutine 7:\n  p.f()\n      /m/p.go:1 +0x1\n\nPrevious read at 0x1 by goroutine 8:\n  p.g()\n      /m/p.go:2 +0x1\n"
 	self := harness.Value{K: harness.KObj, Obj: 0}
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Log", "Log"}, Stacks: stacks.ParseRace(d),
+	r.violation(&finding{Violation: &report.Violation{Kind: report.KindRace, Pair: [2]string{"Log", "Log"}, Stacks: stacks.ParseRace(d)},
 		test: harness.Test{Suffix: []harness.Call{{Fn: "Log", Args: []harness.Value{self}}, {Fn: "Log"}}}})
 	if n := len(r.rep.Violations); n != 1 || !r.rep.Violations[0].SelfArg {
 		t.Fatalf("%d reports (%+v), want 1 passing its own object", n, r.rep.Violations)
 	}
-	r.violation(&Violation{Kind: KindRace, Pair: [2]string{"Log", "Reset"}, Stacks: stacks.ParseRace(d),
+	r.violation(&finding{Violation: &report.Violation{Kind: report.KindRace, Pair: [2]string{"Log", "Reset"}, Stacks: stacks.ParseRace(d)},
 		test: harness.Test{Suffix: []harness.Call{{Fn: "Log"}, {Fn: "Reset"}}}})
 	if n := len(r.rep.Violations); n != 1 {
 		t.Fatalf("%d reports, want 1", n)

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/depcon/depcon/analyzers/summary"
 	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -125,33 +126,6 @@ func recvName(fn *types.Func) string {
 	return ""
 }
 
-// typeDoc returns the documentation comment of the type typ of pkg (on
-// its spec, or on a declaration of that type alone), or "".
-func typeDoc(pkg *packages.Package, typ string) string {
-	for _, f := range pkg.Syntax {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if ts.Name.Name != typ {
-					continue
-				}
-				switch {
-				case ts.Doc != nil:
-					return ts.Doc.Text()
-				case gd.Doc != nil && len(gd.Specs) == 1:
-					return gd.Doc.Text()
-				}
-				return ""
-			}
-		}
-	}
-	return ""
-}
-
 // wrappedDocs returns the documentation comments of the package's types
 // that type typ wraps (holds in a field, by value or pointer, or wrapped
 // in turn by those, three levels deep), joined: ErrorPool's Go and Wait,
@@ -180,7 +154,7 @@ func wrappedDocs(pkg *packages.Package, typ string) string {
 				continue
 			}
 			seen[n.Obj().Name()] = true
-			if d := typeDoc(pkg, n.Obj().Name()); d != "" {
+			if d := summary.TypeDoc(pkg.Syntax, n.Obj().Name()); d != "" {
 				out = append(out, d)
 			}
 			walk(n.Obj().Name(), depth-1)
@@ -370,7 +344,7 @@ func readPackage(pkg *packages.Package) *packageFacts {
 // literals and asserted types, and its constructors without the getters
 // of a process-wide instance (moved to s.Shared).
 func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
-	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), typeDoc(pkg, typ), wrappedDocs(pkg, typ)
+	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), summary.TypeDoc(pkg.Syntax, typ), wrappedDocs(pkg, typ)
 	s.Clock = methodsIn(pkg, typ, f.clock)
 	s.Compared = comparedValues(pkg, typ)
 	s.Literals, s.Asserted = f.literals, f.asserted

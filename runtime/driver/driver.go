@@ -75,6 +75,7 @@ import (
 	"github.com/depcon/depcon/runtime/instrument"
 	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -101,7 +102,7 @@ type Config struct {
 	// self-deadlock); by default the pairs not yet found faulty are
 	// tested until the budget ends.
 	First bool
-	// Strict counts contract questions (Violation.Question) as
+	// Strict counts contract questions (report.Violation.Question) as
 	// violations: they are not told apart.
 	Strict bool
 	// Parallel is how many types are tested at once (at least 1).
@@ -116,12 +117,15 @@ type Config struct {
 	// selected types (1 <= Shard <= Shards; Shards <= 1 for all).
 	Shard, Shards int
 	// NoReproduce skips running the reproducers: violations are then
-	// reported with Reproduced == ReproNotRun.
+	// reported with Reproduced == report.ReproNotRun.
 	NoReproduce bool
 	// StopAt, when set, ends a type's testing at a violation for which
 	// it returns true (pkg is the package's import path); with First
 	// false, the other violations found before are reported too.
-	StopAt func(pkg, typ string, v *Violation) bool
+	StopAt func(pkg, typ string, v *report.Violation) bool
+	// stopAt is StopAt given the driver's record of the violation: the
+	// tests change how it was found.
+	stopAt func(pkg, typ string, v *finding) bool
 	// Sched selects how the two goroutines of a test are interleaved:
 	// SchedTargeted, SchedPCT, SchedStress or SchedAll (the default).
 	Sched string
@@ -220,7 +224,7 @@ func (cfg Config) Validate() error {
 // (Report.NotLoaded) and the others tested; it fails when none loads or
 // a child does not build, and a report is returned with the types
 // tested so far.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Verbose != nil {
 		cfg.Verbose = &lockedWriter{w: cfg.Verbose} // types log concurrently
@@ -254,7 +258,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	rep := &Report{Types: []*TypeReport{}, Isolation: jail.Describe(), NotLoaded: failed}
+	rep := &report.Report{Types: []*report.TypeReport{}, Isolation: jail.Describe(), NotLoaded: failed}
+	var types []*typeResult // the types of rep, with how they were tested
 	for _, err := range analysis.Errors {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("an analyzer failed, its diagnostics are missing: %v", err))
 	}
@@ -280,7 +285,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 		subjects, skipped, hidden := selectTypes(pkg, plan, cfg, only)
-		rep.Types = append(rep.Types, skipped...)
+		types = append(types, skipped...)
 		if len(hidden) > 0 {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %s not tested: unexported, with synchronisation, and "+
 				"returned by no exported function; -unexported tests %s", pkg.PkgPath, strings.Join(hidden, ", "),
@@ -291,19 +296,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Shards > 1 {
 		selected = shard(selected, cfg.Shard, cfg.Shards)
 		if cfg.Shard != 1 {
-			rep.Types = rep.Types[:0] // the first shard reports the types that cannot be tested
+			types = types[:0] // the first shard reports the types that cannot be tested
 		}
 		rep.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
 	}
 	// The report lists the types in the packages' order; they are built
 	// and tested heaviest first (most dependent pairs), so that the last
 	// ones to end are short.
-	slots := make([][]*TypeReport, len(selected))
+	slots := make([][]*typeResult, len(selected))
 	for i, ps := range selected {
 		for range ps.subjects {
-			slot := &TypeReport{}
+			slot := &typeResult{TypeReport: &report.TypeReport{}}
 			slots[i] = append(slots[i], slot)
-			rep.Types = append(rep.Types, slot)
+			types = append(types, slot)
 		}
 	}
 	order := heaviestFirst(selected)
@@ -347,11 +352,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	pool.Wait()
 	prog.close()
 	// Types an interruption kept from running have empty slots.
-	rep.Types = slices.DeleteFunc(rep.Types, func(t *TypeReport) bool { return t.Type == "" })
-	if ds := judgeDiagnostics(analysis.Diagnostics, plans, rep.Types); len(ds) > 0 {
+	types = slices.DeleteFunc(types, func(t *typeResult) bool { return t.Type == "" })
+	rep.Types = append(rep.Types, typeReports(types)...)
+	if ds := judgeDiagnostics(analysis.Diagnostics, plans, types); len(ds) > 0 {
 		rep.Diagnostics = ds
 	}
-	rep.Reach = reachOf(rep.Types)
+	rep.Reach = report.ReachOf(rep.Types)
 	if len(errs) > 0 {
 		return rep, errors.Join(errs...)
 	}
@@ -504,7 +510,7 @@ func confirming(tp *deps.TypePlan, diags []*load.Diagnostic) *deps.TypePlan {
 // hidden lists the unexported types with synchronisation left out for
 // want of -unexported.
 func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[string][]*load.Diagnostic) (
-	subjects []*testgen.Subject, skipped []*TypeReport, hidden []string) {
+	subjects []*testgen.Subject, skipped []*typeResult, hidden []string) {
 	re := cfg.TypeRE
 	unexported := cfg.Unexported || pkg.Name == "main"
 	behind := behindInterfaces(pkg.Types)

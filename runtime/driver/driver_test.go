@@ -1,8 +1,6 @@
 package driver
 
 import (
-	"bytes"
-	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -18,6 +16,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
@@ -130,9 +129,9 @@ func TestReproduces(t *testing.T) {
 		return &child.Reply{Result: &harness.Message{Status: status, Goroutine: g}}
 	}
 	death := func(kind string) *child.Reply { return &child.Reply{Death: &child.Death{Kind: kind}} }
-	panic1 := &candidate{kind: KindPanic, goroutine: 1}
-	hang := &candidate{kind: KindDeadlock, goroutine: -1}
-	fatal := &candidate{kind: KindFatal, goroutine: -1, death: child.DeathFatal}
+	panic1 := &candidate{kind: report.KindPanic, goroutine: 1}
+	hang := &candidate{kind: report.KindDeadlock, goroutine: -1}
+	fatal := &candidate{kind: report.KindFatal, goroutine: -1, death: child.DeathFatal}
 	for _, tc := range []struct {
 		name  string
 		cand  *candidate
@@ -169,65 +168,6 @@ func TestWithoutDropped(t *testing.T) {
 	}
 	if stepIndex("prefix 12", "prefix") != 12 || stepIndex("suffix", "prefix") != -1 || stepIndex("object 1", "prefix") != -1 {
 		t.Errorf("stepIndex wrong")
-	}
-}
-
-// TestReportFormats checks the JSON field names the benchmark reads, and
-// what the text report shows.
-func TestReportFormats(t *testing.T) {
-	v := &Violation{Kind: KindDeadlock, Pair: [2]string{"Equal", "Equal"}, Objects: 2, Seed: 7, TestsBefore: 3,
-		Elapsed: 1.5, Reproducer: "/out/depcon_map_equal_equal_test.go", Message: "a.Equal ∥ b.Equal never return",
-		Evidence: []deps.Evidence{{Kind: deps.DepD, Text: "Equal locks recv.mu then o.mu"}},
-		Details:  "goroutine 1 (a.Equal):\n...", Rerun: "depcon test -seed 7 -type '^Map$' example.com/m"}
-	rep := &Report{Types: []*TypeReport{{Package: "example.com/m", Type: "Map", PairsTotal: 10, PairsDependent: 1,
-		PairsTested: 1, TestsGenerated: 4, Elapsed: 1.6, Violations: []*Violation{v}}}}
-	var b bytes.Buffer
-	if err := rep.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	var raw struct {
-		Types []map[string]json.RawMessage `json:"types"`
-	}
-	if err := json.Unmarshal(b.Bytes(), &raw); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"package", "type", "pairs_total", "pairs_dependent", "pairs_tested", "tests_generated",
-		"elapsed_s", "violations"} {
-		if _, ok := raw.Types[0][k]; !ok {
-			t.Errorf("type report lacks %q: %s", k, b.Bytes())
-		}
-	}
-	var vs []map[string]json.RawMessage
-	if err := json.Unmarshal(raw.Types[0]["violations"], &vs); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"kind", "pair", "objects", "seed", "tests_before", "elapsed_s", "reproducer", "message"} {
-		if _, ok := vs[0][k]; !ok {
-			t.Errorf("violation lacks %q: %s", k, b.Bytes())
-		}
-	}
-	var pair []string
-	if err := json.Unmarshal(vs[0]["pair"], &pair); err != nil || len(pair) != 2 || pair[0] != "Equal" {
-		t.Errorf("pair %s, want [\"Equal\", \"Equal\"]", vs[0]["pair"])
-	}
-	b.Reset()
-	rep.WriteText(&b)
-	for _, want := range []string{"example.com/m.Map: 1 violation; 1 pair tested (1 dependent, 10 in all), 4 tests",
-		"DEADLOCK: Equal ∥ Equal (2 objects), in test 4", "[d] Equal locks recv.mu then o.mu",
-		"    | goroutine 1 (a.Equal):", "rerun: depcon test -seed 7", "reproducer: /out/depcon_map_equal_equal_test.go"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("text report lacks %q:\n%s", want, b.String())
-		}
-	}
-	if n := rep.Violations(); n != 1 {
-		t.Errorf("Violations() = %d, want 1", n)
-	}
-	// A reproducer that could not run says why on the violation's line.
-	v.Reproduced, v.ReproOutput = ReproNotRun, "not confirmed: the 1m0s ended\nmore"
-	b.Reset()
-	rep.WriteText(&b)
-	if want := "in test 4, 1.5s, NOT CONFIRMED: the 1m0s ended\n"; !strings.Contains(b.String(), want) {
-		t.Errorf("text report lacks %q:\n%s", want, b.String())
 	}
 }
 
@@ -355,7 +295,7 @@ func TestHeaviestFirst(t *testing.T) {
 // TestReopen: an order left blind is tried again once reopened; one
 // that reached its sites, or is not left, stays as it is.
 func TestReopen(t *testing.T) {
-	blind := OrderCoverage{Tests: blindTries, Skipped: maxSeenPerOrder - blindTries}
+	blind := orderCov{OrderCoverage: report.OrderCoverage{Tests: blindTries, Skipped: maxSeenPerOrder - blindTries}}
 	if !blind.left() {
 		t.Fatalf("%+v not left", blind)
 	}
@@ -367,7 +307,7 @@ func TestReopen(t *testing.T) {
 	if !blind.left() {
 		t.Errorf("%+v: left again after maxSeenPerOrder more tests, want left", blind)
 	}
-	reached := OrderCoverage{Tests: triesPerOrder, Forced: 10, reached: triesPerOrder}
+	reached := orderCov{OrderCoverage: report.OrderCoverage{Tests: triesPerOrder, Forced: 10}, reached: triesPerOrder}
 	reached.reopen()
 	if !reached.left() {
 		t.Errorf("reopened %+v, whose sites were reached, is not left", reached)
@@ -400,18 +340,18 @@ func TestFailsAs(t *testing.T) {
 		res  child.TestResult
 		want bool
 	}{
-		{KindRace, child.TestResult{Race: true, ExitCode: 66}, true},
-		{KindRace, child.TestResult{ExitCode: 1, Output: "--- FAIL: TestX\n    x_test.go:9: NewX failed"}, false},
-		{KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:20: a.Get panicked: index out of range"}, true},
-		{KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:12: no cell"}, false},
-		{KindDeadlock, child.TestResult{ExitCode: 1, Output: "deadlock: a.Put and a.Close did not return within 5s"}, true},
-		{KindDeadlock, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
-		{KindSelfDeadlock, child.TestResult{ExitCode: 1, Output: "self-deadlock: a.Inc did not return within 5s"}, true},
-		{KindFatal, child.TestResult{ExitCode: 2, Output: "fatal error: concurrent map writes"}, true},
-		{KindFatal, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
-		{KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel\n\ngoroutine 7"}, true},
-		{KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
-		{KindFatal, child.TestResult{ExitCode: -1, OutOfMemory: true, Output: "fatal error: runtime: out of memory"}, false},
+		{report.KindRace, child.TestResult{Race: true, ExitCode: 66}, true},
+		{report.KindRace, child.TestResult{ExitCode: 1, Output: "--- FAIL: TestX\n    x_test.go:9: NewX failed"}, false},
+		{report.KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:20: a.Get panicked: index out of range"}, true},
+		{report.KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:12: no cell"}, false},
+		{report.KindDeadlock, child.TestResult{ExitCode: 1, Output: "deadlock: a.Put and a.Close did not return within 5s"}, true},
+		{report.KindDeadlock, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
+		{report.KindSelfDeadlock, child.TestResult{ExitCode: 1, Output: "self-deadlock: a.Inc did not return within 5s"}, true},
+		{report.KindFatal, child.TestResult{ExitCode: 2, Output: "fatal error: concurrent map writes"}, true},
+		{report.KindFatal, child.TestResult{ExitCode: 2, TimedOut: true, Output: "panic: test timed out after 3m0s"}, false},
+		{report.KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel\n\ngoroutine 7"}, true},
+		{report.KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
+		{report.KindFatal, child.TestResult{ExitCode: -1, OutOfMemory: true, Output: "fatal error: runtime: out of memory"}, false},
 	} {
 		res := tc.res
 		if got := failsAs(tc.kind, &res); got != tc.want {
@@ -474,7 +414,7 @@ example.com/q.(*Queue).Put(...)
 func TestRecordCoverage(t *testing.T) {
 	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
 	r := &typeRun{scheds: map[*testgen.Target]*pairSched{
-		tgt: {cov: []OrderCoverage{{Order: "b·a", Why: map[string]int{}}}}}}
+		tgt: {cov: []orderCov{{OrderCoverage: report.OrderCoverage{Order: "b·a", Why: map[string]int{}}}}}}}
 	// A child that died in a prefix call tried nothing (and must not
 	// be read as a result).
 	r.recordCoverage(tgt, 0, &child.Reply{Step: "prefix 0", Death: &child.Death{Kind: child.DeathExit}})
@@ -569,7 +509,7 @@ func TestReaches(t *testing.T) {
 // under -sched targeted, where no order is ever left (one always reached
 // would starve the others), the least tried, then one the calls reach.
 func TestBetter(t *testing.T) {
-	blind, reached := &OrderCoverage{Tests: 0}, &OrderCoverage{Tests: 3}
+	blind, reached := &orderCov{OrderCoverage: report.OrderCoverage{Tests: 0}}, &orderCov{OrderCoverage: report.OrderCoverage{Tests: 3}}
 	all := &typeRun{cfg: Config{Sched: SchedAll}}
 	if !all.better(reached, true, blind, false) || all.better(blind, false, reached, true) {
 		t.Error("-sched all: want the order the calls reach first")
@@ -578,7 +518,7 @@ func TestBetter(t *testing.T) {
 	if targeted.better(reached, true, blind, false) || !targeted.better(blind, false, reached, true) {
 		t.Error("-sched targeted: want the least tried first")
 	}
-	if !targeted.better(&OrderCoverage{Tests: 3}, true, reached, false) {
+	if !targeted.better(&orderCov{OrderCoverage: report.OrderCoverage{Tests: 3}}, true, reached, false) {
 		t.Error("-sched targeted: want, between equally tried orders, the one the calls reach")
 	}
 }
@@ -590,7 +530,7 @@ func TestBetter(t *testing.T) {
 func TestScheduleSkips(t *testing.T) {
 	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
 	o := order{Name: "b·a", Holds: []harness.Hold{{G: 1, At: 7, UntilSite: 9}}}
-	ps := &pairSched{orders: []order{o}, cov: []OrderCoverage{{Order: o.Name, Tests: blindTries, Why: map[string]int{}}},
+	ps := &pairSched{orders: []order{o}, cov: []orderCov{{OrderCoverage: report.OrderCoverage{Order: o.Name, Tests: blindTries, Why: map[string]int{}}}},
 		delayDone: true, steps: 5}
 	r := &typeRun{cfg: Config{Sched: SchedAll}, pkgRun: &pkgRun{sites: &instrument.Result{}},
 		s:      &testgen.Subject{Plan: &deps.TypePlan{Name: "T"}},
@@ -605,24 +545,6 @@ func TestScheduleSkips(t *testing.T) {
 	}
 	if _, oi := r.schedule(tgt, &[2][]int{{9}, {7}}); oi != 0 {
 		t.Errorf("a test reaching the open order: order %d, want 0", oi)
-	}
-}
-
-// TestSelfArgApart checks that a violation needing an object passed to
-// its own method (a.Merge(a)) is listed apart and not counted.
-func TestSelfArgApart(t *testing.T) {
-	v := &Violation{Kind: KindDeadlock, Pair: [2]string{"Merge", "Merge"}, Objects: 1, Reproduced: ReproYes, SelfArg: true}
-	bug := &Violation{Kind: KindRace, Pair: [2]string{"Add", "Get"}, Objects: 1, Reproduced: ReproYes}
-	rep := &Report{Types: []*TypeReport{{Package: "m", Type: "Set", Violations: []*Violation{v, bug}}}}
-	if n := rep.Violations(); n != 1 {
-		t.Errorf("%d violations count, want 1 (the one with its own object passed is apart)", n)
-	}
-	text := reportText(rep)
-	if !strings.Contains(text, "m.Set: 1 violation, 1 only with an object passed to its own method (not counted)") {
-		t.Errorf("report:\n%s", text)
-	}
-	if i, j := strings.Index(text, "RACE: Add"), strings.Index(text, "DEADLOCK: Merge"); i < 0 || j < i {
-		t.Errorf("the self-argument violation is not listed after the bug:\n%s", text)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -29,7 +30,7 @@ const testdataDir = "../../testdata/runtime/"
 // (seed 1, GOMAXPROCS types at once), and returns the report; it fails the
 // test when Run fails. It checks that no child of the packages' test
 // binaries is left.
-func depconTest(t *testing.T, cfg Config) *Report {
+func depconTest(t *testing.T, cfg Config) *report.Report {
 	t.Helper()
 	rep, err := runDriver(t, cfg)
 	if err != nil {
@@ -39,7 +40,7 @@ func depconTest(t *testing.T, cfg Config) *Report {
 }
 
 // runDriver is depconTest returning the error of Run instead of failing.
-func runDriver(t *testing.T, cfg Config) (*Report, error) {
+func runDriver(t *testing.T, cfg Config) (*report.Report, error) {
 	t.Helper()
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
@@ -55,7 +56,7 @@ func runDriver(t *testing.T, cfg Config) (*Report, error) {
 }
 
 // reportText returns the report as text, for the messages of failures.
-func reportText(rep *Report) string {
+func reportText(rep *report.Report) string {
 	var b strings.Builder
 	rep.WriteText(&b)
 	return b.String()
@@ -84,7 +85,7 @@ func noLeftovers(t *testing.T) {
 	}
 }
 
-func typeReport(t *testing.T, rep *Report, name string) *TypeReport {
+func typeReport(t *testing.T, rep *report.Report, name string) *report.TypeReport {
 	t.Helper()
 	for _, tr := range rep.Types {
 		if tr.Type == name {
@@ -104,11 +105,11 @@ func TestFindsViolations(t *testing.T) {
 		pair     [2]string
 		objects  int
 	}{
-		{"buffered", "Reader", []string{KindRace, KindPanic}, [2]string{"Close", ""}, 1},
-		{"mapeq", "Map", []string{KindDeadlock}, [2]string{"Equal", "Equal"}, 2},
-		{"lazycache", "Cache", []string{KindFatal, KindRace}, [2]string{"Get", ""}, 1},
-		{"queue", "Queue", []string{KindPanic}, [2]string{"Close", "Put"}, 1},
-		{"rwconfig", "Config", []string{KindDeadlock}, [2]string{"Describe", "Set"}, 1},
+		{"buffered", "Reader", []string{report.KindRace, report.KindPanic}, [2]string{"Close", ""}, 1},
+		{"mapeq", "Map", []string{report.KindDeadlock}, [2]string{"Equal", "Equal"}, 2},
+		{"lazycache", "Cache", []string{report.KindFatal, report.KindRace}, [2]string{"Get", ""}, 1},
+		{"queue", "Queue", []string{report.KindPanic}, [2]string{"Close", "Put"}, 1},
+		{"rwconfig", "Config", []string{report.KindDeadlock}, [2]string{"Describe", "Set"}, 1},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			t.Parallel()
@@ -134,7 +135,7 @@ func TestFindsViolations(t *testing.T) {
 			if v.Seed != 1 || v.Message == "" || len(v.Evidence) == 0 {
 				t.Errorf("seed %d, message %q, evidence %v: want seed 1, a message and evidence", v.Seed, v.Message, v.Evidence)
 			}
-			if v.Reproduced != ReproYes || v.Count < 1 {
+			if v.Reproduced != report.ReproYes || v.Count < 1 {
 				t.Errorf("reproduced %q (%s), count %d: want a reproducer that failed", v.Reproduced, v.ReproOutput, v.Count)
 			}
 			if !strings.Contains(v.Reproducer, "func TestDepcon") || !strings.Contains(v.Reproducer, "package "+tc.pkg) {
@@ -209,17 +210,17 @@ func TestMisbehavingTypes(t *testing.T) {
 	}
 	// Stuck: Inc never returns when called alone.
 	stuck := typeReport(t, rep, "Stuck")
-	if len(stuck.Violations) != 1 || stuck.Violations[0].Kind != KindSelfDeadlock || stuck.Violations[0].Pair[0] != "Inc" {
+	if len(stuck.Violations) != 1 || stuck.Violations[0].Kind != report.KindSelfDeadlock || stuck.Violations[0].Pair[0] != "Inc" {
 		t.Errorf("Stuck: violations %+v, want a self-deadlock of Inc", stuck.Violations)
 	} else if v := stuck.Violations[0]; !strings.Contains(v.Details, "misbehave.(*Stuck).Value") {
 		t.Errorf("Stuck: the stack does not show the second lock in Value:\n%s", v.Details)
 	}
 	// Fanout: Notify waits, holding its lock, for goroutines that need it.
 	fanout := typeReport(t, rep, "Fanout")
-	if len(fanout.Violations) != 1 || fanout.Violations[0].Kind != KindSelfDeadlock || fanout.Violations[0].Pair[0] != "Notify" {
+	if len(fanout.Violations) != 1 || fanout.Violations[0].Kind != report.KindSelfDeadlock || fanout.Violations[0].Pair[0] != "Notify" {
 		t.Errorf("Fanout: violations %+v, want a self-deadlock of Notify", fanout.Violations)
 	} else if v := fanout.Violations[0]; !strings.Contains(v.Details, "goroutine 1 it started") ||
-		!strings.Contains(v.Message, "sync.WaitGroup.Wait") || v.Reproduced != ReproYes {
+		!strings.Contains(v.Message, "sync.WaitGroup.Wait") || v.Reproduced != report.ReproYes {
 		t.Errorf("Fanout: %s (reproduced %s)\n%s, want the blocked goroutines it started and a failing reproducer",
 			v.Message, v.Reproduced, v.Details)
 	}
@@ -285,7 +286,7 @@ func TestExternalModule(t *testing.T) {
 	// each pair is reported once.
 	seen := map[[2]string]bool{}
 	for _, v := range tr.Violations {
-		if v.Kind != KindRace || v.Pair[0] != "Record" || v.Reproduced != ReproYes || seen[v.Pair] {
+		if v.Kind != report.KindRace || v.Pair[0] != "Record" || v.Reproduced != report.ReproYes || seen[v.Pair] {
 			t.Errorf("violation %s %v (reproduced %s), want one reproduced race per pair with Record", v.Kind, v.Pair, v.Reproduced)
 		}
 		seen[v.Pair] = true
@@ -394,7 +395,7 @@ func TestConstructors(t *testing.T) {
 			continue
 		}
 		v := tr.Violations[0]
-		if v.Kind != KindRace || v.Reproduced != ReproYes {
+		if v.Kind != report.KindRace || v.Reproduced != report.ReproYes {
 			t.Errorf("%s: %s (reproduced %s: %s), want a reproduced race", typ, v.Kind, v.Reproduced, v.ReproOutput)
 		}
 	}
@@ -445,7 +446,7 @@ func TestApplicationCode(t *testing.T) {
 		t.Fatalf("no reproduced violation: %+v, notes %q", tr.Violations, tr.Notes)
 	}
 	for _, v := range tr.Violations {
-		if v.Kind != KindRace || v.Pair[0] != "accept" {
+		if v.Kind != report.KindRace || v.Pair[0] != "accept" {
 			t.Errorf("%s on %v, want races of accept", v.Kind, v.Pair)
 		}
 	}
@@ -465,7 +466,7 @@ func TestSchedulersKeepRaces(t *testing.T) {
 				t.Fatalf("no violation, want a race\n%s", reportText(rep))
 			}
 			tr := typeReport(t, rep, "Counter")
-			if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindRace {
+			if len(tr.Violations) == 0 || tr.Violations[0].Kind != report.KindRace {
 				t.Fatalf("violations %+v, want a race", tr.Violations)
 			}
 			v := tr.Violations[0]
@@ -490,11 +491,11 @@ func TestTargetedNarrowWindow(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	tr := typeReport(t, rep, "Stream")
-	if len(tr.Violations) == 0 || tr.Violations[0].Kind != KindPanic {
+	if len(tr.Violations) == 0 || tr.Violations[0].Kind != report.KindPanic {
 		t.Fatalf("violations %+v, want a panic", tr.Violations)
 	}
 	v := tr.Violations[0]
-	if !strings.HasPrefix(v.Schedule, "targeted ") || v.Reproduced != ReproYes || v.Replayed == "" ||
+	if !strings.HasPrefix(v.Schedule, "targeted ") || v.Reproduced != report.ReproYes || v.Replayed == "" ||
 		strings.HasPrefix(v.Replayed, "0/") {
 		t.Errorf("schedule %q, reproduced %q, replayed %q: want a targeted order, confirmed by its replays",
 			v.Schedule, v.Reproduced, v.Replayed)
@@ -517,9 +518,9 @@ func TestSaturation(t *testing.T) {
 	saturated := 0
 	for _, tr := range rep.Types {
 		switch tr.Ended {
-		case EndedSaturated:
+		case report.EndedSaturated:
 			saturated++
-		case EndedPairs:
+		case report.EndedPairs:
 		default:
 			t.Errorf("%s ended by %q after %.1fs, want saturation", tr.Type, tr.Ended, tr.Elapsed)
 		}
@@ -581,13 +582,13 @@ func TestNotLinearizable(t *testing.T) {
 			continue
 		}
 		v := tr.Violations[0]
-		if v.Kind != KindNotLinearizable || v.Pair[0] != tc.pair[0] || tc.pair[1] != "" && v.Pair[1] != tc.pair[1] ||
+		if v.Kind != report.KindNotLinearizable || v.Pair[0] != tc.pair[0] || tc.pair[1] != "" && v.Pair[1] != tc.pair[1] ||
 			!strings.Contains(v.Message, tc.part) {
-			t.Errorf("%s: %s %v %q, want %s %v naming %q", tc.typ, v.Kind, v.Pair, v.Message, KindNotLinearizable, tc.pair, tc.part)
+			t.Errorf("%s: %s %v %q, want %s %v naming %q", tc.typ, v.Kind, v.Pair, v.Message, report.KindNotLinearizable, tc.pair, tc.part)
 		}
 		// The reproducer fails, or, when the stress test misses a narrow
 		// window, the replays under the schedule do.
-		if v.Reproduced != ReproYes || !strings.Contains(v.ReproOutput, "not linearizable: ") && !strings.HasPrefix(v.Replayed, "1") &&
+		if v.Reproduced != report.ReproYes || !strings.Contains(v.ReproOutput, "not linearizable: ") && !strings.HasPrefix(v.Replayed, "1") &&
 			!strings.Contains(v.ReproOutput, "failed in") {
 			t.Errorf("%s: reproduced %q: %s", tc.typ, v.Reproduced, v.ReproOutput)
 		}
@@ -618,7 +619,7 @@ func TestFeedbackArguments(t *testing.T) {
 		tr := typeReport(t, rep, tc.typ)
 		found := false
 		for _, v := range tr.Violations {
-			if v.Kind == KindRace && slices.Contains(v.Pair[:], tc.method) && v.Reproduced == ReproYes &&
+			if v.Kind == report.KindRace && slices.Contains(v.Pair[:], tc.method) && v.Reproduced == report.ReproYes &&
 				strings.Contains(v.Reproducer, tc.produced) {
 				found = true
 			}
@@ -645,7 +646,7 @@ func TestContractQuestion(t *testing.T) {
 		t.Fatalf("%d violations, want none (a contract question only)\n%s", n, reportText(rep))
 	}
 	tr := typeReport(t, rep, "Breaker")
-	if len(tr.Violations) != 1 || tr.Violations[0].Kind != KindRace ||
+	if len(tr.Violations) != 1 || tr.Violations[0].Kind != report.KindRace ||
 		!strings.HasPrefix(tr.Violations[0].Question, "may ") || tr.Confirmed() != 0 {
 		t.Fatalf("violations %+v, want one race asked as a contract question", tr.Violations)
 	}
@@ -674,7 +675,7 @@ func TestRWRBehindReadSection(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Config").Violations
-	if len(vs) != 1 || vs[0].Kind != KindDeadlock || !strings.HasPrefix(vs[0].Schedule, "targeted r·w·r (") {
+	if len(vs) != 1 || vs[0].Kind != report.KindDeadlock || !strings.HasPrefix(vs[0].Schedule, "targeted r·w·r (") {
 		t.Errorf("violations %+v, want a deadlock under the r·w·r order", vs)
 	}
 	if vs := typeReport(t, rep, "SafeConfig").Violations; len(vs) != 0 {
@@ -694,7 +695,7 @@ func TestWindowInsideCallee(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Index").Violations
-	if len(vs) != 1 || vs[0].Kind != KindPanic || vs[0].Reproduced != ReproYes ||
+	if len(vs) != 1 || vs[0].Kind != report.KindPanic || vs[0].Reproduced != report.ReproYes ||
 		!strings.HasPrefix(vs[0].Schedule, "targeted a·b·a'/in callee.go:") {
 		t.Errorf("violations %+v, want a reproduced panic under an order inside publish", vs)
 	}
@@ -712,7 +713,7 @@ func TestLazyFirstUse(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 10 * time.Second, Patterns: pkgs("lazyinit")})
 	vs := typeReport(t, rep, "Squares").Violations
-	if len(vs) != 1 || vs[0].Kind != KindPanic || vs[0].Reproduced != ReproYes {
+	if len(vs) != 1 || vs[0].Kind != report.KindPanic || vs[0].Reproduced != report.ReproYes {
 		t.Fatalf("violations %+v, want one reproduced panic\n%s", vs, reportText(rep))
 	}
 	if vs := typeReport(t, rep, "SafeSquares").Violations; len(vs) != 0 {
@@ -731,7 +732,7 @@ func TestAnyArguments(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Registry").Violations
-	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
+	if len(vs) != 1 || vs[0].Kind != report.KindRace || vs[0].Reproduced != report.ReproYes ||
 		!strings.Contains(vs[0].Reproducer, "NewCounter()") {
 		t.Errorf("violations %+v, want a reproduced race whose reproducer registers a NewCounter()", vs)
 	}
@@ -752,7 +753,7 @@ func TestAdapterArguments(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Router").Violations
-	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Reproduced != ReproYes ||
+	if len(vs) != 1 || vs[0].Kind != report.KindRace || vs[0].Reproduced != report.ReproYes ||
 		!strings.Contains(vs[0].Reproducer, "HandlerFunc(func(") {
 		t.Errorf("violations %+v, want a reproduced race whose reproducer routes a HandlerFunc", vs)
 	}
@@ -772,7 +773,7 @@ func TestCallbackDeadlock(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Bus").Violations
-	if len(vs) != 1 || vs[0].Kind != KindSelfDeadlock || vs[0].Reproduced != ReproYes {
+	if len(vs) != 1 || vs[0].Kind != report.KindSelfDeadlock || vs[0].Reproduced != report.ReproYes {
 		t.Errorf("violations %+v, want a reproduced self-deadlock of Publish", vs)
 	}
 	if vs := typeReport(t, rep, "SafeBus").Violations; len(vs) != 0 {
@@ -791,7 +792,7 @@ func TestSingleCallRace(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	vs := typeReport(t, rep, "Client").Violations
-	if len(vs) != 1 || vs[0].Kind != KindRace || vs[0].Within != "Fetch" || vs[0].Reproduced != ReproYes {
+	if len(vs) != 1 || vs[0].Kind != report.KindRace || vs[0].Within != "Fetch" || vs[0].Reproduced != report.ReproYes {
 		t.Errorf("violations %+v, want one reproduced race within Fetch", vs)
 	}
 }
@@ -807,7 +808,7 @@ func TestConfigArguments(t *testing.T) {
 		t.Fatalf("no violation, want one\n%s", reportText(rep))
 	}
 	tr := typeReport(t, rep, "Pool")
-	if len(tr.Violations) != 1 || tr.Violations[0].Reproduced != ReproYes ||
+	if len(tr.Violations) != 1 || tr.Violations[0].Reproduced != report.ReproYes ||
 		!strings.Contains(tr.Violations[0].Reproducer, "NewPool(Config{Workers: ") {
 		t.Errorf("violations %+v, built by %v; want a reproduced race built by NewPool(Config{...})", tr.Violations, tr.BuiltBy)
 	}
@@ -824,7 +825,7 @@ func TestConfigArguments(t *testing.T) {
 // replays it.
 func TestReplayOtherOrders(t *testing.T) {
 	t.Parallel()
-	swap := func(pkg, typ string, v *Violation) bool {
+	swap := func(pkg, typ string, v *finding) bool {
 		v.sched = &harness.Schedule{Kind: harness.SchedTargeted, Holds: []harness.Hold{{G: 0}}, Patience: v.sched.Patience}
 		v.Schedule = "targeted, one call after the other"
 		return true
@@ -832,17 +833,17 @@ func TestReplayOtherOrders(t *testing.T) {
 	// The run ends at its first violation (about 10 s on an idle
 	// machine); the budget leaves room for a loaded one, where building
 	// the race-instrumented tests alone takes a good part of 30 s.
-	rep := depconTest(t, Config{Budget: 90 * time.Second, Sched: SchedTargeted, Iters: 2, StopAt: swap,
+	rep := depconTest(t, Config{Budget: 90 * time.Second, Sched: SchedTargeted, Iters: 2, stopAt: swap,
 		Patterns: []string{"../../testdata/corpus/stream"}})
 	vs := typeReport(t, rep, "Stream").Violations
-	if len(vs) != 1 || vs[0].Kind != KindPanic {
+	if len(vs) != 1 || vs[0].Kind != report.KindPanic {
 		t.Fatalf("violations %+v, want a panic; report:\n%s", vs, reportText(rep))
 	}
 	v := vs[0]
-	if v.Reproduced == ReproYes && strings.Contains(v.ReproOutput, "--- FAIL") {
+	if v.Reproduced == report.ReproYes && strings.Contains(v.ReproOutput, "--- FAIL") {
 		t.Skipf("the reproducer hit the window itself: %s", v.ReproOutput)
 	}
-	if v.Reproduced != ReproYes || !strings.HasPrefix(v.Replayed, "0/") ||
+	if v.Reproduced != report.ReproYes || !strings.HasPrefix(v.Replayed, "0/") ||
 		!strings.Contains(v.ReproOutput, "replayed under targeted ") {
 		t.Errorf("reproduced %q, replayed %q, output %q: want no replay under the swapped schedule, "+
 			"then one under another order of Close ∥ Send", v.Reproduced, v.Replayed, v.ReproOutput)
@@ -860,7 +861,7 @@ func TestSequentialFailureRetired(t *testing.T) {
 	tr := typeReport(t, rep, "Feed")
 	found := false
 	for _, v := range tr.Violations {
-		found = found || v.Kind == KindRace && v.Pair == [2]string{"Add", "Last"}
+		found = found || v.Kind == report.KindRace && v.Pair == [2]string{"Add", "Last"}
 	}
 	if !found {
 		t.Errorf("violations %+v, want the race of Add ∥ Last", tr.Violations)
@@ -889,16 +890,16 @@ func TestReach(t *testing.T) {
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
 	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker"} {
 		tr := typeReport(t, rep, typ)
-		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, ZeroValue) {
+		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, report.ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
 			continue
 		}
-		if tr.Confirmed() == 0 || tr.Violations[0].Kind != KindRace {
+		if tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace {
 			t.Errorf("%s: no reproduced race: %+v, notes %q", typ, tr.Violations, tr.Notes)
 		}
 	}
 	conn := typeReport(t, rep, "Conn")
-	if !slices.ContainsFunc(conn.Violations, func(v *Violation) bool {
+	if !slices.ContainsFunc(conn.Violations, func(v *report.Violation) bool {
 		return v.Question == "" && (v.Pair == [2]string{"Close", "Read"} || v.Pair == [2]string{"Read", "Close"})
 	}) {
 		t.Errorf("Conn: Close ∥ Read not reported as a bug: %+v", conn.Violations)
@@ -931,7 +932,7 @@ func TestComparedValues(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		rep := depconTest(t, Config{Budget: 10 * time.Second, Seed: seed, Patterns: pkgs("emptyname")})
 		g := typeReport(t, rep, "Groups")
-		if len(g.Violations) == 0 || g.Violations[0].Kind != KindSelfDeadlock || g.Violations[0].Reproduced != ReproYes {
+		if len(g.Violations) == 0 || g.Violations[0].Kind != report.KindSelfDeadlock || g.Violations[0].Reproduced != report.ReproYes {
 			t.Errorf("seed %d: Groups: %+v, want a reproduced self-deadlock of Add\n%s", seed, g.Violations, reportText(rep))
 		}
 		if tm := typeReport(t, rep, "Teams"); len(tm.Violations) > 0 {
@@ -963,7 +964,7 @@ func TestSlowObjects(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("slowbuild")})
 	big := typeReport(t, rep, "Big")
-	if big.Confirmed() == 0 || big.Violations[0].Kind != KindRace {
+	if big.Confirmed() == 0 || big.Violations[0].Kind != report.KindRace {
 		t.Errorf("Big: %+v, skipped %q, want its race\n%s", big.Violations, big.Skipped, reportText(rep))
 	}
 	if !slices.ContainsFunc(big.Notes, func(n string) bool { return strings.HasPrefix(n, "the probes took half the budget") }) {

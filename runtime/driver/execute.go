@@ -7,12 +7,13 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
 // execute runs one generated test and returns the violation it exposes.
-func (r *typeRun) execute(c *testgen.Case) *Violation {
+func (r *typeRun) execute(c *testgen.Case) *finding {
 	r.tests++
 	t := c.Target
 	reached := r.prune(c)
@@ -88,7 +89,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		case d.Kind == child.DeathRace:
 			raw := stacks.ParseRace(d.Report)
 			accesses, details := raceStacks(raw, r.bin.Names.Prefix)
-			v := r.newViolation(c, test, KindRace, raceSummary(accesses), details, accesses)
+			v := r.newViolation(c, test, report.KindRace, raceSummary(accesses), details, accesses)
 			if v.Within, v.Sequential = raceCalls(raw, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}
@@ -100,10 +101,10 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 			r.logf("test %d: the child stopped answering during %s; not reported", r.tests, t)
 			return nil
 		}
-		cand := &candidate{kind: KindFatal, goroutine: -1, death: d.Kind, msg: d.Msg}
+		cand := &candidate{kind: report.KindFatal, goroutine: -1, death: d.Kind, msg: d.Msg}
 		cand.stacks, cand.details = fatalStacks(d.Report, r.bin.Names.Prefix)
 		if d.Kind == child.DeathPanic {
-			cand.kind, cand.msg = KindPanic, "panic in a goroutine of the type: "+d.Msg
+			cand.kind, cand.msg = report.KindPanic, "panic in a goroutine of the type: "+d.Msg
 		}
 		if d.Kind == child.DeathExit {
 			cand.msg = "the process exited during the concurrent calls (" + d.Msg + ")"
@@ -131,7 +132,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		if t.Seq && res.Step == "suffix 0" && harness.LockWait(res.Waits[0]) {
 			r.tested[[2]string{t.M1, t.M2}] = true
 			s := dumpStack(res.Stacks[0], "goroutine calling "+t.M1, r.bin.Names.Prefix)
-			return r.newViolation(c, test, KindSelfDeadlock,
+			return r.newViolation(c, test, report.KindSelfDeadlock,
 				fmt.Sprintf("%s never returns when called alone after the prefix: blocked in %s", t.M1, res.Waits[0]),
 				s.String(), []stacks.Stack{s})
 		}
@@ -144,12 +145,12 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 		if t.Seq {
 			return nil
 		}
-		cand := &candidate{kind: KindPanic, goroutine: res.Goroutine, msg: res.Msg}
+		cand := &candidate{kind: report.KindPanic, goroutine: res.Goroutine, msg: res.Msg}
 		cand.stacks, cand.details = r.suffixStacks(test, res)
 		return r.confirm(c, test, cand)
 	case harness.StatusNotLinearizable:
 		r.tested[[2]string{t.M1, t.M2}] = true
-		return r.newViolation(c, test, KindNotLinearizable, res.Msg, linDetails(test, res.Lin), nil)
+		return r.newViolation(c, test, report.KindNotLinearizable, res.Msg, linDetails(test, res.Lin), nil)
 	case harness.StatusHang:
 		r.tested[[2]string{t.M1, t.M2}] = true
 		for _, w := range res.Waits {
@@ -158,7 +159,7 @@ func (r *typeRun) execute(c *testgen.Case) *Violation {
 				return nil
 			}
 		}
-		cand := &candidate{kind: KindDeadlock, goroutine: -1, msg: r.hangMessage(test, res)}
+		cand := &candidate{kind: report.KindDeadlock, goroutine: -1, msg: r.hangMessage(test, res)}
 		cand.stacks, cand.details = r.suffixStacks(test, res)
 		return r.confirm(c, test, cand)
 	default:
@@ -250,10 +251,11 @@ func renumber(calls []harness.Call, index map[int]int) []harness.Call {
 
 // newViolation returns the violation exposed by test of case c, with
 // the stacks of its goroutines, rendered in details.
-func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string, ss []stacks.Stack) *Violation {
-	v := &Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2}, Objects: c.Target.Objects,
-		Message: msg, Details: details, Stacks: ss, test: test, seq: c.Target.Seq, target: c.Target}
-	if kind == KindNotLinearizable {
+func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, details string, ss []stacks.Stack) *finding {
+	v := &finding{Violation: &report.Violation{Kind: kind, Pair: [2]string{c.Target.M1, c.Target.M2},
+		Objects: c.Target.Objects, Message: msg, Details: details, Stacks: ss, Alone: c.Target.Seq}, test: test,
+		target: c.Target}
+	if kind == report.KindNotLinearizable {
 		v.lin = r.cur.lin
 	}
 	if !c.Target.Seq {
@@ -262,7 +264,7 @@ func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, de
 	}
 	if c.Target.Pair != nil {
 		v.Evidence = c.Target.Pair.Evidence
-		if (kind == KindRace || kind == KindFatal) && !r.cfg.Strict {
+		if (kind == report.KindRace || kind == report.KindFatal) && !r.cfg.Strict {
 			v.Question = c.Target.Pair.Question
 		}
 	}

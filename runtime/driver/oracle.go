@@ -6,6 +6,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -13,7 +14,7 @@ import (
 // A candidate is a failure of a concurrent run that is a violation only
 // if no sequential order of the two calls reproduces it.
 type candidate struct {
-	kind      string // KindPanic, KindDeadlock or KindFatal
+	kind      string // report.KindPanic, report.KindDeadlock or report.KindFatal
 	goroutine int    // the suffix that panicked, or -1
 	death     string // how the child died, "" if it answered
 	msg       string
@@ -29,7 +30,7 @@ const seqRepeats = 2
 // confirm runs both sequential orders of the suffixes of test, each
 // seqRepeats times in a fresh child, and returns the violation when none
 // reproduces cand.
-func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *Violation {
+func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *finding {
 	for i := range 2 * seqRepeats {
 		order := [2]int{i % 2, 1 - i%2}
 		seq := test
@@ -82,9 +83,9 @@ func (r *typeRun) failsSequentially(t *testgen.Target, how string) {
 func reproduces(cand *candidate, rep *child.Reply, order [2]int) bool {
 	if d := rep.Death; d != nil {
 		switch cand.kind {
-		case KindDeadlock:
+		case report.KindDeadlock:
 			return d.Kind == child.DeathKilled
-		case KindPanic:
+		case report.KindPanic:
 			return d.Kind != child.DeathExit && d.Kind != child.DeathKilled
 		}
 		return cand.death == "" || d.Kind == cand.death || d.Kind == child.DeathRace
@@ -93,9 +94,9 @@ func reproduces(cand *candidate, rep *child.Reply, order [2]int) bool {
 	case harness.StatusOK:
 		return false
 	case harness.StatusPanic:
-		return cand.kind == KindPanic && (cand.goroutine < 0 || order[res.Goroutine] == cand.goroutine)
+		return cand.kind == report.KindPanic && (cand.goroutine < 0 || order[res.Goroutine] == cand.goroutine)
 	case harness.StatusBlocked, harness.StatusRunning:
-		return cand.kind == KindDeadlock
+		return cand.kind == report.KindDeadlock
 	}
 	return true
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )
@@ -138,7 +139,7 @@ func (r *typeRun) probe() bool {
 		r.rep.BuiltBy = append(r.rep.BuiltBy, f.Name)
 	}
 	if zero {
-		r.rep.BuiltBy = []string{ZeroValue}
+		r.rep.BuiltBy = []string{report.ZeroValue}
 	}
 	switch {
 	case zero && slices.ContainsFunc(r.s.Ctors, func(f *testgen.Func) bool { return !f.Iface() }):
@@ -197,7 +198,7 @@ func (r *typeRun) probe() bool {
 			if d.Kind == child.DeathRace {
 				r.g.Exclude(m)
 				accesses, details := raceStacks(stacks.ParseRace(d.Report), r.bin.Names.Prefix)
-				r.violation(r.alone(m, test, KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
+				r.violation(r.alone(m, test, report.KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
 					raceSummary(accesses)), details, accesses))
 				continue
 			}
@@ -220,7 +221,7 @@ func (r *typeRun) probe() bool {
 			if harness.LockWait(res.Waits[0]) {
 				r.g.Exclude(m)
 				s := dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)
-				r.violation(r.alone(m, test, KindSelfDeadlock,
+				r.violation(r.alone(m, test, report.KindSelfDeadlock,
 					fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
 					s.String(), []stacks.Stack{s}))
 				continue
@@ -232,7 +233,7 @@ func (r *typeRun) probe() bool {
 				for i, st := range res.Offspring {
 					ss = append(ss, dumpStack(st, fmt.Sprintf("goroutine %d it started", i+1), r.bin.Names.Prefix))
 				}
-				r.violation(r.alone(m, test, KindSelfDeadlock,
+				r.violation(r.alone(m, test, report.KindSelfDeadlock,
 					fmt.Sprintf("%s never returns when called alone on a fresh object: it waits (%s) for goroutines it started, "+
 						"which wait for a lock", m, res.Waits[0]), render("", ss, "\n\n"), ss))
 				continue
@@ -339,9 +340,9 @@ func (r *typeRun) searchArgs() {
 
 // alone returns a violation found by calling m alone, in test, with the
 // stacks of its goroutines, rendered in details.
-func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string, ss []stacks.Stack) *Violation {
-	v := &Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg, Details: details, Stacks: ss,
-		test: test, seq: true}
+func (r *typeRun) alone(m string, test harness.Test, kind, msg, details string, ss []stacks.Stack) *finding {
+	v := &finding{Violation: &report.Violation{Kind: kind, Pair: [2]string{m, m}, Objects: 1, Message: msg,
+		Details: details, Stacks: ss, Alone: true}, test: test}
 	if p := r.s.Plan.Pair(m, m); p != nil {
 		v.Evidence = p.Evidence
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // replays is how many times at most a violation found under a schedule
@@ -21,13 +22,13 @@ const (
 // did and how many ran. A scheduled violation's window may be too
 // narrow for the overlay-free reproducer, which stresses without the
 // hooks: the replay is then what confirms it.
-func (r *typeRun) replay(v *Violation, most int) (failed, runs int) {
+func (r *typeRun) replay(v *finding, most int) (failed, runs int) {
 	return r.replayUnder(v, v.sched, most)
 }
 
 // replayUnder runs the failing test of v under schedule sc, as replay
 // does.
-func (r *typeRun) replayUnder(v *Violation, sc *harness.Schedule, most int) (failed, runs int) {
+func (r *typeRun) replayUnder(v *finding, sc *harness.Schedule, most int) (failed, runs int) {
 	req := r.request(harness.OpRun, v.test, v.Pair[0], v.Pair[1])
 	req.Sched = sc
 	if v.lin != nil {
@@ -64,7 +65,7 @@ func (r *typeRun) replayUnder(v *Violation, sc *harness.Schedule, most int) (fai
 // window inside a callee, a stress or PCT test) may fail under another
 // order of the same pair; the pair was retired when it failed, so that
 // order may never have run on it.
-func (r *typeRun) replayOrders(v *Violation) (*order, string) {
+func (r *typeRun) replayOrders(v *finding) (*order, string) {
 	if v.target == nil || v.target.Seq {
 		return nil, ""
 	}
@@ -100,9 +101,9 @@ func failsSame(kind string, rep *child.Reply) bool {
 		case child.DeathRace:
 			return true
 		case child.DeathPanic:
-			return kind == KindPanic || kind == KindFatal
+			return kind == report.KindPanic || kind == report.KindFatal
 		case child.DeathFatal, child.DeathExit:
-			return kind == KindFatal
+			return kind == report.KindFatal
 		}
 		return false
 	}
@@ -111,16 +112,16 @@ func failsSame(kind string, rep *child.Reply) bool {
 	case res == nil:
 		return false
 	case res.Status == harness.StatusPanic:
-		return kind == KindPanic
+		return kind == report.KindPanic
 	case res.Status == harness.StatusNotLinearizable:
-		return kind == KindNotLinearizable
+		return kind == report.KindNotLinearizable
 	case res.Status == harness.StatusHang:
 		for _, w := range res.Waits {
 			if w != "" && !harness.Blocked(w) {
 				return false
 			}
 		}
-		return kind == KindDeadlock
+		return kind == report.KindDeadlock
 	}
 	return false
 }

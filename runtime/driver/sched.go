@@ -17,6 +17,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
 )
@@ -327,7 +328,7 @@ func sitePos(sites *instrument.Result, id int) string {
 // A pairSched is the scheduling state of one target.
 type pairSched struct {
 	orders []order
-	cov    []OrderCoverage
+	cov    []orderCov
 	tests  int // PCT and stress tests, after the targeted orders and the delay-bounded schedules
 	// pctRuns counts the iterations of the PCT tests, each a PCT run;
 	// steps is the most hook calls an iteration of the pair's scheduled
@@ -349,7 +350,7 @@ func (r *typeRun) schedFor(t *testgen.Target) *pairSched {
 	if !t.Seq {
 		ps.orders = orders(t.Pair, r.sites)
 		for _, o := range ps.orders {
-			ps.cov = append(ps.cov, OrderCoverage{Order: o.Name, About: o.About, Why: map[string]int{}})
+			ps.cov = append(ps.cov, orderCov{OrderCoverage: report.OrderCoverage{Order: o.Name, About: o.About, Why: map[string]int{}}})
 		}
 	}
 	r.scheds[t] = ps
@@ -502,7 +503,7 @@ func (r *typeRun) rank(t *testgen.Target) int {
 
 // better reports whether order coverage c, whose sites a test's calls
 // reach when hits is set, goes before o (bestHits for o).
-func (r *typeRun) better(c *OrderCoverage, hits bool, o *OrderCoverage, bestHits bool) bool {
+func (r *typeRun) better(c *orderCov, hits bool, o *orderCov, bestHits bool) bool {
 	if r.cfg.Sched == SchedAll {
 		return hits && !bestHits || hits == bestHits && c.Tests < o.Tests
 	}
@@ -529,13 +530,13 @@ func (r *typeRun) ordersLeft(t *testgen.Target) bool {
 // not), or after maxTestsPerOrder tests whose objects never got there,
 // or once maxSeenPerOrder tests of its pair were run under it or
 // skipped.
-func (c *OrderCoverage) left() bool {
+func (c *orderCov) left() bool {
 	return c.reached >= triesPerOrder || c.Tests-c.tests0 >= maxTestsPerOrder ||
 		c.Tests+c.Skipped-c.seen0 >= maxSeenPerOrder
 }
 
 // reopen tries again an order left blind (no test reached its sites).
-func (c *OrderCoverage) reopen() {
+func (c *orderCov) reopen() {
 	if c.reached == 0 && c.left() {
 		c.tests0, c.seen0 = c.Tests, c.Tests+c.Skipped
 	}
@@ -645,13 +646,13 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 }
 
 // interleavings returns the coverage of the targeted orders, by pair.
-func (r *typeRun) interleavings() []PairCoverage {
-	var out []PairCoverage
+func (r *typeRun) interleavings() []report.PairCoverage {
+	var out []report.PairCoverage
 	for t, ps := range r.scheds {
 		if len(ps.cov) == 0 && ps.delay == 0 {
 			continue
 		}
-		out = append(out, PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: ps.cov, DelaySchedules: ps.delay,
+		out = append(out, report.PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: coverages(ps.cov), DelaySchedules: ps.delay,
 			PCTRuns: ps.pctRuns, PCTNeeded: pctRunsFor(ps.steps, r.pctDepth()), Steps: ps.steps})
 	}
 	sort.Slice(out, func(i, j int) bool {

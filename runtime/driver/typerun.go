@@ -8,6 +8,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
@@ -31,7 +32,8 @@ type typeRun struct {
 	*pkgRun
 	s        *testgen.Subject
 	g        *testgen.Generator
-	rep      *TypeReport
+	rep      *typeResult
+	found    []*finding // the violations of rep, in its order
 	proc     *child.Proc
 	start    time.Time
 	deadline time.Time
@@ -65,7 +67,7 @@ type typeRun struct {
 // testType tests one type until the end of its budget or of its pairs (or
 // its first violation with -first), then runs the reproducers of the
 // violations found.
-func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, prog *progress) *TypeReport {
+func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, prog *progress) *typeResult {
 	r := &typeRun{
 		parent:    ctx,
 		cfg:       cfg,
@@ -114,11 +116,11 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		switch {
 		case r.rep.Ended != "":
 		case r.parent.Err() != nil:
-			r.rep.Ended = EndedInterrupted
+			r.rep.Ended = report.EndedInterrupted
 		case r.ctx.Err() != nil:
-			r.rep.Ended = EndedBudget
+			r.rep.Ended = report.EndedBudget
 		default:
-			r.rep.Ended = EndedPairs
+			r.rep.Ended = report.EndedPairs
 		}
 	}
 	r.stop()
@@ -176,7 +178,7 @@ func (r *typeRun) loop() {
 	}
 	for r.ctx.Err() == nil {
 		if r.saturated() {
-			r.rep.Ended = EndedSaturated
+			r.rep.Ended = report.EndedSaturated
 			return
 		}
 		c := r.g.Next()
@@ -190,8 +192,8 @@ func (r *typeRun) loop() {
 		if v != nil {
 			r.retire(c.Target, v)
 			r.violation(v)
-			if r.cfg.First && v.Kind != KindSelfDeadlock || r.cfg.StopAt != nil && r.cfg.StopAt(r.s.Pkg.Path(), r.s.Plan.Name, v) {
-				r.rep.Ended = EndedFirst
+			if r.cfg.First && v.Kind != report.KindSelfDeadlock || r.stopsAt(v) {
+				r.rep.Ended = report.EndedFirst
 				return
 			}
 		}
@@ -203,12 +205,19 @@ func (r *typeRun) loop() {
 // window that gave it may hide a crash, a race or a deadlock of another
 // window (tickets' Recall ∥ Sell gives both), which would not be looked
 // for.
-func (r *typeRun) retire(t *testgen.Target, v *Violation) {
-	if v.Kind == KindNotLinearizable && !t.Seq {
+func (r *typeRun) retire(t *testgen.Target, v *finding) {
+	if v.Kind == report.KindNotLinearizable && !t.Seq {
 		r.linOff[[2]string{t.M1, t.M2}] = maxLinOff
 		return
 	}
 	r.g.Retire(t)
+}
+
+// stopsAt reports whether the type's testing ends at violation v
+// (Config.StopAt).
+func (r *typeRun) stopsAt(v *finding) bool {
+	pkg, typ := r.s.Pkg.Path(), r.s.Plan.Name
+	return r.cfg.StopAt != nil && r.cfg.StopAt(pkg, typ, v.Violation) || r.cfg.stopAt != nil && r.cfg.stopAt(pkg, typ, v)
 }
 
 // do sends req to the child, starting one if needed. It returns nil when

@@ -10,6 +10,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/repro"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -31,15 +32,16 @@ import (
 // of them locks: Get ∥ Inc after Inc ∥ Inc) is a bug: v takes the
 // question's place. So does a defect first seen in a test that passed an
 // object to its own method (listed apart) and then in one that did not.
-func (r *typeRun) violation(v *Violation) {
-	v.key, v.defect, v.window = violationKey(v), defectKey(v), windowKey(v)
+func (r *typeRun) violation(v *finding) {
+	v.key, v.defect, v.window = violationKey(v.Violation), defectKey(v.Violation), windowKey(v)
 	self := passesItself(v.test)
-	for i, u := range r.rep.Violations {
+	for i, u := range r.found {
 		if u.key == v.key || v.defect != "" && u.defect == v.defect || v.window != "" && u.window == v.window {
 			if u.Question != "" && v.Question == "" || u.SelfArg && !self {
 				r.record(v)
 				v.Count += u.Count
 				v.AlsoSeenAs = append(v.AlsoSeenAs, u.Pair)
+				r.found = slices.Delete(r.found, i, i+1)
 				r.rep.Violations = slices.Delete(r.rep.Violations, i, i+1)
 				return
 			}
@@ -55,15 +57,16 @@ func (r *typeRun) violation(v *Violation) {
 }
 
 // record records v as a new violation.
-func (r *typeRun) record(v *Violation) {
+func (r *typeRun) record(v *finding) {
 	v.Count = 1
 	v.Seed = r.cfg.Seed
 	v.TestsBefore = max(r.tests-1, 0)
 	v.Elapsed = seconds(time.Since(r.start))
 	v.Rerun = r.rerun()
 	v.SelfArg = passesItself(v.test)
-	v.Reproduced = ReproNotRun
-	r.rep.Violations = append(r.rep.Violations, v)
+	v.Reproduced = report.ReproNotRun
+	r.found = append(r.found, v)
+	r.rep.Violations = append(r.rep.Violations, v.Violation)
 	r.logf("%s: %s", v.Kind, v.Message)
 }
 
@@ -72,7 +75,7 @@ func (r *typeRun) record(v *Violation) {
 // into one test binary, each run by its name.
 func (r *typeRun) reproduceAll() {
 	var files []reproFile
-	for _, v := range r.rep.Violations {
+	for _, v := range r.found {
 		if v.test.Type == "" {
 			continue
 		}
@@ -94,7 +97,7 @@ func (r *typeRun) reproduceAll() {
 
 // A reproFile is the reproducer test file written for a violation.
 type reproFile struct {
-	v    *Violation
+	v    *finding
 	name string // the file's name
 	test string // its test function
 	src  []byte
@@ -118,16 +121,16 @@ func reproBatch(files []reproFile) map[string][]byte {
 }
 
 // reproViolation returns what the reproducer of v is written from.
-func (r *typeRun) reproViolation(v *Violation) *repro.Violation {
+func (r *typeRun) reproViolation(v *finding) *repro.Violation {
 	// Stress the reproducer harder than one test: a deadlock window is
 	// narrow, and a passing iteration costs little.
 	rv := &repro.Violation{Kind: v.Kind, Message: v.Message, Seed: v.Seed, Test: v.test,
-		Iters: 10 * r.cfg.Iters, Seq: v.seq, Schedule: v.Schedule, Replay: v.Rerun, Lin: v.lin,
+		Iters: 10 * r.cfg.Iters, Seq: v.Alone, Schedule: v.Schedule, Replay: v.Rerun, Lin: v.lin,
 		Wait: reproWait(r.watchdog(v.Pair[0], v.Pair[1]))}
 	switch {
-	case v.seq:
+	case v.Alone:
 		rv.Iters = 1
-	case v.Kind == KindDeadlock:
+	case v.Kind == report.KindDeadlock:
 		rv.Iters = 100 * r.cfg.Iters
 	}
 	return rv
@@ -150,20 +153,20 @@ func (r *typeRun) reproducer(f reproFile, batch map[string][]byte) {
 	v.Reproduced, v.ReproOutput = r.runReproducer(v.Kind, files, f.name, f.test, runs)
 	if v.sched != nil && !r.cfg.NoReproduce {
 		most := replays
-		if v.Reproduced == ReproYes {
+		if v.Reproduced == report.ReproYes {
 			most = 1 // the replay says the schedule replays it; the reproducer confirmed it
 		}
 		n, runs := r.replay(v, most)
 		v.Replayed = replayed(n, runs)
 		switch {
-		case v.Reproduced == ReproYes:
+		case v.Reproduced == report.ReproYes:
 		case n > 0:
-			v.Reproduced = ReproYes
+			v.Reproduced = report.ReproYes
 			v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed; the test "+
 				"replayed under its schedule (%s) failed in %s runs: %s", v.Schedule, v.Replayed, v.Rerun)
 		default:
 			if o, count := r.replayOrders(v); o != nil {
-				v.Reproduced = ReproYes
+				v.Reproduced = report.ReproYes
 				v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed, and so "+
 					"did the test replayed under its schedule (%s, %s runs failed); replayed under %s it failed in "+
 					"%s runs: %s", v.Schedule, v.Replayed, describeSchedule(&harness.Schedule{Kind: harness.SchedTargeted}, o),
@@ -205,15 +208,15 @@ const reproRuns = 2
 // built alone.
 func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name string, runs int) (string, string) {
 	if r.cfg.NoReproduce {
-		return ReproNotRun, ""
+		return report.ReproNotRun, ""
 	}
 	var out string
 	for range runs {
 		if r.parent.Err() != nil {
-			return ReproNotRun, "interrupted"
+			return report.ReproNotRun, "interrupted"
 		}
 		if r.confirmCtx.Err() != nil {
-			return ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take had "+
+			return report.ReproNotRun, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take had "+
 				"ended", confirmWindow(r.cfg.Budget))
 		}
 		res, err := child.RunTest(r.confirmCtx, r.work, r.target, files, "^"+name+"$", reproTimeout, r.jail)
@@ -225,10 +228,10 @@ func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name
 			if r.confirmCtx.Err() != nil && r.parent.Err() == nil {
 				// It ran as long as the type's confirmation may take and
 				// did not fail: as good as passed, and not counted.
-				return ReproNo, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take "+
+				return report.ReproNo, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take "+
 					"ended while it ran, and it had not failed", confirmWindow(r.cfg.Budget))
 			}
-			return ReproNotRun, err.Error()
+			return report.ReproNotRun, err.Error()
 		}
 		out = res.Output
 		if !res.Passed {
@@ -236,12 +239,12 @@ func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name
 				// It failed, but not as the violation did (a constructor
 				// that failed this time, a timeout of the test binary):
 				// that does not confirm it.
-				return ReproNo, tail(out, 2000)
+				return report.ReproNo, tail(out, 2000)
 			}
-			return ReproYes, tail(out, 2000)
+			return report.ReproYes, tail(out, 2000)
 		}
 	}
-	return ReproNo, tail(out, 2000)
+	return report.ReproNo, tail(out, 2000)
 }
 
 // failsAs reports whether a failed reproducer failed the way a violation
@@ -256,17 +259,17 @@ func failsAs(kind string, res *child.TestResult) bool {
 		return true
 	}
 	switch kind {
-	case KindPanic:
+	case report.KindPanic:
 		// Recovered in a goroutine of the test, or, in a goroutine the
 		// method started, ending the process.
 		return strings.Contains(res.Output, " panicked: ") || !res.TimedOut && strings.Contains(res.Output, "panic: ")
-	case KindDeadlock:
+	case report.KindDeadlock:
 		return strings.Contains(res.Output, "deadlock: ")
-	case KindSelfDeadlock:
+	case report.KindSelfDeadlock:
 		return strings.Contains(res.Output, "self-deadlock: ")
-	case KindNotLinearizable:
+	case report.KindNotLinearizable:
 		return strings.Contains(res.Output, "not linearizable: ")
-	case KindFatal:
+	case report.KindFatal:
 		return strings.Contains(res.Output, "fatal error: ") ||
 			!res.TimedOut && (strings.Contains(res.Output, "panic: ") || res.ExitCode > 1)
 	}
@@ -287,16 +290,8 @@ func tail(s string, n int) string {
 
 // violationKey identifies a violation: its kind, its pair, and where it
 // happened (the first frame of the user's code in its details).
-func violationKey(v *Violation) string {
+func violationKey(v *report.Violation) string {
 	return fmt.Sprintf("%s|%s|%s|%d|%s", v.Kind, v.Pair[0], v.Pair[1], v.Objects, firstFrame(v.Stacks))
-}
-
-// pairString writes a pair as "A ∥ B", "A" for a single call.
-func pairString(p [2]string) string {
-	if p[1] == "" {
-		return p[0]
-	}
-	return p[0] + " ∥ " + p[1]
 }
 
 // defectKey returns what identifies the defect behind v whatever pair
@@ -306,9 +301,9 @@ func pairString(p [2]string) string {
 // for a panic or a fatal error, the first such frame of its report; for
 // a non-linearizable outcome, the two sites of its static evidence. It
 // returns "" for the other kinds, or when the report has no such frame.
-func defectKey(v *Violation) string {
+func defectKey(v *report.Violation) string {
 	switch v.Kind {
-	case KindRace:
+	case report.KindRace:
 		var sites []string
 		var writes []bool
 		for _, a := range v.Stacks {
@@ -331,14 +326,14 @@ func defectKey(v *Violation) string {
 		}
 		slices.Sort(sites[:2])
 		return v.Kind + "|" + sites[0] + "|" + sites[1]
-	case KindNotLinearizable:
+	case report.KindNotLinearizable:
 		// The same gap between two critical sections (or atomic
 		// operations), whichever call ran in it.
 		if len(v.Evidence) > 0 {
 			e := v.Evidence[0]
 			return v.Kind + "|" + e.Pos1 + "|" + e.Pos2
 		}
-	case KindPanic, KindFatal:
+	case report.KindPanic, report.KindFatal:
 		for _, s := range v.Stacks {
 			if f, ok := s.FirstUser(); ok {
 				return v.Kind + "|" + f.Pos()
@@ -353,8 +348,8 @@ func defectKey(v *Violation) string {
 // (of its method, or of a callee) until the other call went past its
 // side: the kind and that point, the window's start. It returns "" for
 // the other violations.
-func windowKey(v *Violation) string {
-	if v.Kind != KindPanic && v.Kind != KindFatal || v.sched == nil || v.sched.Kind != harness.SchedTargeted {
+func windowKey(v *finding) string {
+	if v.Kind != report.KindPanic && v.Kind != report.KindFatal || v.sched == nil || v.sched.Kind != harness.SchedTargeted {
 		return ""
 	}
 	for _, h := range v.sched.Holds {

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 )
 
@@ -21,17 +21,17 @@ const driverHelp = "https://pkg.go.dev/github.com/depcon/depcon/runtime/driver"
 
 // testKinds describes the kinds of violations, in the order of the rules.
 var testKinds = [...]struct{ kind, short, full string }{
-	{driver.KindRace, "a data race between two concurrent calls",
+	{report.KindRace, "a data race between two concurrent calls",
 		"The race detector saw two concurrent calls of methods of a type meant to be safe for concurrent use access the same memory, one of them writing, without synchronisation."},
-	{driver.KindPanic, "a panic of concurrent calls that no sequential order reproduces",
+	{report.KindPanic, "a panic of concurrent calls that no sequential order reproduces",
 		"Two concurrent calls panicked, while the same calls made one after the other, in either order, did not."},
-	{driver.KindDeadlock, "two concurrent calls blocked forever",
+	{report.KindDeadlock, "two concurrent calls blocked forever",
 		"Two concurrent calls never returned, blocked on locks or channels, while the same calls made one after the other returned."},
-	{driver.KindFatal, "a fatal runtime error of concurrent calls",
+	{report.KindFatal, "a fatal runtime error of concurrent calls",
 		"Two concurrent calls made the Go runtime stop the program with a fatal error, such as concurrent map writes."},
-	{driver.KindNotLinearizable, "two concurrent calls whose outcome no sequential order gives",
+	{report.KindNotLinearizable, "two concurrent calls whose outcome no sequential order gives",
 		"Two concurrent calls returned results, or left the object in a state its read-only methods show, that neither order of the same calls made one after the other gives: an atomicity violation, such as a lost update or an inconsistent snapshot, with every access locked or atomic."},
-	{driver.KindSelfDeadlock, "a call that never returns when made alone",
+	{report.KindSelfDeadlock, "a call that never returns when made alone",
 		"A single call, made with no other goroutine running, never returned: it blocks on a lock its goroutine already holds, or on a channel nothing else uses."},
 }
 
@@ -65,7 +65,7 @@ func TestRules() []*ReportingDescriptor {
 // and reproduced status; and its reproducer an attachment: the file when
 // it was written (-o), otherwise an artifact of the run holding the
 // source.
-func FromTestReport(rep *driver.Report, opt Options) *Log {
+func FromTestReport(rep *report.Report, opt Options) *Log {
 	root := opt.Root
 	if root == "" {
 		if wd, err := os.Getwd(); err == nil {
@@ -91,11 +91,11 @@ func FromTestReport(rep *driver.Report, opt Options) *Log {
 // WriteTestSARIF writes the SARIF log of rep (FromTestReport with the
 // module enclosing the working directory as root) to the file path, or
 // to standard output when path is "-".
-func WriteTestSARIF(path string, rep *driver.Report) error {
+func WriteTestSARIF(path string, rep *report.Report) error {
 	return FromTestReport(rep, Options{}).WriteFile(path)
 }
 
-func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violation) *Result {
+func testResult(run *Run, loc *locator, t *report.TypeReport, v *report.Violation) *Result {
 	id := TestRulePrefix + v.Kind
 	idx := ruleIndex(run.Tool.Driver.Rules, id)
 	if idx < 0 {
@@ -104,7 +104,7 @@ func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 			HelpURI: driverHelp, DefaultConfiguration: &ReportingConfiguration{Level: LevelError}})
 		idx = len(run.Tool.Driver.Rules) - 1
 	}
-	single := v.Kind == driver.KindSelfDeadlock || v.Pair[1] == ""
+	single := v.Kind == report.KindSelfDeadlock || v.Pair[1] == ""
 	what := fmt.Sprintf("%s.%s ∥ %s.%s", t.Type, v.Pair[0], t.Type, v.Pair[1])
 	if single {
 		what = fmt.Sprintf("%s.%s called alone", t.Type, v.Pair[0])
@@ -114,7 +114,7 @@ func testResult(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 	level := LevelError
 	text := fmt.Sprintf("%s in %s: %s", v.Kind, what, v.Message)
 	switch {
-	case v.Reproduced == driver.ReproNo:
+	case v.Reproduced == report.ReproNo:
 		level = LevelNote
 		text += " (unconfirmed: its reproducer passed)"
 	case v.Question != "":
@@ -188,20 +188,14 @@ func evidenceProps(ev []deps.Evidence) []map[string]string {
 	return out
 }
 
-// IsReproducerPath reports whether a violation's Reproducer is the path
-// of a file (depcon test -o) rather than its source.
-func IsReproducerPath(s string) bool {
-	return strings.HasSuffix(s, ".go") && !strings.Contains(s, "\n")
-}
-
 // reproducer returns the attachment of v's reproducer, adding an artifact
 // holding its source to the run when it was not written to a file.
-func reproducer(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violation) *Attachment {
+func reproducer(run *Run, loc *locator, t *report.TypeReport, v *report.Violation) *Attachment {
 	desc := &Message{Text: fmt.Sprintf("reproducer test of the %s, to add to package %s", v.Kind, t.Package)}
 	switch {
 	case v.Reproducer == "":
 		return nil
-	case IsReproducerPath(v.Reproducer):
+	case report.IsReproducerPath(v.Reproducer):
 		path := v.Reproducer
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
@@ -220,9 +214,9 @@ func reproducer(run *Run, loc *locator, t *driver.TypeReport, v *driver.Violatio
 
 // reproducerName names a reproducer given as source, as depcon test -o
 // would: depcon_type_m1_m2_test.go.
-func reproducerName(t *driver.TypeReport, v *driver.Violation) string {
+func reproducerName(t *report.TypeReport, v *report.Violation) string {
 	parts := []string{"depcon", t.Type, v.Pair[0]}
-	if v.Kind != driver.KindSelfDeadlock && v.Pair[1] != "" {
+	if v.Kind != report.KindSelfDeadlock && v.Pair[1] != "" {
 		parts = append(parts, v.Pair[1])
 	}
 	return strings.ToLower(strings.Join(parts, "_")) + "_test.go"

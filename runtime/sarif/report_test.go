@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/sarif"
 	"github.com/depcon/depcon/runtime/sarif/sariftest"
 	"github.com/depcon/depcon/runtime/stacks"
@@ -62,28 +62,28 @@ const reproSource = "package m\n\nimport \"testing\"\n\nfunc TestDepconCounterIn
 // testReport is a report with a race (reproducer source), a deadlock on
 // two objects (reproducer written to a file, unconfirmed) and a
 // self-deadlock without details (located by its evidence).
-func testReport() *driver.Report {
-	return &driver.Report{Shard: "2/3", Types: []*driver.TypeReport{
-		{Package: "example.com/m", Type: "Counter", Violations: []*driver.Violation{{
-			Kind: driver.KindRace, Pair: [2]string{"Inc", "Get"}, Objects: 1, Seed: 42, Count: 3,
-			Reproducer: reproSource, Reproduced: driver.ReproYes,
+func testReport() *report.Report {
+	return &report.Report{Shard: "2/3", Types: []*report.TypeReport{
+		{Package: "example.com/m", Type: "Counter", Violations: []*report.Violation{{
+			Kind: report.KindRace, Pair: [2]string{"Inc", "Get"}, Objects: 1, Seed: 42, Count: 3,
+			Reproducer: reproSource, Reproduced: report.ReproYes,
 			Message: "data race: write in (*Counter).Inc (counter.go:14), previous read in (*Counter).get (counter.go:25)",
 			Evidence: []deps.Evidence{{Kind: "pc", Loc1: "recv.n", Loc2: "recv.n",
 				Pos1: "/src/m/counter.go:14:4", Pos2: "/src/m/counter.go:25:11", Text: "Inc writes recv.n, Get reads it"}},
 			Details: raceDetails, Stacks: stacks.ParseRace(raceDetails),
 			Rerun: "depcon test -seed 42 -type '^Counter$' example.com/m",
 		}}},
-		{Package: "example.com/m", Type: "Account", Violations: []*driver.Violation{{
-			Kind: driver.KindDeadlock, Pair: [2]string{"Transfer", "Transfer"}, Objects: 2, Seed: 7, Count: 1,
-			Reproducer: "/src/m/repro/depcon_account_transfer_transfer_test.go", Reproduced: driver.ReproNo,
+		{Package: "example.com/m", Type: "Account", Violations: []*report.Violation{{
+			Kind: report.KindDeadlock, Pair: [2]string{"Transfer", "Transfer"}, Objects: 2, Seed: 7, Count: 1,
+			Reproducer: "/src/m/repro/depcon_account_transfer_transfer_test.go", Reproduced: report.ReproNo,
 			ReproOutput: "PASS",
 			Message:     "a.Transfer ∥ b.Transfer never return (iteration 3): a.Transfer blocked in sync.Mutex.Lock, b.Transfer blocked in sync.Mutex.Lock",
 			Details:     deadlockDetails, Stacks: labelled(stacks.ParseDump(deadlockDetails), "goroutine 1 (a.Transfer)", "goroutine 2 (b.Transfer)"),
 			Rerun: "depcon test -seed 7 -type '^Account$' example.com/m",
 		}}},
-		{Package: "example.com/m", Type: "Cache", Violations: []*driver.Violation{{
-			Kind: driver.KindSelfDeadlock, Pair: [2]string{"Put", "Put"}, Objects: 1, Seed: 1, Count: 1,
-			Reproduced: driver.ReproNotRun, Message: "Put never returns when called alone",
+		{Package: "example.com/m", Type: "Cache", Violations: []*report.Violation{{
+			Kind: report.KindSelfDeadlock, Pair: [2]string{"Put", "Put"}, Objects: 1, Seed: 1, Count: 1,
+			Reproduced: report.ReproNotRun, Message: "Put never returns when called alone",
 			Evidence: []deps.Evidence{{Kind: "self", Loc1: "recv.mu", Pos1: "/src/m/cache.go:30:9", Text: "Put locks recv.mu while holding it"}},
 		}}},
 	}}
@@ -219,7 +219,7 @@ func TestWriteTestSARIF(t *testing.T) {
 // log with the rules and no results.
 func TestEmptyReport(t *testing.T) {
 	var buf bytes.Buffer
-	rep := &driver.Report{Types: []*driver.TypeReport{{Package: "p", Type: "T", Violations: []*driver.Violation{}}}}
+	rep := &report.Report{Types: []*report.TypeReport{{Package: "p", Type: "T", Violations: []*report.Violation{}}}}
 	if err := sarif.FromTestReport(rep, sarif.Options{Root: "/src/m"}).Write(&buf); err != nil {
 		t.Fatal(err)
 	}

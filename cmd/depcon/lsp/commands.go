@@ -16,6 +16,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // driverRun runs depcon test (a variable for the tests).
@@ -162,7 +163,7 @@ func (s *Server) startTest(dir, name string, cfg driver.Config, token *protocol.
 func (s *Server) runTest(ctx context.Context, p *pkgState, name string, cfg driver.Config, progress *progressWriter) ([]*violationRec, string) {
 	cfg.Progress = progress
 	type runResult struct {
-		rep *driver.Report
+		rep *report.Report
 		err error
 	}
 	done := make(chan runResult, 1)
@@ -215,7 +216,7 @@ func (s *Server) runTest(ctx context.Context, p *pkgState, name string, cfg driv
 }
 
 // violationRec makes the record, and the diagnostic, of a violation.
-func (s *Server) violationRec(dir, typ string, a *pkgResult, v *driver.Violation) *violationRec {
+func (s *Server) violationRec(dir, typ string, a *pkgResult, v *report.Violation) *violationRec {
 	s.mu.Lock()
 	s.nextID++
 	id := fmt.Sprintf("v%d", s.nextID)
@@ -232,9 +233,9 @@ func (s *Server) violationRec(dir, typ string, a *pkgResult, v *driver.Violation
 	msg := fmt.Sprintf("depcon test: %s: %s, seed %d: %s", v.Kind, pairText(v), v.Seed, v.Message)
 	severity := protocol.DiagnosticSeverityError
 	switch v.Reproduced {
-	case driver.ReproYes:
+	case report.ReproYes:
 		msg += " (reproduced)"
-	case driver.ReproNo:
+	case report.ReproNo:
 		msg += " (unconfirmed: its reproducer passed)"
 		severity = protocol.DiagnosticSeverityWarning
 	}
@@ -263,7 +264,7 @@ func (s *Server) violationRec(dir, typ string, a *pkgResult, v *driver.Violation
 	rec.diag = d
 	switch {
 	case v.Reproducer == "":
-	case strings.HasSuffix(v.Reproducer, ".go") && !strings.Contains(v.Reproducer, "\n"):
+	case report.IsReproducerPath(v.Reproducer):
 		if src, err := os.ReadFile(v.Reproducer); err == nil {
 			rec.reproName, rec.reproSrc = filepath.Base(v.Reproducer), src
 		}

@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/runtime/driver"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // A pkgState is what the server keeps of one package (one directory):
@@ -37,7 +37,7 @@ type typeTest struct {
 type violationRec struct {
 	id        string
 	dir, typ  string
-	v         *driver.Violation
+	v         *report.Violation
 	uri       protocol.DocumentURI
 	diag      protocol.Diagnostic
 	reproName string // the reproducer's file name, "" when there is none
@@ -179,7 +179,7 @@ func (s *Server) publish(p *pkgState) {
 }
 
 // confirming returns the violation of the type's last test run that
-// confirms a static diagnostic (driver.Violation.Confirms), or nil.
+// confirms a static diagnostic (report.Violation.Confirms), or nil.
 func confirming(sd *staticDiag, t *typeTest, info *typeInfo) *violationRec {
 	if t == nil {
 		return nil
@@ -198,8 +198,8 @@ func confirming(sd *staticDiag, t *typeTest, info *typeInfo) *violationRec {
 
 // pairText renders a violation's pair: "Get ∥ Inc", or "Put (called
 // alone)" for a single call.
-func pairText(v *driver.Violation) string {
-	if v.Kind == driver.KindSelfDeadlock {
+func pairText(v *report.Violation) string {
+	if v.Kind == report.KindSelfDeadlock {
 		return v.Pair[0] + " (called alone)"
 	}
 	return v.Pair[0] + " ∥ " + v.Pair[1]

@@ -18,6 +18,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/isolate"
+	"github.com/depcon/depcon/runtime/report"
 )
 
 // comparableConfig returns cfg without what only reports (Progress,
@@ -143,9 +144,9 @@ func TestTestFlagsOfTheCommand(t *testing.T) {
 func TestServerTestConfig(t *testing.T) {
 	dir := copyDemo(t)
 	got := make(chan driver.Config, 1)
-	driverRun = func(_ context.Context, cfg driver.Config) (*driver.Report, error) {
+	driverRun = func(_ context.Context, cfg driver.Config) (*report.Report, error) {
 		got <- cfg
-		return &driver.Report{}, nil
+		return &report.Report{}, nil
 	}
 	defer func() { driverRun = driver.Run }()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

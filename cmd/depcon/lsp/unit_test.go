@@ -12,8 +12,8 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
-	"github.com/depcon/depcon/runtime/driver"
 	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
 )
 
@@ -72,17 +72,17 @@ func TestConfirmation(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name      string
-		v         driver.Violation
+		v         report.Violation
 		typ       string
 		confirmed bool
 	}{
-		{"reproduced", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Counter", true},
-		{"not run", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Get"}, Seed: 1, Reproduced: driver.ReproNotRun, Stacks: at23}, "Counter", true},
-		{"passed", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproNo, Stacks: at23}, "Counter", false},
-		{"other lines", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at24}, "Counter", false},
-		{"other pair", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Counter", false},
-		{"other type", driver.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: driver.ReproYes, Stacks: at23}, "Gauge", false},
-		{"evidence on its line", driver.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: driver.ReproYes,
+		{"reproduced", report.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: report.ReproYes, Stacks: at23}, "Counter", true},
+		{"not run", report.Violation{Kind: "race", Pair: [2]string{"Inc", "Get"}, Seed: 1, Reproduced: report.ReproNotRun, Stacks: at23}, "Counter", true},
+		{"passed", report.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: report.ReproNo, Stacks: at23}, "Counter", false},
+		{"other lines", report.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: report.ReproYes, Stacks: at24}, "Counter", false},
+		{"other pair", report.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: report.ReproYes, Stacks: at23}, "Counter", false},
+		{"other type", report.Violation{Kind: "race", Pair: [2]string{"Get", "Inc"}, Seed: 1, Reproduced: report.ReproYes, Stacks: at23}, "Gauge", false},
+		{"evidence on its line", report.Violation{Kind: "race", Pair: [2]string{"Inc", "Reset"}, Seed: 1, Reproduced: report.ReproYes,
 			Evidence: []deps.Evidence{{Pos1: file + ":23:11"}}, Stacks: at23}, "Counter", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,10 +1,6 @@
-package driver
+package report
 
-import (
-	"fmt"
-	"io"
-	"slices"
-)
+import "slices"
 
 // Reach says how many of the types selected were tested with a working
 // object: an object its constructor built, or the zero value of a type
@@ -25,9 +21,9 @@ type NotTested struct {
 	Why     string `json:"why"`
 }
 
-// reachOf returns the reach of the types of a report: a type was tested
-// unless it was skipped (testType skips one where no test ran).
-func reachOf(types []*TypeReport) *Reach {
+// ReachOf returns the reach of the types of a report: a type was tested
+// unless it was skipped (the driver skips one where no test ran).
+func ReachOf(types []*TypeReport) *Reach {
 	r := &Reach{}
 	for _, t := range types {
 		r.Total++
@@ -53,17 +49,4 @@ func reachOf(types []*TypeReport) *Reach {
 		return 0
 	})
 	return r
-}
-
-// writeText writes the reach line of a text report.
-func (r *Reach) writeText(w io.Writer) {
-	if r == nil || r.Total == 0 {
-		return
-	}
-	fmt.Fprintf(w, "reach: tested with a working object: %d of %d %s with synchronisation", r.Tested, r.Total,
-		plural(r.Total, "type", "types"))
-	if n := len(r.NotTested); n > 0 {
-		fmt.Fprintf(w, " (%d not tested, each with its reason above)", n)
-	}
-	fmt.Fprintln(w)
 }

@@ -1,4 +1,4 @@
-package driver
+package report
 
 import (
 	"encoding/json"
