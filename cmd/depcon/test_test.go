@@ -189,6 +189,9 @@ func TestShardMerge(t *testing.T) {
 
 // withoutTimings returns the JSON of rep without its timings and the
 // counts that depend on them.
+// timed matches a note that gives a duration.
+var timed = regexp.MustCompile(`\b[0-9.]+(ns|µs|ms|s|m)\b`)
+
 func withoutTimings(t *testing.T, rep *report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -196,8 +199,11 @@ func withoutTimings(t *testing.T, rep *report.Report) string {
 	for _, tr := range m.Types {
 		// How many tests each schedule and order got depends on timing.
 		tr.Interleavings, tr.Schedules, tr.PrefixCalls, tr.PrefixPruned = nil, nil, 0, 0
-		// So does the note on a budget spent by slow requests.
-		tr.Notes = slices.DeleteFunc(tr.Notes, func(n string) bool { return strings.HasPrefix(n, "only ") })
+		// So do the notes that measure time: a budget spent by slow
+		// requests, a constructor found slow.
+		tr.Notes = slices.DeleteFunc(tr.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "only ") || timed.MatchString(n)
+		})
 	}
 	if err := m.WriteJSON(&b); err != nil {
 		t.Fatal(err)
