@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/depcon/depcon/runtime/child"
-	"github.com/depcon/depcon/runtime/instrument"
+	"github.com/depcon/depcon/runtime/driver/internal/instrument"
 	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/report"

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
+	"github.com/depcon/depcon/runtime/driver/internal/instrument"
 	"github.com/depcon/depcon/runtime/harness"
-	"github.com/depcon/depcon/runtime/instrument"
 )
 
 // An order is a targeted interleaving of a pair: the holds that force it

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/driver/internal/instrument"
 	"github.com/depcon/depcon/runtime/harness"
-	"github.com/depcon/depcon/runtime/instrument"
 	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
 )

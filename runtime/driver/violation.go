@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/driver/internal/repro"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
-	"github.com/depcon/depcon/runtime/repro"
 	"github.com/depcon/depcon/runtime/stacks"
 	"github.com/depcon/depcon/runtime/testgen"
 )

@@ -4,7 +4,7 @@ import "sync/atomic"
 
 // This file is the only one the driver adds to the package under test as
 // an ordinary (non-test) file: the package's own code, rewritten in the
-// overlay (see runtime/instrument), calls these hooks at its scheduling
+// overlay (see runtime/driver/internal/instrument), calls these hooks at its scheduling
 // points. Outside a test, and until a scheduler is installed, a hook
 // loads one atomic flag and returns.
 

@@ -145,7 +145,7 @@ func (x *execution) references(ref *reference, runs int, paused bool) (*referenc
 // part of the outcome that differs in one run of eight sequentially shows
 // in those 40 runs or more but for a chance of 5 in 1,000. The reproducer
 // runs them within the same bounds, all of them before its iterations
-// (runtime/repro/lin.go).
+// (runtime/driver/internal/repro/lin.go).
 const LinRareRuns = 30
 
 // LinRareTime bounds the time of those runs, past the first
@@ -166,7 +166,7 @@ const (
 // change vary. The first run does not wait, the second waits 2ms; the
 // longer waits only come with the runs made before a mismatch is
 // reported. The
-// reproducer waits the same way (runtime/repro/lin.go).
+// reproducer waits the same way (runtime/driver/internal/repro/lin.go).
 var LinPauses = []time.Duration{0, 2 * time.Millisecond, 0, 5 * time.Millisecond, 0, 20 * time.Millisecond,
 	0, 50 * time.Millisecond, 0, 100 * time.Millisecond}
 
