@@ -178,8 +178,9 @@ const (
 // and most of its heap is live until it exits, so the default spent a
 // sixth of its time collecting; under the limit, the largest packages
 // collect as often as they must and peak lower than with the default
-// (docs/VET.md, run 17). GOGC or GOMEMLIMIT in the environment are the
-// user's choice and left alone. It reports whether it changed anything.
+// (docs/VET.md, "How the vet tool runs"). GOGC or GOMEMLIMIT in the
+// environment are the user's choice and left alone. It reports whether
+// it changed anything.
 func vetGC(getenv func(string) string) bool {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return false
