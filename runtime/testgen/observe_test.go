@@ -221,15 +221,7 @@ type Store struct{ mu sync.Mutex }
 
 func (s *Store) Use(c Codec) {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "q.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := checkSource(t, src)
 	s, err := NewSubject(pkg, &deps.TypePlan{Name: "Store", Methods: []deps.Method{{Name: "Use"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -267,15 +259,7 @@ func (l *Log) Print1(arg any) {}
 
 func (l *Log) Add(s Sizer) {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "q.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := checkSource(t, src)
 	s, err := NewSubject(pkg, &deps.TypePlan{Name: "Log", Methods: []deps.Method{{Name: "Print"}, {Name: "Print1"}, {Name: "Add"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -314,15 +298,7 @@ type Conn struct {
 func (c *Conn) Write(b []byte) { c.mu.Lock(); c.buf = append(c.buf, b...); c.mu.Unlock() }
 func (c *Conn) Close()         { c.mu.Lock(); c.closed = true; c.mu.Unlock() }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "q.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := checkSource(t, src)
 	plan := &deps.TypePlan{Name: "Conn", Methods: []deps.Method{{Name: "Close", Writes: 1}, {Name: "Write", Writes: 1}},
 		Pairs: []deps.Pair{{M1: "Close", M2: "Write", Deps: []string{deps.DepPC}}, {M1: "Write", M2: "Write", Deps: []string{deps.DepPC}}}}
 	s, err := NewSubject(pkg, plan)
@@ -347,4 +323,19 @@ func (c *Conn) Close()         { c.mu.Lock(); c.closed = true; c.mu.Unlock() }
 	if suffix == 0 {
 		t.Error("Close never called concurrently")
 	}
+}
+
+// checkSource type-checks src, the file of package example.com/q.
+func checkSource(t *testing.T, src string) *types.Package {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "q.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("example.com/q", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg
 }
