@@ -48,7 +48,7 @@ func ownerOf(fnval []lockstate.Path) (lockstate.Path, string) {
 	}
 	s := fnval[0].Str
 	i := strings.LastIndexAny(s, ".>")
-	if i <= 0 || s[i] == '.' && strings.HasPrefix(s, "@") && !strings.Contains(s[:i], ".") {
+	if i <= 0 || lockstate.Root(s) == s { // a parameter or a package variable itself: no owner
 		return lockstate.Path{}, ""
 	}
 	name := s[i+1:]
