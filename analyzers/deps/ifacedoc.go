@@ -39,18 +39,28 @@ func NewInterfaceDocs(files []*ast.File) InterfaceDocs {
 	return docs
 }
 
-// of returns the doc comments of the methods that method fn implements,
-// of the interfaces its package declares, "" when there are none.
+// of returns the doc comments of the methods that method fn implements
+// (see Of).
 func (d InterfaceDocs) of(fn *ssa.Function) string {
-	recv := fn.Signature.Recv()
-	if len(d) == 0 || recv == nil || fn.Pkg == nil {
+	m, ok := fn.Object().(*types.Func)
+	if !ok {
 		return ""
 	}
-	ptr := recv.Type()
+	return d.Of(m)
+}
+
+// Of returns the doc comments of the methods that method m implements,
+// of the interfaces m's package declares, "" when there are none.
+func (d InterfaceDocs) Of(m *types.Func) string {
+	sig, ok := m.Type().(*types.Signature)
+	if len(d) == 0 || !ok || sig.Recv() == nil || m.Pkg() == nil {
+		return ""
+	}
+	ptr := sig.Recv().Type()
 	if _, ok := ptr.(*types.Pointer); !ok {
 		ptr = types.NewPointer(ptr)
 	}
-	scope := fn.Pkg.Pkg.Scope()
+	scope := m.Pkg().Scope()
 	var docs []string
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -62,8 +72,8 @@ func (d InterfaceDocs) of(fn *ssa.Function) string {
 			continue
 		}
 		for i := 0; i < iface.NumMethods(); i++ {
-			if m := iface.Method(i); m.Name() == fn.Name() && d[m.Pos()] != "" {
-				docs = append(docs, d[m.Pos()])
+			if im := iface.Method(i); im.Name() == m.Name() && d[im.Pos()] != "" {
+				docs = append(docs, d[im.Pos()])
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/summary"
 	"github.com/depcon/depcon/runtime/load"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -38,10 +39,10 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 				continue
 			}
 			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				byFunc[fn] = fd.Doc.Text()
+				byFunc[fn] = summary.DocText(fd.Doc)
 			}
 			if load.ReceiverName(fd.Recv.List[0].Type) == typ {
-				docs[fd.Name.Name] = fd.Doc.Text()
+				docs[fd.Name.Name] = summary.DocText(fd.Doc)
 			}
 		}
 	}
@@ -53,39 +54,9 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 	// document the type's methods that have no comment of their own: an
 	// unexported implementation behind an exported interface (pond's
 	// pool behind Pool, whose Go "submits a task without waiting for it
-	// to complete").
+	// to complete"), as the plan reads them (deps.InterfaceDocs).
 	ptr := types.NewPointer(tn.Type())
-	for _, f := range pkg.Syntax {
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok {
-				return true
-			}
-			it, ok := ts.Type.(*ast.InterfaceType)
-			if !ok || it.Methods == nil {
-				return false
-			}
-			obj, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
-			if !ok {
-				return false
-			}
-			iface, ok := obj.Type().Underlying().(*types.Interface)
-			if !ok || iface.Empty() || !types.Implements(ptr, iface) {
-				return false
-			}
-			for _, m := range it.Methods.List {
-				if m.Doc == nil {
-					continue
-				}
-				for _, name := range m.Names {
-					if _, have := docs[name.Name]; !have {
-						docs[name.Name] = m.Doc.Text()
-					}
-				}
-			}
-			return false
-		})
-	}
+	idocs := deps.NewInterfaceDocs(pkg.Syntax)
 	mset := types.NewMethodSet(ptr)
 	for i := range mset.Len() {
 		fn, ok := mset.At(i).Obj().(*types.Func)
@@ -93,6 +64,10 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 			continue
 		}
 		if _, have := docs[fn.Name()]; have {
+			continue
+		}
+		if doc := idocs.Of(fn.Origin()); doc != "" {
+			docs[fn.Name()] = doc
 			continue
 		}
 		if doc, ok := byFunc[fn.Origin()]; ok {
