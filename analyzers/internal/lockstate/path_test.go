@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"slices"
 	"testing"
 )
 
@@ -216,21 +217,9 @@ func TestAppendPaths(t *testing.T) {
 	la := Path{Str: "$0.x", Loaded: true}
 	b := Path{Str: "$1", Class: "c"}
 	got := AppendPaths([]Path{a}, la, a, b, Path{Str: "$0.x", Class: "other"}, b)
-	if want := []Path{a, la, b}; !equalPaths(got, want) {
+	if want := []Path{a, la, b}; !slices.Equal(got, want) {
 		t.Errorf("AppendPaths = %+v, want %+v", got, want)
 	}
-}
-
-func equalPaths(a, b []Path) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTypeClass(t *testing.T) {
