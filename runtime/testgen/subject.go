@@ -243,9 +243,14 @@ func (s *Subject) fits(t types.Type) bool {
 	}
 	// An empty interface takes anything: a shared object passed there
 	// (a logger's Log(a, …)) is only formatted or stored, and a race of
-	// that with the object's own writes is the test's, not the type's.
+	// that with the object's own writes is the test's, not the type's;
+	// unless the package asserts such values to the type itself (an
+	// Equal(other any) that takes other as a *T).
 	iface, ok := t.Underlying().(*types.Interface)
-	return ok && !iface.Empty() && types.Implements(types.NewPointer(s.Type), iface)
+	if !ok || iface.Empty() && !slices.ContainsFunc(s.Asserted, s.isSubject) {
+		return false
+	}
+	return types.Implements(types.NewPointer(s.Type), iface)
 }
 
 // Linker reports whether method m takes a parameter that a shared object
