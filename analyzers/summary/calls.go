@@ -20,16 +20,15 @@ const (
 	callOnce            // the callee is a sync.Once's initialisation
 )
 
-// call applies the effect of a call to the state.
+// call applies the effect of a call that makes no lock operation (the
+// engine applies those, see lockstate.LockCall) to the state.
 //
 // The model, in order:
-//   - sync and sync/atomic primitives are modelled (lock events, atomic and
-//     sync.Map accesses);
+//   - sync and sync/atomic primitives are modelled (atomic and sync.Map
+//     accesses, the functions that sync.Once and sync.WaitGroup run);
 //   - a call whose callee is known applies the callee's summary, computed
 //     from its body in this package or imported as a fact from another,
 //     mapped onto the caller's locations;
-//   - a Lock/Unlock/RLock/RUnlock call through an interface (a sync.Locker,
-//     see LockCall) is a lock event on the receiver;
 //   - any other call through an interface or a function value is unknown
 //     code: following DepCon, it counts as a write (flagged Indirect) of
 //     every location passed to it by reference, the receiver included.
@@ -42,10 +41,6 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 	}
 	callee := c.StaticCallee()
 	if c.IsInvoke() {
-		if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
-			w.applyLock(st, instr, op, how)
-			return
-		}
 		args := append([]ssa.Value{c.Value}, c.Args...)
 		if !w.dynamicCall(st, instr, args, how) {
 			w.unknown(st, instr, args)
@@ -115,8 +110,7 @@ func (w *walker) modelled(st *state, instr ssa.Instruction, callee *ssa.Function
 	}
 	switch recv {
 	case "sync.Mutex", "sync.RWMutex":
-		w.applyLock(st, instr, lockstate.LockCall(c), how)
-		return true
+		return true // lock operations are the engine's (LockCall)
 	case "sync.Once":
 		if obj.Name() == "Do" && len(c.Args) == 2 {
 			// Do reads the Once's state (synchronised): a plain
@@ -167,25 +161,6 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 		flags |= Goroutine
 	}
 	w.accessAll(st, w.r.Paths(addr), location, write, flags, instr)
-}
-
-// applyLock applies the lock operation op (see LockCall). A TryLock is
-// handled on the branch that tests its result (see edge).
-func (w *walker) applyLock(st *state, instr ssa.Instruction, op lockstate.LockOp, how callKind) {
-	if op.Kind != lockstate.OpLock && op.Kind != lockstate.OpUnlock || how == callGo {
-		return // callGo: the lock state of another goroutine
-	}
-	acquire := op.Kind == lockstate.OpLock
-	ps := w.r.Paths(op.Lock)
-	if len(ps) == 0 {
-		if acquire {
-			w.acquireAnon(st, instr, op.Lock, op.Mode)
-		} else {
-			releaseAnon(st, op.Lock)
-		}
-		return
-	}
-	w.lockPaths(st, instr, op.Lock, ps, acquire, op.Mode)
 }
 
 // lockPaths acquires (or releases) in how the lock v, whose paths are ps
@@ -514,9 +489,7 @@ func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Su
 		// sure. The goroutine's other effects are its own.
 		for _, r := range sum.Released {
 			for _, l := range m.loc(r) {
-				if heldIn(st.held, l) {
-					w.release(st, instr, l)
-				}
+				w.handOff(st, instr, l)
 			}
 		}
 		return
