@@ -95,9 +95,12 @@ func (w *walker) Lock(st *state, instr ssa.Instruction, ev lockstate.Event) {
 			w.acquire(st, instr, 0, p.Location(), lockClass(p, ev.Lock), ev.Mode, false)
 		}
 		w.record = saved
+	case lockstate.HandOff:
+		for _, p := range w.r.Paths(ev.Lock) {
+			w.handOff(st, instr, p.Location())
+		}
 	}
-	// MayAcquire: a lock that may be held is not known to be. HandOff: a
-	// goroutine's Unlock called directly (go mu.Unlock()) is left to it.
+	// MayAcquire: a lock that may be held is not known to be.
 }
 
 // chanLock applies a lock event on a channel used as a mutex: its paths
