@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -122,6 +123,31 @@ func (w *walker) chanLock(st *state, instr ssa.Instruction, ev lockstate.Event) 
 		w.record = false
 		w.lockPaths(st, instr, ev.Lock, locks, true, ev.Mode)
 		w.record = saved
+	}
+}
+
+// lockPaths acquires (or releases) in how the lock v, whose paths are ps
+// (one, or several it may be). A lock that may be one of several is an
+// acquisition event (for DS) but is not known to be held. A release of a
+// lock the function does not hold makes it one the function is entered
+// holding, unless it acquires it too (entrySeed).
+func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool, mode lockstate.Mode) {
+	for _, p := range ps {
+		loc := p.Location()
+		if acquire {
+			w.acquire(st, instr, 0, loc, lockClass(p, v), mode, len(ps) > 1)
+			continue
+		}
+		if !slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == loc }) && len(ps) == 1 {
+			if w.entryRel == nil {
+				w.entryRel = map[string]Held{}
+			}
+			if _, ok := w.entryRel[loc]; !ok {
+				w.entryRel[loc] = Held{Lock: loc, Class: lockClass(p, v), Mode: mode, Site: entrySite,
+					Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
+			}
+		}
+		w.release(st, instr, loc)
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 
 // walker computes the summary of one function: a forward dataflow
 // analysis over its SSA control-flow graph, whose state is the set of
-// locks that must be held, followed by one recording pass.
+// locks that must be held, followed by one recording pass. Both run
+// lockstate's Engine, with the walker as its Ops (transfer.go).
 type walker struct {
 	b      *builder
 	fn     *ssa.Function
