@@ -92,11 +92,11 @@ func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 			}
 			return false
 		}
-		return f.effects(&instr.Call)[k]&Released != 0
+		return f.effects(instr, &instr.Call)[k]&Released != 0
 	case *ssa.Defer:
-		return f.effects(&instr.Call)[k]&Released != 0
+		return f.effects(instr, &instr.Call)[k]&Released != 0
 	case *ssa.Go:
-		return f.handsOff(&instr.Call)[k]
+		return f.handsOff(instr, &instr.Call)[k]
 	}
 	return false
 }
@@ -158,7 +158,7 @@ func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
 	if !ok || lockstate.LockCall(&c.Call).Kind != lockstate.OpNone {
 		return false
 	}
-	return f.effects(&c.Call)[k] == Held
+	return f.effects(c, &c.Call)[k] == Held
 }
 
 // A Lock is a lock as seen at one instruction by another analyzer.

@@ -78,14 +78,14 @@ func (f *Flow) lockName(instr ssa.Instruction, ev lockstate.Event) (lockstate.Ex
 // Call applies a call that makes no lock operation (lockstate.Ops).
 func (o ops) Call(s *State, instr ssa.Instruction, c *ssa.CallCommon, how lockstate.How) {
 	if how == lockstate.Goroutine {
-		o.goStmt(c, s)
+		o.goStmt(instr, c, s)
 		return
 	}
 	o.call(c, instr, s)
 }
 
 // Defer records the effects of a deferred call (lockstate.Ops).
-func (o ops) Defer(s *State, _ int, d *ssa.Defer) { o.deferred(&d.Call, s) }
+func (o ops) Defer(s *State, _ int, d *ssa.Defer) { o.deferred(d, s) }
 
 // Runs reports that no deferred call runs at a return (lockstate.Ops):
 // the State keeps their effects apart (State.Exit applies them).
@@ -195,19 +195,20 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 	}
 }
 
-// effects returns the net effect of a call (a lock operation or a call
-// of a summarized function) as paths of the caller with their bits.
-func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
+// effects returns the net effect of the call c that instr makes (a
+// deferred call, or a call that makes no lock operation), as the engine
+// reads it: a lock operation, or the net effect of a summarized callee,
+// as paths of the caller with their bits.
+func (f *Flow) effects(instr ssa.Instruction, c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
-	op := lockstate.LockCall(c)
-	if op.Kind != lockstate.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok {
-			f.paths[p.Key()] = p
-			switch op.Kind {
-			case lockstate.OpLock:
+	if ev, lockOp := f.eng.CallEvent(instr, c, lockstate.Here); lockOp {
+		if ev.Kind == lockstate.Acquire || ev.Kind == lockstate.Release {
+			if p, ok := f.lockName(instr, ev); ok {
+				f.paths[p.Key()] = p
 				out[p.Key()] = Held
-			case lockstate.OpUnlock:
-				out[p.Key()] = Released
+				if ev.Kind == lockstate.Release {
+					out[p.Key()] = Released
+				}
 			}
 		}
 		return out
@@ -226,8 +227,8 @@ func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	return out
 }
 
-func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
-	for k, bits := range f.effects(c) {
+func (f *Flow) deferred(d *ssa.Defer, s *State) {
+	for k, bits := range f.effects(d, &d.Call) {
 		d := s.getDef(k) &^ dE
 		if bits&Released != 0 {
 			d |= dR
@@ -247,8 +248,8 @@ func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
 // may be entered holding: the lock is handed to it). A goroutine that
 // takes and releases the lock itself changes nothing here: it waits for
 // it like any other.
-func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
-	for k := range f.handsOff(c) {
+func (f *Flow) goStmt(instr ssa.Instruction, c *ssa.CallCommon, s *State) {
+	for k := range f.handsOff(instr, c) {
 		f.handOff(s, f.paths[k])
 	}
 }
@@ -266,12 +267,14 @@ func (f *Flow) handOff(s *State, p lockstate.ExactPath) {
 // with c releases: go mu.Unlock(), or a function that releases a lock it
 // may be entered holding. A goroutine that locks and unlocks a lock
 // itself releases none of its starter's.
-func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
+func (f *Flow) handsOff(instr ssa.Instruction, c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
-	if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == lockstate.OpUnlock {
-			f.paths[p.Key()] = p
-			out[p.Key()] = true
+	if ev, lockOp := f.eng.CallEvent(instr, c, lockstate.Goroutine); lockOp {
+		if ev.Kind == lockstate.HandOff {
+			if p, ok := f.lockName(instr, ev); ok {
+				f.paths[p.Key()] = p
+				out[p.Key()] = true
+			}
 		}
 		return out
 	}

@@ -126,7 +126,7 @@ func (w *walker) chanLock(st *state, instr ssa.Instruction, ev lockstate.Event) 
 	}
 }
 
-// lockPaths acquires (or releases) in how the lock v, whose paths are ps
+// lockPaths acquires (or releases) the lock v, whose paths are ps
 // (one, or several it may be). A lock that may be one of several is an
 // acquisition event (for DS) but is not known to be held. A release of a
 // lock the function does not hold makes it one the function is entered

@@ -196,39 +196,42 @@ func (e *Engine[S]) Instr(instr ssa.Instruction, s S) {
 
 // call applies a call: a lock operation, or a call for the Ops to apply.
 func (e *Engine[S]) call(s S, instr ssa.Instruction, c *ssa.CallCommon, how How) {
-	op := LockCall(c)
-	if op.Kind == OpNone {
+	ev, lockOp := e.CallEvent(instr, c, how)
+	switch {
+	case !lockOp:
 		e.ops.Call(s, instr, c, how)
-		return
-	}
-	if ev, ok := e.lockEvent(instr, op, c.Pos(), how); ok {
+	case ev.Kind != 0:
 		e.ops.Lock(s, instr, ev)
 	}
 }
 
-// lockEvent returns the event of the lock operation op of a call made by
-// instr, run as how; false when it has none there (a TryLock tested by
-// an if holds its lock on a branch, a goroutine's Lock is its own).
-func (e *Engine[S]) lockEvent(instr ssa.Instruction, op LockOp, pos token.Pos, how How) (Event, bool) {
-	ev := Event{Lock: op.Lock, Mode: op.Mode, Pos: pos}
+// CallEvent returns the lock event of the call c made by instr (a call,
+// a go statement or a defer statement whose deferred call runs), run as
+// how, and whether c is a lock operation (LockCall). The event's Kind is
+// zero when the operation makes none there: a TryLock tested by an if
+// holds its lock on a branch (Edge), a goroutine's Lock is its own.
+func (e *Engine[S]) CallEvent(instr ssa.Instruction, c *ssa.CallCommon, how How) (Event, bool) {
+	op := LockCall(c)
+	if op.Kind == OpNone {
+		return Event{}, false
+	}
+	ev := Event{Lock: op.Lock, Mode: op.Mode, Pos: c.Pos()}
 	switch {
 	case how == Goroutine:
-		if op.Kind != OpUnlock {
-			return Event{}, false
+		if op.Kind == OpUnlock {
+			ev.Kind = HandOff
 		}
-		ev.Kind = HandOff
 	case op.Kind == OpLock:
 		ev.Kind = Acquire
 	case op.Kind == OpUnlock:
 		ev.Kind = Release
 	case op.Kind == OpTryLock:
-		call, ok := instr.(*ssa.Call)
-		if !ok || onlyIfs(call) {
-			return Event{}, false
+		if call, ok := instr.(*ssa.Call); ok && !onlyIfs(call) {
+			ev.Kind = MayAcquire
 		}
-		ev.Kind = MayAcquire
-	default:
-		return Event{}, false
+	}
+	if ev.Kind == 0 {
+		return Event{}, true
 	}
 	return ev, true
 }
@@ -238,11 +241,12 @@ func (e *Engine[S]) lockEvent(instr ssa.Instruction, op LockOp, pos token.Pos, h
 // go statement, a send on a channel used as a mutex or a receive from
 // it; false when it makes none (a defer statement's call runs later).
 func (e *Engine[S]) Direct(instr ssa.Instruction) (Event, bool) {
+	var ev Event
 	switch in := instr.(type) {
 	case *ssa.Call:
-		return e.lockEvent(in, LockCall(&in.Call), in.Pos(), Here)
+		ev, _ = e.CallEvent(in, &in.Call, Here)
 	case *ssa.Go:
-		return e.lockEvent(in, LockCall(&in.Call), in.Pos(), Goroutine)
+		ev, _ = e.CallEvent(in, &in.Call, Goroutine)
 	case *ssa.Send:
 		if e.chanLocks != nil {
 			return Event{Kind: Acquire, Lock: in.Chan, Mode: W, Chan: true, Pos: in.Pos()}, true
@@ -252,7 +256,7 @@ func (e *Engine[S]) Direct(instr ssa.Instruction) (Event, bool) {
 			return Event{Kind: Release, Lock: in.X, Mode: W, Chan: true, Pos: in.Pos()}, true
 		}
 	}
-	return Event{}, false
+	return ev, ev.Kind != 0
 }
 
 // Edge returns the State on the i-th out-edge of b (Transfer): the
