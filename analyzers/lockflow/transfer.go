@@ -227,8 +227,10 @@ func (f *Flow) effects(instr ssa.Instruction, c *ssa.CallCommon) map[string]uint
 	return out
 }
 
-func (f *Flow) deferred(d *ssa.Defer, s *State) {
-	for k, bits := range f.effects(d, &d.Call) {
+// deferred records the effects of the call that in defers, for each lock
+// a set over the paths (State.def) that State.Exit applies at returns.
+func (f *Flow) deferred(in *ssa.Defer, s *State) {
+	for k, bits := range f.effects(in, &in.Call) {
 		d := s.getDef(k) &^ dE
 		if bits&Released != 0 {
 			d |= dR
