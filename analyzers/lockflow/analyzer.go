@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 //go:embed doc.go
@@ -34,6 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		obj, ok := fn.Object().(*types.Func)
 		return ok && cfgs.NoReturn(obj)
 	})
+	prog.chanLocks = lockstate.FindChanLocks(ssainfo.SrcFuncs)
 	// The flows of the source functions are computed here, in source
 	// order, so that a recursive cycle is cut at the same function
 	// whichever analyzer asks first.

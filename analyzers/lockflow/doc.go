@@ -10,7 +10,11 @@
 // deferred on the way. It is the may-held half of the lock engine; the
 // summary package computes the must-held half (the locks held at every
 // access and call, which the summaries, the deadlock analyzers and deps
-// read). Both decide what a call does to a lock by lockstate.LockCall.
+// read). lockstate's Engine runs both and reads the lock operations for
+// them: the Lock and Unlock calls (lockstate.LockCall), the branch on
+// which a TryLock succeeded, a channel of one slot used as a mutex (a
+// send takes it, a receive gives it back, the branch of a select's case
+// that sends holds it) and an Unlock handed to a goroutine.
 //
 // A lock is named by its access path in the function under the exact
 // policy of lockstate.Namer (lockstate.ExactPath): exact indices and local

@@ -18,8 +18,11 @@ type Program struct {
 	mu       sync.Mutex // guards the flows, and every Flow's paths and namer
 	pkg      *ssa.Package
 	noReturn func(*ssa.Function) bool
-	flows    map[*ssa.Function]*Flow
-	busy     map[*ssa.Function]bool
+	// chanLocks holds the classes of the package's channel fields used
+	// as mutexes (lockstate.FindChanLocks), nil when there are none.
+	chanLocks map[string]bool
+	flows     map[*ssa.Function]*Flow
+	busy      map[*ssa.Function]bool
 	// recv maps the position of a method call to the source text of
 	// its receiver, to name local locks in messages.
 	recv map[token.Pos]string
@@ -47,6 +50,7 @@ type Flow struct {
 	Fn    *ssa.Function
 	namer *lockstate.Namer
 	prog  *Program
+	eng   *lockstate.Engine[*State]
 	in    map[*ssa.BasicBlock]*State
 	paths map[string]lockstate.ExactPath
 	// entryHeld lists locks the function releases while they may be
@@ -78,6 +82,7 @@ func (p *Program) flow(fn *ssa.Function) *Flow {
 	p.busy[fn] = true
 	f := &Flow{Fn: fn, namer: lockstate.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]lockstate.ExactPath{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
+	f.eng = lockstate.NewEngine[*State](fn, ops{f}, p.chanLocks)
 	f.prescan()
 	f.solve()
 	f.summarize()

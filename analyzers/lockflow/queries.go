@@ -58,17 +58,31 @@ func (f *Flow) heldAt(instr ssa.Instruction) map[string]Acq {
 	return out
 }
 
-// releases reports whether instr releases (or may release) lock k.
+// releases reports whether instr releases (or may release) lock k: a
+// lock operation of its own, as the engine reads it (an Unlock of a lock
+// without a path, or of a φ-node's of k's class, may release k), or a
+// callee's net effect, a deferred call's, a goroutine's.
 func (f *Flow) releases(instr ssa.Instruction, k string) bool {
+	if ev, ok := f.eng.Direct(instr); ok {
+		p, named := f.lockName(instr, ev)
+		switch ev.Kind {
+		case lockstate.Release:
+			if !named {
+				return !ev.Chan
+			}
+			return p.Key() == k || !ev.Chan && p.Weak && p.Class == f.paths[k].Class
+		case lockstate.HandOff:
+			if named {
+				f.paths[p.Key()] = p
+			}
+			return named && p.Key() == k
+		}
+		return false
+	}
 	switch instr := instr.(type) {
 	case *ssa.Call:
-		op := lockstate.LockCall(&instr.Call)
-		if op.Kind == lockstate.OpUnlock {
-			p, ok := f.namer.Exact(op.Lock)
-			return !ok || p.Key() == k || p.Weak && p.Class == f.paths[k].Class
-		}
-		if op.Kind != lockstate.OpNone {
-			return false
+		if lockstate.LockCall(&instr.Call).Kind != lockstate.OpNone {
+			return false // a TryLock tested by an if
 		}
 		if callee, _ := staticCallee(&instr.Call); callee == nil && !instr.Call.IsInvoke() {
 			for _, r := range f.releasers {
@@ -78,11 +92,11 @@ func (f *Flow) releases(instr ssa.Instruction, k string) bool {
 			}
 			return false
 		}
-		return f.effects(&instr.Call)[k]&Released != 0
+		return f.effects(instr, &instr.Call)[k]&Released != 0
 	case *ssa.Defer:
-		return f.effects(&instr.Call)[k]&Released != 0
+		return f.effects(instr, &instr.Call)[k]&Released != 0
 	case *ssa.Go:
-		return f.handsOff(&instr.Call)[k]
+		return f.handsOff(instr, &instr.Call)[k]
 	}
 	return false
 }
@@ -130,21 +144,21 @@ func (f *Flow) scanRelease(instrs []ssa.Instruction, k string) (released, stop b
 	return false, false
 }
 
-// acquires reports whether instr acquires lock k.
+// acquires reports whether instr acquires lock k: a lock operation of its
+// own, as the engine reads it, or a callee that returns holding k.
 func (f *Flow) acquires(instr ssa.Instruction, k string) bool {
-	c, ok := instr.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	op := lockstate.LockCall(&c.Call)
-	if op.Kind == lockstate.OpLock {
-		p, ok := f.namer.Exact(op.Lock)
+	if ev, ok := f.eng.Direct(instr); ok {
+		if ev.Kind != lockstate.Acquire {
+			return false
+		}
+		p, ok := f.lockName(instr, ev)
 		return ok && p.Key() == k
 	}
-	if op.Kind != lockstate.OpNone {
+	c, ok := instr.(*ssa.Call)
+	if !ok || lockstate.LockCall(&c.Call).Kind != lockstate.OpNone {
 		return false
 	}
-	return f.effects(&c.Call)[k] == Held
+	return f.effects(c, &c.Call)[k] == Held
 }
 
 // A Lock is a lock as seen at one instruction by another analyzer.

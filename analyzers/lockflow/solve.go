@@ -30,16 +30,16 @@ func (f *Flow) solve() {
 // transfer is the lockstate.Transfer of a Flow.
 type transfer struct{ f *Flow }
 
-func (t transfer) Block(b *ssa.BasicBlock, s *State) *State { return t.f.transfer(b, s, nil) }
+func (t transfer) Block(b *ssa.BasicBlock, s *State) *State { return t.f.eng.Block(b, s) }
 
-// Edge returns the State on the i-th out-edge of b. A loop entered on
-// that edge whose test holds on the first trip (see firstTrip) runs its
-// body at least once (for i := 0; i < 2; i++): the State goes on to the
-// body, not to the loop's exit.
+// Edge returns the State on the i-th out-edge of b, as the engine's Edge
+// does. A loop entered on that edge whose test holds on the first trip
+// (see firstTrip) runs its body at least once (for i := 0; i < 2; i++):
+// the State goes on to the body, not to the loop's exit.
 func (t transfer) Edge(b *ssa.BasicBlock, i int, out *State) (*ssa.BasicBlock, *State) {
-	s, succ := t.f.edge(b, i, out), b.Succs[i]
+	succ, s := t.f.eng.Edge(b, i, out)
 	if firstTrip(b, succ) {
-		s = t.f.edge(succ, 0, t.f.transfer(succ, s.Clone(), nil))
+		_, s = t.f.eng.Edge(succ, 0, t.f.eng.Block(succ, s.Clone()))
 		succ = succ.Succs[0]
 	}
 	return succ, s
@@ -99,24 +99,6 @@ func firstTrip(b, h *ssa.BasicBlock) bool {
 
 // out returns the State at the end of b along its i'th edge.
 func (f *Flow) out(b *ssa.BasicBlock, i int) *State {
-	return f.edge(b, i, f.transfer(b, f.in[b].Clone(), nil))
-}
-
-// edge refines the State at the end of b for its i'th successor: the
-// true branch of TryLock holds the lock.
-func (f *Flow) edge(b *ssa.BasicBlock, i int, s *State) *State {
-	if s.dead {
-		return s
-	}
-	call, op, ok := lockstate.TryLockEdge(b, i)
-	if !ok {
-		return s
-	}
-	p, ok := f.namer.Exact(op.Lock)
-	if !ok {
-		return s
-	}
-	s = s.Clone()
-	f.acquire(s, p, Acq{Path: p, Pos: call.Pos(), Read: op.Mode == lockstate.R})
+	_, s := f.eng.Edge(b, i, f.eng.Block(b, f.in[b].Clone()))
 	return s
 }

@@ -6,36 +6,90 @@ import (
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
+// ops is the may-held analysis's lockstate.Ops: the engine reads the
+// function's lock operations, calls and defer statements, and ops
+// applies them to the States of its Flow.
+type ops struct{ *Flow }
+
 // visit is called for each instruction with the State before it.
 type visit func(instr ssa.Instruction, s *State)
 
 // transfer runs the instructions of b over s.
 func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
-	for _, instr := range b.Instrs {
-		if s.dead {
-			return s
-		}
-		if fn != nil {
-			fn(instr, s)
-		}
-		f.step(instr, s)
-	}
-	return s
+	return f.eng.Walk(b, s, fn)
 }
 
-// step applies one instruction to s.
-func (f *Flow) step(instr ssa.Instruction, s *State) {
-	switch instr := instr.(type) {
-	case *ssa.Call:
-		f.call(&instr.Call, instr, s)
-	case *ssa.Defer:
-		f.deferred(&instr.Call, s)
-	case *ssa.Go:
-		f.goStmt(&instr.Call, s)
-	case *ssa.Panic:
+// Instr applies an instruction (lockstate.Ops): a panic ends the path.
+func (o ops) Instr(s *State, instr ssa.Instruction) {
+	if _, ok := instr.(*ssa.Panic); ok {
 		s.dead = true
 	}
 }
+
+// Lock applies a lock event (lockstate.Ops). An Unlock of a lock without
+// a path may release any lock.
+func (o ops) Lock(s *State, instr ssa.Instruction, ev lockstate.Event) {
+	f := o.Flow
+	p, ok := f.lockName(instr, ev)
+	if !ok {
+		if ev.Kind == lockstate.Release && !ev.Chan {
+			f.weaken(s, "", "")
+		}
+		return
+	}
+	a := Acq{Path: p, Pos: ev.Pos, Read: ev.Mode == lockstate.R}
+	switch ev.Kind {
+	case lockstate.Acquire, lockstate.Taken:
+		f.acquire(s, p, a)
+	case lockstate.Release:
+		f.release(s, p)
+	case lockstate.MayAcquire:
+		k := p.Key()
+		f.paths[k] = p
+		s.held[k] = s.get(k) | Held
+		if _, ok := s.site[k]; !ok {
+			s.site[k] = a
+		}
+	case lockstate.HandOff:
+		f.handOff(s, p)
+	}
+	// Attempt: the lock is held on the branch of the select's case
+	// (Taken).
+}
+
+// lockName names the lock of an event. A local lock operated on by a
+// call is named as the source names its receiver.
+func (f *Flow) lockName(instr ssa.Instruction, ev lockstate.Event) (lockstate.ExactPath, bool) {
+	if ev.Chan {
+		return lockstate.ExactChanLock(f.namer, f.prog.chanLocks, ev.Lock)
+	}
+	p, ok := f.namer.Exact(ev.Lock)
+	if !ok {
+		return p, false
+	}
+	if _, call := instr.(*ssa.Call); call && p.Local() && ev.Kind != lockstate.Taken {
+		if text, ok := f.prog.recv[instr.Pos()]; ok {
+			p.Display = text
+		}
+	}
+	return p, true
+}
+
+// Call applies a call that makes no lock operation (lockstate.Ops).
+func (o ops) Call(s *State, instr ssa.Instruction, c *ssa.CallCommon, how lockstate.How) {
+	if how == lockstate.Goroutine {
+		o.goStmt(instr, c, s)
+		return
+	}
+	o.call(c, instr, s)
+}
+
+// Defer records the effects of a deferred call (lockstate.Ops).
+func (o ops) Defer(s *State, _ int, d *ssa.Defer) { o.deferred(d, s) }
+
+// Runs reports that no deferred call runs at a return (lockstate.Ops):
+// the State keeps their effects apart (State.Exit applies them).
+func (o ops) Runs(*State, int) bool { return false }
 
 func (f *Flow) acquire(s *State, p lockstate.ExactPath, a Acq) {
 	k := p.Key()
@@ -71,40 +125,11 @@ func (f *Flow) weaken(s *State, cls, except string) {
 	}
 }
 
-func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
-	op := lockstate.LockCall(c)
-	if op.Kind != lockstate.OpNone {
-		p, ok := f.namer.Exact(op.Lock)
-		if !ok {
-			if op.Kind == lockstate.OpUnlock {
-				f.weaken(s, "", "")
-			}
-			return
-		}
-		if p.Local() {
-			if text, ok := f.prog.recv[instr.Pos()]; ok {
-				p.Display = text
-			}
-		}
-		switch op.Kind {
-		case lockstate.OpLock:
-			f.acquire(s, p, Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R})
-		case lockstate.OpUnlock:
-			f.release(s, p)
-		case lockstate.OpTryLock:
-			// Held on the true branch of an if on the result (see
-			// edge); otherwise unknown.
-			if !onlyIfs(instr) {
-				k := p.Key()
-				f.paths[k] = p
-				s.held[k] = s.get(k) | Held
-				if _, ok := s.site[k]; !ok {
-					s.site[k] = Acq{Path: p, Pos: instr.Pos(), Read: op.Mode == lockstate.R}
-				}
-			}
-		}
-		return
-	}
+// call applies a call that makes no lock operation: a dynamic call may
+// call a closure of the function that releases a lock, a callee that
+// never returns ends the path, and a callee of the package has its net
+// effect on the locks its caller can name.
+func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 	callee, bindings := staticCallee(c)
 	if callee == nil {
 		if !c.IsInvoke() {
@@ -170,35 +195,20 @@ func (f *Flow) call(c *ssa.CallCommon, instr *ssa.Call, s *State) {
 	}
 }
 
-// onlyIfs reports whether a value is only used as an if's condition.
-func onlyIfs(v ssa.Value) bool {
-	refs := v.Referrers()
-	if refs == nil {
-		return true
-	}
-	for _, r := range *refs {
-		if _, ok := r.(*ssa.If); !ok {
-			if _, ok := r.(*ssa.DebugRef); !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// effects returns the net effect of a call (a lock operation or a call
-// of a summarized function) as paths of the caller with their bits.
-func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
+// effects returns the net effect of the call c that instr makes (a
+// deferred call, or a call that makes no lock operation), as the engine
+// reads it: a lock operation, or the net effect of a summarized callee,
+// as paths of the caller with their bits.
+func (f *Flow) effects(instr ssa.Instruction, c *ssa.CallCommon) map[string]uint8 {
 	out := map[string]uint8{}
-	op := lockstate.LockCall(c)
-	if op.Kind != lockstate.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok {
-			f.paths[p.Key()] = p
-			switch op.Kind {
-			case lockstate.OpLock:
+	if ev, lockOp := f.eng.CallEvent(instr, c, lockstate.Here); lockOp {
+		if ev.Kind == lockstate.Acquire || ev.Kind == lockstate.Release {
+			if p, ok := f.lockName(instr, ev); ok {
+				f.paths[p.Key()] = p
 				out[p.Key()] = Held
-			case lockstate.OpUnlock:
-				out[p.Key()] = Released
+				if ev.Kind == lockstate.Release {
+					out[p.Key()] = Released
+				}
 			}
 		}
 		return out
@@ -217,8 +227,10 @@ func (f *Flow) effects(c *ssa.CallCommon) map[string]uint8 {
 	return out
 }
 
-func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
-	for k, bits := range f.effects(c) {
+// deferred records the effects of the call that in defers, for each lock
+// a set over the paths (State.def) that State.Exit applies at returns.
+func (f *Flow) deferred(in *ssa.Defer, s *State) {
+	for k, bits := range f.effects(in, &in.Call) {
 		d := s.getDef(k) &^ dE
 		if bits&Released != 0 {
 			d |= dR
@@ -238,23 +250,33 @@ func (f *Flow) deferred(c *ssa.CallCommon, s *State) {
 // may be entered holding: the lock is handed to it). A goroutine that
 // takes and releases the lock itself changes nothing here: it waits for
 // it like any other.
-func (f *Flow) goStmt(c *ssa.CallCommon, s *State) {
-	for k := range f.handsOff(c) {
-		f.handedOff[k] = true
-		s.held[k] = s.get(k) | Released
+func (f *Flow) goStmt(instr ssa.Instruction, c *ssa.CallCommon, s *State) {
+	for k := range f.handsOff(instr, c) {
+		f.handOff(s, f.paths[k])
 	}
+}
+
+// handOff applies the release of lock p by a goroutine the function
+// starts: from the go statement on, it may be released.
+func (f *Flow) handOff(s *State, p lockstate.ExactPath) {
+	k := p.Key()
+	f.paths[k] = p
+	f.handedOff[k] = true
+	s.held[k] = s.get(k) | Released
 }
 
 // handsOff returns the locks that the goroutine a go statement starts
 // with c releases: go mu.Unlock(), or a function that releases a lock it
 // may be entered holding. A goroutine that locks and unlocks a lock
 // itself releases none of its starter's.
-func (f *Flow) handsOff(c *ssa.CallCommon) map[string]bool {
+func (f *Flow) handsOff(instr ssa.Instruction, c *ssa.CallCommon) map[string]bool {
 	out := map[string]bool{}
-	if op := lockstate.LockCall(c); op.Kind != lockstate.OpNone {
-		if p, ok := f.namer.Exact(op.Lock); ok && op.Kind == lockstate.OpUnlock {
-			f.paths[p.Key()] = p
-			out[p.Key()] = true
+	if ev, lockOp := f.eng.CallEvent(instr, c, lockstate.Goroutine); lockOp {
+		if ev.Kind == lockstate.HandOff {
+			if p, ok := f.lockName(instr, ev); ok {
+				f.paths[p.Key()] = p
+				out[p.Key()] = true
+			}
 		}
 		return out
 	}

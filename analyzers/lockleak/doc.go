@@ -4,8 +4,9 @@
 //
 // lockleak: report a lock left held on an early return, continue or break
 //
-// A function that locks a sync.Mutex or sync.RWMutex (named by its access
-// path: c.mu, p.mu, a package variable, a local) and releases it on some
+// A function that locks a sync.Mutex or sync.RWMutex, or a channel of
+// one slot used as a mutex (see lockflow), named by its access path
+// (c.mu, p.mu, a package variable, a local), and releases it on some
 // paths but not on others (an early return, a continue, a break) has
 // usually forgotten an Unlock on an error branch. The lock stays held:
 // every later Lock of it blocks forever.

@@ -41,8 +41,8 @@ type Result struct {
 	// the call's.
 	CallOps map[*ssa.Call]*LockOps
 	// ChanLocks holds the classes of the package's channel fields used as
-	// mutexes (see chanlock.go), whose sends the summaries take as Lock
-	// and receives as Unlock.
+	// mutexes (see lockstate.FindChanLocks), whose sends the summaries
+	// take as Lock and receives as Unlock.
 	ChanLocks map[string]bool
 }
 
@@ -119,7 +119,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	docs := typeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
-	b.chanLocks = findChanLocks(ssainfo.SrcFuncs)
+	b.chanLocks = lockstate.FindChanLocks(ssainfo.SrcFuncs)
 	for _, fn := range ssainfo.SrcFuncs {
 		b.summary(fn)
 	}
@@ -196,7 +196,7 @@ type builder struct {
 	sendHeld map[*ssa.Send][]Held
 	handoffs map[string]*handoff
 	// chanLocks are the classes of the channel fields used as mutexes
-	// (see chanlock.go).
+	// (see lockstate.FindChanLocks).
 	chanLocks map[string]bool
 }
 

@@ -6,6 +6,8 @@ import (
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A Program computes summaries over a whole program, as depcon pairs and
@@ -37,7 +39,7 @@ func NewProgram(prog *ssa.Program, cg *callgraph.Graph) *Program {
 			funcs = append(funcs, fn)
 		}
 	}
-	p.b.chanLocks = findChanLocks(funcs)
+	p.b.chanLocks = lockstate.FindChanLocks(funcs)
 	if cg != nil {
 		p.sites = map[ssa.CallInstruction][]*ssa.Function{}
 		for _, n := range cg.Nodes {

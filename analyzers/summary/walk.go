@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"go/token"
-	"go/types"
 	"slices"
 	"strings"
 
@@ -13,7 +11,8 @@ import (
 
 // walker computes the summary of one function: a forward dataflow
 // analysis over its SSA control-flow graph, whose state is the set of
-// locks that must be held, followed by one recording pass.
+// locks that must be held, followed by one recording pass. Both run
+// lockstate's Engine, with the walker as its Ops (transfer.go).
 type walker struct {
 	b      *builder
 	fn     *ssa.Function
@@ -26,10 +25,12 @@ type walker struct {
 	lastRef   map[*ssa.BasicBlock]bool
 	inLastRef bool
 
+	// e is the lock-state engine that runs the walker's Ops over the
+	// function.
+	e       *lockstate.Engine[*state]
 	pkg     string            // the function's package path ("": unknown)
 	sites   map[siteKey]int32 // acquisition sites
-	defers  []*ssa.Defer
-	exit    []Held // intersection of the held sets at returns
+	exit    []Held            // intersection of the held sets at returns
 	exitSet bool
 
 	// acquired are the locks the function acquires (itself or through a
@@ -117,8 +118,8 @@ type state struct {
 	// held at accesses only.
 	handoff []heldHandoff
 	// deferred are the defer statements run on every path to here, by
-	// their index in walker.defers (at most maxDefers): at a return,
-	// only those run, last first.
+	// their index in the engine's Defers (at most maxDefers): at a
+	// return, only those run, last first.
 	deferred uint64
 }
 
@@ -225,13 +226,7 @@ func (s *state) Join(o *state) bool {
 
 func (w *walker) run() {
 	fn := w.fn
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			if d, ok := in.(*ssa.Defer); ok {
-				w.defers = append(w.defers, d)
-			}
-		}
-	}
+	w.e = lockstate.NewEngine(fn, lockstate.Ops[*state](w), w.b.chanLocks)
 	in := w.solve(nil)
 	seed := w.entrySeed()
 	if len(seed) > 0 {
@@ -247,7 +242,7 @@ func (w *walker) run() {
 		}
 		st := in[b.Index].Clone()
 		w.inLastRef = w.lastRef[b]
-		w.Block(b, st)
+		w.e.Block(b, st)
 		w.inLastRef = false
 		for k := range st.released {
 			released[k] = true
@@ -289,7 +284,7 @@ func (w *walker) solve(held []Held) []*state {
 	in[0].held = held
 	// The lattice is finite (held only shrinks, the flags and sets only
 	// grow).
-	lockstate.Solve(fn, in, w)
+	lockstate.Solve(fn, in, w.e)
 	return in
 }
 
@@ -379,179 +374,8 @@ next:
 	return false
 }
 
-// edge returns the state on the i-th out-edge of b: a successful TryLock
-// holds its lock on the true branch, and so does the branch of a select
-// case that sends on a channel used as a mutex (chanlock.go).
-func (w *walker) edge(b *ssa.BasicBlock, i int, out *state) *state {
-	if st := w.selectCase(b, i, out); st != nil {
-		return st
-	}
-	call, op, ok := lockstate.TryLockEdge(b, i)
-	if !ok {
-		return out
-	}
-	st := out.Clone()
-	saved := w.record
-	w.record = false // a TryLock never blocks: no acquisition event
-	for _, p := range w.r.Paths(op.Lock) {
-		w.acquire(st, call, 0, p.Location(), lockClass(p, op.Lock), op.Mode, false)
-	}
-	w.record = saved
-	return st
-}
-
 // Reachable reports whether some path reaches the point.
 func (s *state) Reachable() bool { return s.live }
-
-// Block applies the instructions of b to st (lockstate.Transfer).
-func (w *walker) Block(b *ssa.BasicBlock, st *state) *state {
-	for _, instr := range b.Instrs {
-		w.instr(instr, st)
-	}
-	return st
-}
-
-// Edge returns the state on the i-th out-edge of b (lockstate.Transfer).
-func (w *walker) Edge(b *ssa.BasicBlock, i int, out *state) (*ssa.BasicBlock, *state) {
-	return b.Succs[i], w.edge(b, i, out)
-}
-
-func (w *walker) instr(instr ssa.Instruction, st *state) {
-	switch in := instr.(type) {
-	case *ssa.UnOp:
-		switch in.Op {
-		case token.MUL:
-			if isCell(in.X) {
-				return
-			}
-			w.accessAll(st, w.r.Paths(in.X), location, false, 0, in)
-		case token.ARROW:
-			ps := w.r.Paths(in.X)
-			w.accessAll(st, ps, location, false, Chan, in)
-			w.takeHandoff(st, in, ps)
-			if !in.CommaOk {
-				w.chanLock(st, in, in.X, ps, false)
-			}
-		}
-	case *ssa.Store:
-		if isCell(in.Addr) {
-			return
-		}
-		w.accessAll(st, w.r.Paths(in.Addr), location, true, 0, in)
-	case *ssa.MapUpdate:
-		w.accessAll(st, w.r.Paths(in.Map), elements, true, Map, in)
-	case *ssa.Lookup:
-		if _, ok := in.X.Type().Underlying().(*types.Map); ok {
-			w.accessAll(st, w.r.Paths(in.X), elements, false, Map, in)
-		}
-	case *ssa.Next:
-		if rng, ok := in.Iter.(*ssa.Range); ok && !in.IsString {
-			w.accessAll(st, w.r.Paths(rng.X), elements, false, Map, in)
-		}
-	case *ssa.Send:
-		ps := w.r.Paths(in.Chan)
-		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
-			w.b.sendHeld[in] = withoutEntry(heldNow(st))
-		}
-		w.accessAll(st, ps, location, false, Chan, in)
-		signalHandoff(st, ps)
-		w.chanLock(st, in, in.Chan, ps, true)
-	case *ssa.Select:
-		for _, s := range in.States {
-			ps := w.r.Paths(s.Chan)
-			w.accessAll(st, ps, location, false, Chan, in)
-			if in.Blocking && s.Dir == types.SendOnly {
-				w.chanLockEvent(st, in, s.Chan, ps)
-			}
-		}
-	case *ssa.Call:
-		if w.record {
-			w.recordHeld(in, st)
-			delete(w.b.callOps, in) // an earlier round's
-		}
-		w.call(st, in, in.Common(), callNormal)
-	case *ssa.Go:
-		w.call(st, in, in.Common(), callGo)
-	case *ssa.Defer:
-		if i := slices.Index(w.defers, in); i >= 0 && i < maxDefers {
-			st.deferred |= 1 << i
-		}
-	case *ssa.RunDefers:
-		// The calls deferred on the way here, last first: a defer
-		// statement on another path (defer mu.RLock() after an RUnlock
-		// on a miss) does not run at this return.
-		for i := len(w.defers) - 1; i >= 0; i-- {
-			if len(w.defers) <= maxDefers && st.deferred&(1<<i) == 0 {
-				continue
-			}
-			w.call(st, w.defers[i], w.defers[i].Common(), callNormal)
-		}
-	}
-}
-
-// chanLock acquires (send) or releases (receive) the channels used as
-// mutexes among ps, the paths of the channel v.
-func (w *walker) chanLock(st *state, instr ssa.Instruction, v ssa.Value, ps []lockstate.Path, acquire bool) {
-	if w.b.chanLocks == nil {
-		return
-	}
-	if locks := chanLockPaths(w.b.chanLocks, ps); len(locks) > 0 {
-		w.lockPaths(st, instr, v, locks, acquire, lockstate.W)
-	}
-}
-
-// chanLockPaths returns the paths among ps, those of a channel value,
-// of the channels used as mutexes, as paths of the locks: the fields
-// ("$0.lockC", as "$0.mu" names a mutex), not the channels they refer to.
-func chanLockPaths(chanLocks map[string]bool, ps []lockstate.Path) []lockstate.Path {
-	var locks []lockstate.Path
-	for _, p := range ps {
-		if chanLocks[p.Class] {
-			p.Loaded = false
-			locks = append(locks, p)
-		}
-	}
-	return locks
-}
-
-// chanLockEvent records the acquisition event of a blocking select's
-// case that sends on a channel used as a mutex (the lock is held on the
-// branch of that case, see selectCase).
-func (w *walker) chanLockEvent(st *state, sel *ssa.Select, v ssa.Value, ps []lockstate.Path) {
-	if w.b.chanLocks == nil {
-		return
-	}
-	for _, p := range chanLockPaths(w.b.chanLocks, ps) {
-		w.acquire(st, sel, 0, p.Location(), lockClass(p, v), lockstate.W, true)
-	}
-}
-
-// selectCase returns the state on the i-th out-edge of b when it is the
-// branch of a select's case k (lockstate.SelectCaseEdge) and that case
-// sends on a channel used as a mutex: the lock is then held (its acquisition event
-// was recorded at the select, see chanLockEvent; a select with a default
-// case, like a TryLock, makes none); nil otherwise. (A channel received
-// from in a select is no mutex, see findChanLocks.)
-func (w *walker) selectCase(b *ssa.BasicBlock, i int, out *state) *state {
-	if w.b.chanLocks == nil {
-		return nil
-	}
-	sel, n, ok := lockstate.SelectCaseEdge(b, i)
-	if !ok || sel.States[n].Dir != types.SendOnly {
-		return nil
-	}
-	s := sel.States[n]
-	locks := chanLockPaths(w.b.chanLocks, w.r.Paths(s.Chan))
-	if len(locks) == 0 {
-		return nil
-	}
-	st := out.Clone()
-	saved := w.record
-	w.record = false
-	w.lockPaths(st, sel, s.Chan, locks, true, lockstate.W)
-	w.record = saved
-	return st
-}
 
 // recordHeld records the locks held before call (Result.CallHeld).
 func (w *walker) recordHeld(call *ssa.Call, st *state) {

@@ -6,10 +6,12 @@
 // flows' (which object a Lock call names, ExactPath), the Frame that maps
 // a callee's paths onto its caller's at a call, LockCall, the one rule
 // that tells what a call does to a lock, with the branches on which a
-// TryLock or a select's case succeeded (TryLockEdge, SelectCaseEdge),
-// and Solve, the dataflow solver of both lock states: the locks that
-// must be held (package summary) and those that may be (package
-// lockflow).
+// TryLock or a select's case succeeded (TryLockEdge, SelectCaseEdge) and
+// the channels used as mutexes (FindChanLocks), the Engine, the one
+// transfer function of both lock states, which reads the lock operations
+// for the lattice an analysis supplies (Ops), and Solve, the dataflow
+// solver that runs it: the lock states are the locks that must be held
+// (package summary) and the ways each lock may be (package lockflow).
 //
 // A location is written as an access path:
 //

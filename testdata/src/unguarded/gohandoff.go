@@ -77,3 +77,60 @@ func (d *Drain) Seen() int {
 	defer d.mu.Unlock()
 	return d.seen + len(d.buf)
 }
+
+// Ticket hands its lock to a goroutine that unlocks it (go
+// t.mu.Unlock()): the write after the go statement may run once the lock
+// is released. Reported, as Turn's is.
+type Ticket struct {
+	mu   sync.Mutex
+	next int
+}
+
+func (t *Ticket) Take() int {
+	t.mu.Lock()
+	n := t.next
+	go t.mu.Unlock()
+	t.next = n + 1 // want `t.next is written in Take without t.mu`
+	return n
+}
+
+func (t *Ticket) Next() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.next
+}
+
+func (t *Ticket) Reset() {
+	t.mu.Lock()
+	t.next = 0
+	t.mu.Unlock()
+}
+
+// Turn hands its lock to a goroutine that runs a function that unlocks
+// it. Reported.
+type Turn struct {
+	mu   sync.Mutex
+	next int
+}
+
+func (t *Turn) Take() int {
+	t.mu.Lock()
+	n := t.next
+	go t.release()
+	t.next = n + 1 // want `t.next is written in Take without t.mu`
+	return n
+}
+
+func (t *Turn) release() { t.mu.Unlock() }
+
+func (t *Turn) Next() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.next
+}
+
+func (t *Turn) Reset() {
+	t.mu.Lock()
+	t.next = 0
+	t.mu.Unlock()
+}

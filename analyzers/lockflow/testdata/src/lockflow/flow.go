@@ -76,3 +76,38 @@ func local() {
 // The function releases its caller's lock: nothing is held for sure at
 // its return, and the lock is released.
 func (s *store) unlockFor() { s.mu.Unlock() } // want `released s.mu`
+
+// A channel of one slot used as a mutex: a send takes it, a receive
+// gives it back, and a select's case that sends holds it on the branch
+// of that case only.
+type journal struct {
+	lockC chan struct{}
+	quit  chan struct{}
+	n     int
+}
+
+func newJournal() *journal {
+	return &journal{lockC: make(chan struct{}, 1), quit: make(chan struct{})}
+}
+
+func (j *journal) add() bool {
+	select {
+	case j.lockC <- struct{}{}:
+	case <-j.quit:
+		return false
+	}
+	if j.n < 0 {
+		return false // want `held j.lockC`
+	}
+	j.n++
+	<-j.lockC
+	return true // want `released j.lockC`
+}
+
+func (j *journal) len() int {
+	j.lockC <- struct{}{}
+	defer j.unlock()
+	return j.n // want `released j.lockC`
+}
+
+func (j *journal) unlock() { <-j.lockC } // want `released j.lockC`

@@ -1,4 +1,4 @@
-package summary
+package lockstate
 
 import (
 	"go/constant"
@@ -6,8 +6,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // Channels used as mutexes.
@@ -34,16 +32,20 @@ import (
 // channel, a stream) nor in a select (a wake-up channel, sent on without
 // blocking and received among other cases in a loop, is no lock), and
 // never sends on a channel it has just made (a token channel, filled
-// first, is taken by a receive: its direction is the other one). Sends on it then acquire it and receives
-// release it, as Lock and Unlock would, in summaries: accesses under it
-// are guarded, and a function that receives from it without sending is
-// entered holding it (a helper that unlocks for its caller). In a select,
-// the case that sends acquires it on the branch that runs that case; a
-// select with a default case acquires it as TryLock does.
+// first, is taken by a receive: its direction is the other one). The
+// Engine, given these classes, takes a send on it as Lock and a receive
+// from it as Unlock: accesses under it are guarded, and a function that
+// receives from it without sending releases its caller's lock (a helper
+// that unlocks for its caller). In a select, the case that sends
+// acquires it on the branch that runs that case; a select with a default
+// case acquires it as TryLock does.
+//
+// The lock is the field, not the channel it holds: "$0.lockC", as
+// "$0.mu" names a mutex (ChanLockPaths, ExactChanLock).
 
-// findChanLocks returns the classes of the channel fields that funcs use
+// FindChanLocks returns the classes of the channel fields that funcs use
 // as mutexes (nil when none).
-func findChanLocks(funcs []*ssa.Function) map[string]bool {
+func FindChanLocks(funcs []*ssa.Function) map[string]bool {
 	type use struct{ one, other, send, recv, bad bool }
 	uses := map[string]*use{}
 	get := func(class string) *use {
@@ -157,7 +159,7 @@ func fieldClass(addr ssa.Value) string {
 	if !ok {
 		return ""
 	}
-	_, class := lockstate.FieldOf(fa.X.Type(), fa.Field)
+	_, class := FieldOf(fa.X.Type(), fa.Field)
 	return class
 }
 
@@ -168,4 +170,41 @@ func loadedField(v ssa.Value) string {
 		return fieldClass(load.X)
 	}
 	return ""
+}
+
+// ChanLockPaths returns the paths among ps, those of a channel value
+// under the summaries' policy (Namer.Paths), of the channels used as
+// mutexes, as paths of the locks: the fields ("$0.lockC"), not the
+// channels they refer to.
+func ChanLockPaths(chanLocks map[string]bool, ps []Path) []Path {
+	var locks []Path
+	for _, p := range ps {
+		if chanLocks[p.Class] {
+			p.Loaded = false
+			locks = append(locks, p)
+		}
+	}
+	return locks
+}
+
+// ExactChanLock returns the path under the exact policy (Namer.Exact) of
+// the lock that the channel value v is when it is loaded from a field
+// used as a mutex (a class of chanLocks): the field, as for
+// ChanLockPaths; false otherwise.
+func ExactChanLock(n *Namer, chanLocks map[string]bool, v ssa.Value) (ExactPath, bool) {
+	var field ssa.Value // the field's address, or the field of a struct value
+	class := ""
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			field, class = v.X, fieldClass(v.X)
+		}
+	case *ssa.Field:
+		_, class = FieldOf(v.X.Type(), v.Field)
+		field = v
+	}
+	if class == "" || !chanLocks[class] {
+		return ExactPath{}, false
+	}
+	return n.Exact(field)
 }
