@@ -121,11 +121,12 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				// Kept right before the read lock that re-enters (or the
 				// call that takes it), holding the one it re-enters, until
 				// the writer waits: the nested RLock then queues behind
-				// it. An unrelated read section before the outer RLock
-				// does not take the hold.
+				// it. The writer waits until the reader is kept there: an
+				// unrelated read section before the outer RLock lets it
+				// go neither early nor late.
 				add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock, at %s, until %s waits to write",
 					method(p, r), sitePos(sites, s1), method(p, w)),
-					Holds: []harness.Hold{{G: r, At: s1, UntilBlocked: true}, {G: w, UntilLock: true}}})
+					Holds: []harness.Hold{{G: r, At: s1, UntilBlocked: true}, {G: w, UntilHeld: true}}})
 			}
 			add(order{Name: "r·w·r/first", About: fmt.Sprintf("%s holds its first lock until %s waits to write",
 				method(p, r), method(p, w)),

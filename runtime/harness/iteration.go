@@ -2,17 +2,25 @@ package harness
 
 import (
 	"math/rand"
+	"sync/atomic"
 	"time"
 )
 
 // An iteration is the scheduler's state during one iteration.
 type iteration struct {
-	s        *scheduler
-	open     [2][]reached    // sites each has reached and not yet gone past, innermost last
-	past     [2]map[int]bool // sites each has gone past
-	depth    [2]int          // locks held
-	locks    [2]int          // acquisitions made
-	blocked  [2]bool
+	s       *scheduler
+	open    [2][]reached    // sites each has reached and not yet gone past, innermost last
+	past    [2]map[int]bool // sites each has gone past
+	depth   [2]int          // locks held
+	locks   [2]int          // acquisitions made
+	blocked [2]bool         // parked on a lock (see parking)
+	// parking marks a goroutine that found a lock taken and was let go
+	// to wait for it, until the runtime shows it parked (or it gets the
+	// lock): only then does it count as blocked, so that a goroutine
+	// held until the other blocks does not run into the lock first.
+	parking  [2]bool
+	parkSeq  [2]int // the evWait a parking goroutine is at
+	waits    [2]int // evWait events
 	finished [2]bool
 	waiting  [2]bool // kept at a hook
 	since    [2]time.Time
@@ -71,6 +79,12 @@ type reached struct{ site, depth int }
 // on handles one event.
 func (it *iteration) on(e event) {
 	g, o := e.g, 1-e.g
+	if e.kind == evParked {
+		if it.parking[g] && it.parkSeq[g] == e.seq {
+			it.parked(g)
+		}
+		return
+	}
 	if e.kind != evFinished && e.kind != evWaited {
 		it.reach(g, e)
 		it.away[g] = false
@@ -86,9 +100,18 @@ func (it *iteration) on(e event) {
 		it.depth[g]++
 		it.locks[g]++
 	case evWait:
-		it.blocked[g] = true
+		it.waits[g]++
+		it.parking[g], it.parkSeq[g] = true, it.waits[g]
+		select {
+		case it.s.watches <- watch{g: g, id: int(atomic.LoadInt64(&it.s.ids[g])), seq: it.waits[g],
+			deadline: time.Now().Add(it.s.sched.Patience)}:
+		default: // the watcher is behind: take it as parked
+			it.parked(g)
+		}
+		it.release(g)
+		return
 	case evWaited:
-		it.blocked[g] = false
+		it.parking[g], it.blocked[g] = false, false
 	case evFinished:
 		for _, r := range it.open[g] {
 			it.past[g][r.site] = true
@@ -110,19 +133,6 @@ func (it *iteration) on(e event) {
 	switch e.kind {
 	case evFinished:
 		return
-	case evWait:
-		// Both managed goroutines wait for locks, and one of them holds
-		// one: they may wait for each other. (When neither holds a lock,
-		// a third goroutine does, a timer's say, and may release it: the
-		// watchdog decides.)
-		if it.blocked[o] && !it.finished[o] && (it.depth[g] > 0 || it.depth[o] > 0) {
-			select {
-			case it.s.kick <- struct{}{}:
-			default:
-			}
-		}
-		it.release(g)
-		return
 	case evWaited:
 		it.release(g)
 		return
@@ -132,6 +142,26 @@ func (it *iteration) on(e event) {
 		return
 	}
 	it.targetedStep(g, e)
+}
+
+// parked records that goroutine g, let go at a lock it found taken,
+// is now parked on it: the other goroutine may be waiting for that.
+func (it *iteration) parked(g int) {
+	o := 1 - g
+	it.parking[g], it.blocked[g] = false, true
+	if it.waiting[o] {
+		it.recheck(o)
+	}
+	// Both managed goroutines wait for locks, and one of them holds one:
+	// they may wait for each other. (When neither holds a lock, a third
+	// goroutine does, a timer's say, and may release it: the watchdog
+	// decides.)
+	if it.blocked[o] && !it.finished[o] && (it.depth[g] > 0 || it.depth[o] > 0) {
+		select {
+		case it.s.kick <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // targetedStep decides whether g waits at this hook.
@@ -149,15 +179,23 @@ func (it *iteration) targetedStep(g int, e event) {
 			continue
 		}
 		it.fired[i] = true
-		switch out := it.settled(h, o); {
-		case out != outNone: // the order holds already, or cannot be forced
+		if out := it.settled(h, o); out != outNone { // the order holds already, or cannot be forced
 			it.outcome[i] = out
-		case it.waiting[o]:
-			it.outcome[i] = outBothHeld
-		default:
-			it.waiting[g], it.since[g], it.holdOf[g] = true, time.Now(), i
-			return
+			continue
 		}
+		it.waiting[g], it.since[g], it.holdOf[g] = true, time.Now(), i
+		if it.waiting[o] {
+			// The other may be kept until g is (UntilHeld): let it go
+			// then. If it still waits, neither can go on.
+			it.recheck(o)
+			it.trail[g] = false
+			if it.waiting[o] {
+				it.waiting[g], it.holdOf[g] = false, -1
+				it.outcome[i] = outBothHeld
+				continue
+			}
+		}
+		return
 	}
 	it.release(g)
 }
@@ -201,11 +239,11 @@ func (it *iteration) matches(h Hold, g int, e event) bool {
 
 // until reports whether goroutine o meets hold h's Until conditions.
 func (it *iteration) until(h Hold, o int) bool {
-	if h.UntilSite == 0 && !h.UntilLock && !h.UntilBlocked {
+	if h.UntilSite == 0 && !h.UntilLock && !h.UntilBlocked && !h.UntilHeld {
 		return it.finished[o]
 	}
 	return (h.UntilSite == 0 || it.past[o][h.UntilSite]) && (!h.UntilLock || it.locks[o] > 0) &&
-		(!h.UntilBlocked || it.blocked[o])
+		(!h.UntilBlocked || it.blocked[o]) && (!h.UntilHeld || it.waiting[o] && it.holdOf[o] >= 0)
 }
 
 // recheck releases the waiting goroutine w when the other meets its

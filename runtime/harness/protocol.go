@@ -106,11 +106,13 @@ type Hold struct {
 	Depth int  `json:"depth,omitempty"`
 	// Until conditions on the other goroutine: it has gone past site
 	// UntilSite (reached a hook after it, or finished), acquired a lock
-	// (UntilLock), or blocked on a lock (UntilBlocked). With none, G
-	// waits until the other finishes or blocks.
+	// (UntilLock), blocked on a lock (UntilBlocked), or is kept at a hook
+	// by a hold of its own (UntilHeld). With none, G waits until the
+	// other finishes or blocks.
 	UntilSite    int  `json:"until_site,omitempty"`
 	UntilLock    bool `json:"until_lock,omitempty"`
 	UntilBlocked bool `json:"until_blocked,omitempty"`
+	UntilHeld    bool `json:"until_held,omitempty"`
 }
 
 // Request operations.

@@ -30,6 +30,7 @@ const (
 	evWait     // about to block on a lock
 	evWaited   // got the lock after blocking
 	evFinished // the suffix call returned
+	evParked   // the scheduler's watcher saw a goroutine parked after evWait
 )
 
 // An event is a hook call (or the end of a call) of managed goroutine g.
@@ -37,7 +38,9 @@ const (
 // included: a site counts as gone past once g reaches a hook in the same
 // frame or a caller's, not at the hooks of the calls the site's
 // statement makes.
-type event struct{ g, kind, site, depth int }
+// seq numbers the evWait events of a goroutine, and tells which one an
+// evParked is about.
+type event struct{ g, kind, site, depth, seq int }
 
 // Outcomes of a hold, after the Why constants.
 const (
@@ -77,6 +80,9 @@ type scheduler struct {
 	ctl    chan int // ctlStart, ctlEnd, ctlStop
 	out    chan iterResult
 	kick   chan struct{} // both managed goroutines are blocked on locks
+	quit   chan struct{} // tells the watcher that the scheduler ended
+	// watches go to the watcher (see parked).
+	watches chan watch
 	// horizon is the number of hook calls of the first iteration, over
 	// which the delay-bounded schedules are enumerated.
 	horizon int
@@ -127,12 +133,14 @@ func installHooks() {
 func newScheduler(sc Schedule) *scheduler {
 	installHooks()
 	s := &scheduler{ids: [2]int64{-1, -1}, sched: sc, events: make(chan event, 8), ctl: make(chan int),
-		out: make(chan iterResult), kick: make(chan struct{}, 1)}
+		out: make(chan iterResult), kick: make(chan struct{}, 1),
+		quit: make(chan struct{}, 1), watches: make(chan watch, 8)}
 	s.resume[0] = make(chan struct{}, 1)
 	s.resume[1] = make(chan struct{}, 1)
 	if s.sched.Patience <= 0 {
 		s.sched.Patience = 20 * time.Millisecond
 	}
+	go s.watcher()
 	go s.loop()
 	setSink(s)
 	return s
@@ -174,6 +182,69 @@ func (s *scheduler) finished(g int) {
 	s.events <- event{g: g, kind: evFinished}
 	raceEnable()
 }
+
+// A watch asks the watcher to look at managed goroutine g (goroutine
+// id), let go at a lock it found taken (its evWait number seq).
+type watch struct {
+	g, id, seq int
+	deadline   time.Time
+}
+
+// watcher watches the goroutines let go at a lock they found taken: it
+// sends evParked once a goroutine dump shows one parked there, or when
+// its patience ran out, and drops it without a word once it got the lock
+// (it is back at a hook, or done). It runs in a goroutine started before
+// the loop, with the race detector's events enabled, as a goroutine dump
+// needs.
+func (s *scheduler) watcher() {
+	var active []watch
+	buf := make([]byte, 64<<10)
+	for {
+		if len(active) == 0 {
+			select {
+			case w := <-s.watches:
+				active = append(active, w)
+			case <-s.quit:
+				return
+			}
+		}
+		time.Sleep(parkPoll)
+		for more := true; more; {
+			select {
+			case w := <-s.watches:
+				active = append(active, w)
+			default:
+				more = false
+			}
+		}
+		n := runtime.Stack(buf, true)
+		for n == len(buf) {
+			buf = make([]byte, 2*len(buf))
+			n = runtime.Stack(buf, true)
+		}
+		dump := string(buf[:n])
+		kept := active[:0]
+		for _, w := range active {
+			state, held, found := stateIn(dump, w.id)
+			switch {
+			case !found || held: // it got the lock
+			case Blocked(state) || time.Now().After(w.deadline):
+				raceDisable()
+				select {
+				case s.events <- event{g: w.g, kind: evParked, seq: w.seq}:
+				case <-s.quit:
+				}
+				raceEnable()
+			default:
+				kept = append(kept, w)
+			}
+		}
+		active = kept
+	}
+}
+
+// parkPoll is how often watchPark looks at the goroutine it watches.
+const parkPoll = 100 * time.Microsecond
 
 // managed returns the index of the calling goroutine, or -1.
 func (s *scheduler) managed() int {
@@ -269,12 +340,13 @@ func (s *scheduler) loop() {
 				if it != nil {
 					it.releaseAll()
 				}
+				s.quit <- struct{}{} // the watcher's only receive
 				raceEnable()
 				return
 			}
 		case e := <-s.events:
 			if it == nil {
-				if e.kind != evFinished {
+				if e.kind != evFinished && e.kind != evParked {
 					s.resume[e.g] <- struct{}{}
 				}
 				continue

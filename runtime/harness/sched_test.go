@@ -120,8 +120,55 @@ func (h *Helped) Recall() {
 func (h *Helped) lock(site int)   { hookedLock(&h.mu, site) }
 func (h *Helped) unlock(site int) { hookedUnlock(&h.mu, site) }
 
+// Reader read-locks stats for a short unrelated section (sites 51–53),
+// then read-locks mu (54–56) and, at 57, read-locks mu again (58–60)
+// when nested: a writer that queues between the two read locks of mu
+// deadlocks with it.
+type Reader struct {
+	stats, mu sync.RWMutex
+	nested    bool
+}
+
+func (r *Reader) Describe() {
+	hookedRLock(&r.stats, 51)
+	hookedRUnlock(&r.stats, 53)
+	hookedRLock(&r.mu, 54)
+	Point(57)
+	if r.nested {
+		hookedRLock(&r.mu, 58)
+		hookedRUnlock(&r.mu, 60)
+	}
+	hookedRUnlock(&r.mu, 56)
+}
+
+// Set write-locks mu (sites 61–63).
+func (r *Reader) Set() {
+	Point(61)
+	if !r.mu.TryLock() {
+		Wait(61, r.mu.Lock)
+	}
+	Locked(62)
+	r.mu.Unlock()
+	Unlocked(63)
+}
+
+func hookedRLock(mu *sync.RWMutex, site int) {
+	Point(site)
+	if !mu.TryRLock() {
+		Wait(site, mu.RLock)
+	}
+	Locked(site + 1)
+}
+
+func hookedRUnlock(mu *sync.RWMutex, site int) {
+	mu.RUnlock()
+	Unlocked(site)
+}
+
 func schedRegistry() *Registry {
 	r := NewRegistry()
+	r.RegisterType("Reader", func() any { return &Reader{nested: true} })
+	r.RegisterType("FlatReader", func() any { return &Reader{} })
 	r.RegisterType("Traced", func() any { return new(Traced) })
 	r.RegisterType("Pair", func() any { return new(Pair) })
 	r.RegisterType("Helped", func() any { return &Helped{n: 1} })
@@ -206,6 +253,32 @@ func TestDoubleLockHoldsDeadlockAtOnce(t *testing.T) {
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the deadlock took %v to be seen, want it seen without waiting for the watchdog", d)
+	}
+}
+
+// TestReadWriteReadHold checks the r·w·r order: the reader is kept at
+// its nested read lock (57) until the writer is parked on its Lock, and
+// the writer is kept until the reader is kept there, however long the
+// reader's unrelated first section takes. Every iteration deadlocks at
+// once; the reader that does not nest finishes under the same holds.
+func TestReadWriteReadHold(t *testing.T) {
+	holds := []Hold{{G: 0, At: 57, UntilBlocked: true}, {G: 1, UntilHeld: true}}
+	req := func(typ string) Request {
+		return Request{Op: OpRun, Watchdog: time.Minute, HardCap: 2 * time.Minute, Test: Test{Type: typ,
+			Objects: []Call{{}}, Suffix: []Call{{Fn: "Describe"}, {Fn: "Set"}}, Iters: 20},
+			Sched: &Schedule{Kind: SchedTargeted, Patience: time.Second, Holds: holds}}
+	}
+	start := time.Now()
+	res, _ := do(t, schedRegistry(), req("Reader"))
+	if res.Status != StatusHang || res.Iter != 0 || !LockWait(res.Waits[0]) || !LockWait(res.Waits[1]) {
+		t.Fatalf("status %s at iteration %d, waits %q, want a hang in two lock waits at iteration 0", res.Status, res.Iter, res.Waits)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the deadlock took %v to be seen, want it seen without waiting for the watchdog", d)
+	}
+	res, _ = do(t, schedRegistry(), req("FlatReader"))
+	if res.Status != StatusOK || res.Sched.Forced != 20 {
+		t.Fatalf("status %s, sched %+v, want ok with the order forced in all 20 iterations", res.Status, res.Sched)
 	}
 }
 

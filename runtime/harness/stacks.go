@@ -74,6 +74,17 @@ func LockWait(state string) bool {
 		state == "semacquire"
 }
 
+// stateIn returns the state of goroutine id in dump, whether it is kept
+// at a scheduling hook, and whether the dump has it.
+func stateIn(dump string, id int) (state string, held, found bool) {
+	for _, sec := range strings.Split(dump, "\n\n") {
+		if gid, st, ok := parseHeader(sec); ok && gid == id {
+			return st, heldByScheduler(sec), true
+		}
+	}
+	return "", false, false
+}
+
 // currentGoroutine returns the ID of the calling goroutine.
 func currentGoroutine() int {
 	var buf [64]byte
