@@ -540,8 +540,26 @@ func TestScheduleSkips(t *testing.T) {
 		t.Errorf("before its PCT runs: order %d, want PCT (%d)", oi, pctOrder)
 	}
 	ps.pctRuns = pctRunsFor(ps.steps, DefaultPCTDepth)
+	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
+		t.Error("PCT runs done, no stress test yet: the test skipped, want it run")
+	}
+	ps.tests = stressEvery
 	if _, oi := r.schedule(tgt, blind); oi != skipOrder {
 		t.Errorf("after its PCT runs: order %d, want the test skipped (%d)", oi, skipOrder)
+	}
+	// Once the delay-bounded schedules ran every schedule with two
+	// delays, which PCT's depth 3 needs, a few PCT tests are enough.
+	ps.steps, ps.pctRuns = 25, pctAfterDelay
+	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
+		t.Errorf("%d PCT runs over %d hook calls: the test skipped, want it run", ps.pctRuns, ps.steps)
+	}
+	ps.delayBound = 1
+	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
+		t.Errorf("delay bound 1: the test skipped, want it run")
+	}
+	ps.delayBound = 2
+	if _, oi := r.schedule(tgt, blind); oi != skipOrder {
+		t.Errorf("delay bound 2 and %d PCT runs: order %d, want the test skipped (%d)", ps.pctRuns, oi, skipOrder)
 	}
 	if _, oi := r.schedule(tgt, &[2][]int{{9}, {7}}); oi != 0 {
 		t.Errorf("a test reaching the open order: order %d, want 0", oi)

@@ -15,8 +15,8 @@ import (
 
 // Scheduling of the tests.
 const (
-	targetedIters = 10  // iterations of a test under a targeted order
-	delayIters    = 400 // most delay-bounded schedules of a test
+	targetedIters = 10   // iterations of a test under a targeted order
+	delayIters    = 1000 // most delay-bounded schedules of a test: all those of bound 2 (harness: 931 at most)
 	// triesPerOrder is how many tests of an order reach its sites before
 	// it is left for PCT and stress: each has its own prefix and
 	// arguments, and an order forced on objects whose state makes its
@@ -47,9 +47,11 @@ type pairSched struct {
 	pctRuns int
 	steps   int
 	// delay counts the delay-bounded schedules run; delayDone is set
-	// once their enumeration ended (or a test of it failed).
-	delay     int
-	delayDone bool
+	// once their enumeration ended (or a test of it failed), delayBound
+	// to the bound they covered when it ended with all of them run.
+	delay      int
+	delayDone  bool
+	delayBound int
 }
 
 // schedFor returns the scheduling state of target t.
@@ -111,7 +113,7 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 			return nil, -1 // nothing to target: plain stress
 		}
 	}
-	if r.cfg.Sched == SchedAll && ps.delayDone && ps.pctRuns >= pctRunsFor(ps.steps, r.pctDepth()) {
+	if r.cfg.Sched == SchedAll && r.pctDone(ps) {
 		// PCT and stress have had their runs, and the orders still open
 		// need sites this test's calls do not reach: running it would
 		// add nothing the pair's saturation waits for.
@@ -148,11 +150,34 @@ const (
 	// nothing more on the corpus.
 	minPCTRuns = 300
 	maxPCTRuns = 2000
+	// pctAfterDelay is the PCT runs of a pair whose delay-bounded
+	// schedules covered PCT's depth: two tests, other prefixes and
+	// arguments than the delay-bounded test's.
+	pctAfterDelay = 200
 	// stressEvery: after the targeted orders and the delay-bounded
 	// schedules, every stressEvery-th test of a pair is a stress test,
 	// the others PCT tests.
 	stressEvery = 3
 )
+
+// pctDone reports whether pair state ps had its delay-bounded
+// schedules, its PCT runs and, among the tests of that last phase, a
+// stress test.
+func (r *typeRun) pctDone(ps *pairSched) bool {
+	return ps.delayDone && ps.pctRuns >= r.pctNeeded(ps) && ps.tests >= stressEvery
+}
+
+// pctNeeded returns how many PCT runs pair state ps needs to be
+// saturated: pctRunsFor its hook calls, or pctAfterDelay once the
+// delay-bounded schedules ran every schedule with as many delays as a
+// bug of PCT's depth needs (d-1 context switches past the first choice
+// of goroutine, two goroutines).
+func (r *typeRun) pctNeeded(ps *pairSched) int {
+	if d := r.pctDepth(); ps.delayBound > 0 && ps.delayBound >= d-1 {
+		return pctAfterDelay
+	}
+	return pctRunsFor(ps.steps, r.pctDepth())
+}
 
 // pctRunsFor returns how many PCT runs find a bug of depth d among k
 // hook calls with probability 1-pctMiss: one run finds it with
@@ -195,7 +220,7 @@ func (r *typeRun) pairSaturated(t *testgen.Target) bool {
 		return r.g.Tests(t) >= seqSaturationTests+r.g.Variants(t)
 	}
 	ps := r.schedFor(t)
-	return r.ordersLeft(t) && ps.delayDone && ps.pctRuns >= pctRunsFor(ps.steps, r.pctDepth())
+	return r.ordersLeft(t) && r.pctDone(ps)
 }
 
 // rank ranks target t for the next test under -sched all: the targeted
@@ -332,6 +357,9 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 		ps.delayDone = true // once: a test that failed or ran out of budget is not resumed
 		if res != nil {
 			ps.delay += res.Iters
+			if res.Exhausted {
+				ps.delayBound = res.DelayBound
+			}
 		}
 		return
 	}
@@ -364,7 +392,7 @@ func (r *typeRun) interleavings() []report.PairCoverage {
 			continue
 		}
 		out = append(out, report.PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: coverages(ps.cov), DelaySchedules: ps.delay,
-			PCTRuns: ps.pctRuns, PCTNeeded: pctRunsFor(ps.steps, r.pctDepth()), Steps: ps.steps})
+			PCTRuns: ps.pctRuns, PCTNeeded: r.pctNeeded(ps), Steps: ps.steps})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Pair, out[j].Pair

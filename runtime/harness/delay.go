@@ -5,11 +5,28 @@ package harness
 // iteration n is, after a first iteration without delays that measures
 // the number of hook calls K, each first goroutine with each delay point
 // 1..K (bound 1), then with each two delay points k1 < k2 (bound 2, when
-// K <= maxDelayHorizon2).
+// K <= maxDelayHorizon2). With two goroutines, two delays reach every
+// schedule with up to three context switches: every bug of PCT depth 3
+// or less in those calls, in at most 1+2K+K(K-1) iterations (931 for
+// K = 30), fewer than PCT needs for that depth past K = 20.
 const (
 	maxDelayHorizon1 = 60
-	maxDelayHorizon2 = 12
+	maxDelayHorizon2 = 30
 )
+
+// delayBound returns the bound of the delay-bounded schedules of a test
+// whose first iteration made k hook calls, under Depth depth, once they
+// were all run: every schedule with up to that many delays was (0 when
+// k is too large for even one delay at each hook call).
+func delayBound(k, depth int) int {
+	switch {
+	case depth >= 2 && k <= maxDelayHorizon2:
+		return 2
+	case k <= maxDelayHorizon1:
+		return 1
+	}
+	return 0
+}
 
 // delayPoints returns the first goroutine and the delay points of
 // iteration n, and whether n is within the enumeration.

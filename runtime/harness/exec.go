@@ -148,6 +148,9 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 			sres.Steps = r.steps
 		}
 		sres.Exhausted = r.last
+		if r.last {
+			sres.DelayBound = r.bound
+		}
 	}
 	// Only the outcomes of finished goroutines may be read: the others
 	// may still write theirs.

@@ -296,8 +296,11 @@ type SchedResult struct {
 	Why    map[string]int `json:"why,omitempty"`
 	// Steps is the largest number of hook calls of an iteration.
 	Steps int `json:"steps"`
-	// Exhausted is set when the delay-bounded schedules were all run.
-	Exhausted bool `json:"exhausted,omitempty"`
+	// Exhausted is set when the delay-bounded schedules were all run;
+	// DelayBound is then the most delays of a schedule among them:
+	// every schedule with that many delays or fewer was run.
+	Exhausted  bool `json:"exhausted,omitempty"`
+	DelayBound int  `json:"delay_bound,omitempty"`
 }
 
 // Why a hold was let go before its Until conditions were met.

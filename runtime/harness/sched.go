@@ -99,6 +99,7 @@ type iterResult struct {
 	why    int
 	steps  int
 	last   bool // the schedules to enumerate are exhausted
+	bound  int  // with last, the delay bound they covered (delayBound)
 }
 
 // dispatcher forwards the hooks to the current sink: the scheduler of a
@@ -331,6 +332,7 @@ func (s *scheduler) loop() {
 					if s.sched.Kind == SchedDelay {
 						_, _, more := delayPoints(n, s.horizon, s.sched.Depth)
 						r.last = !more
+						r.bound = delayBound(s.horizon, s.sched.Depth)
 					}
 					it.releaseAll()
 				}

@@ -400,8 +400,22 @@ func TestDelayPointsEnumeration(t *testing.T) {
 	if n != 1+8+12 {
 		t.Errorf("%d schedules, want 21", n)
 	}
-	if _, _, ok := delayPoints(1+2*20, 20, 2); ok {
-		t.Errorf("bound 2 enumerated over 20 hook calls, want bound 1 only beyond %d", maxDelayHorizon2)
+	k := maxDelayHorizon2 + 1
+	if _, _, ok := delayPoints(1+2*k, k, 2); ok {
+		t.Errorf("bound 2 enumerated over %d hook calls, want bound 1 only beyond %d", k, maxDelayHorizon2)
+	}
+	for _, tc := range []struct{ k, depth, want int }{
+		{4, 2, 2}, {maxDelayHorizon2, 2, 2}, {maxDelayHorizon2, 1, 1}, {k, 2, 1}, {maxDelayHorizon1 + 1, 2, 0},
+	} {
+		n := 0
+		for ; ; n++ {
+			if _, _, ok := delayPoints(n, tc.k, tc.depth); !ok {
+				break
+			}
+		}
+		if got := delayBound(tc.k, tc.depth); got != tc.want {
+			t.Errorf("delayBound(%d, %d) = %d, want %d (%d schedules enumerated)", tc.k, tc.depth, got, tc.want, n)
+		}
 	}
 }
 
@@ -418,7 +432,7 @@ func TestDelayBoundedFindsAtomicityViolation(t *testing.T) {
 	// Act alone against itself never fails: the enumeration ends.
 	req.Test.Suffix = []Call{{Fn: "Act"}, {Fn: "Act"}}
 	res, _ = do(t, schedRegistry(), req)
-	if res.Status != StatusOK || !res.Sched.Exhausted || res.Sched.Iters != 1+2*6+6*5 {
+	if res.Status != StatusOK || !res.Sched.Exhausted || res.Sched.DelayBound != 2 || res.Sched.Iters != 1+2*6+6*5 {
 		t.Errorf("status %s, sched %+v: want ok after the 43 schedules of 6 hook calls", res.Status, res.Sched)
 	}
 }
