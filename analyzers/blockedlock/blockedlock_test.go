@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/depcon/depcon/analyzers/blockedlock"
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 )
 
 // Test covers sends, receives, selects and WaitGroup waits under a lock
@@ -14,5 +13,5 @@ import (
 // locking it), and a corpus of correct code that must stay silent
 // (silent.go).
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), blockedlock.Analyzer, "blockedlock")
+	analysistest.Run(t, analysistest.TestData(), blockedlock.Analyzer, "blockedlock")
 }

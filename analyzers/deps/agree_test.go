@@ -33,7 +33,7 @@ import (
 func TestPlanAgreesWithDiagnostics(t *testing.T) {
 	cfg := testpkgs.Config(t)
 	pkgs, err := packages.Load(cfg, "selfdeadlock", "rwrdeadlock", "hashtable", "lockorder",
-		"selfdeadlock2", "selfdeadlock3", "rwrdeadlock2", "rwrdeadlock4", "lockorder3") // the last five through callbacks
+		"selfdeadlock2", "selfdeadlock/indirect", "rwrdeadlock2", "rwrdeadlock4", "lockorder3") // the last five through callbacks
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestPlanAgreesWithDiagnostics(t *testing.T) {
 						if descending(ev.Loc1) && descending(ev.Loc2) {
 							// Two traversals locking a node, then its
 							// children: a deadlock only if the structure
-							// has a cycle (testdata/src/tree), which the
+							// has a cycle (test package tree), which the
 							// plan tests and vet does not assert.
 							continue
 						}
@@ -216,9 +216,9 @@ func descending(order string) bool {
 func TestEveryDiagnosticHasAPair(t *testing.T) {
 	cfg := testpkgs.Config(t)
 	cfg.Mode = load.Mode
-	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock2", "selfdeadlock3", "rwrdeadlock", "rwrdeadlock2",
-		"rwrdeadlock3", "rwrdeadlock4", "lockorder", "lockorder2", "lockorder3", "lockorder4", "lockorder5", "hashtable",
-		"unguarded", "unguarded2", "bufreader", "writewrite", "entryheld")
+	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock2", "selfdeadlock/indirect", "rwrdeadlock", "rwrdeadlock2",
+		"rwrdeadlock3", "rwrdeadlock4", "lockorder", "lockorder/crosspkg", "lockorder3", "lockorder/crosscycle", "lockorder5", "hashtable",
+		"unguarded", "unguarded/wrapper", "bufreader", "writewrite", "entryheld")
 	if err != nil {
 		t.Fatal(err)
 	}

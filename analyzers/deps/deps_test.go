@@ -22,8 +22,9 @@ import (
 // the package's files, when one has it.
 func runDeps(t *testing.T, pkg string) []*analysistest.Result {
 	t.Helper()
-	results := analysistest.Run(t, testpkgs.Dir(t), deps.Analyzer, pkg)
-	files, _ := filepath.Glob(filepath.Join(testpkgs.Dir(t), "src", pkg, "*.go"))
+	dir := testdata(t, pkg)
+	results := analysistest.Run(t, dir, deps.Analyzer, pkg)
+	files, _ := filepath.Glob(filepath.Join(dir, "src", pkg, "*.go"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -37,6 +38,16 @@ func runDeps(t *testing.T, pkg string) []*analysistest.Result {
 		}
 	}
 	return results
+}
+
+// testdata returns the root that holds pkg: the analyzer's testdata, or
+// the repository's for the packages the commands' tests load too.
+func testdata(t *testing.T, pkg string) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(analysistest.TestData(), "src", pkg)); err == nil {
+		return analysistest.TestData()
+	}
+	return testpkgs.Dir(t)
 }
 
 // The results of runDeps on packages several tests read, computed once.

@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/depcon/depcon/analyzers/heldcalls"
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 )
 
 // Test checks the facts of functions that call their function
@@ -14,5 +13,5 @@ import (
 // another goroutine (Async). The events themselves are checked by the
 // lockorder, selfdeadlock and rwrdeadlock tests.
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), heldcalls.Analyzer, "selfdeadlocklib")
+	analysistest.Run(t, analysistest.TestData(), heldcalls.Analyzer, "selfdeadlocklib")
 }

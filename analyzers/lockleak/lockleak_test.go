@@ -5,7 +5,6 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
 	"github.com/depcon/depcon/analyzers/lockleak"
 )
 
@@ -13,5 +12,5 @@ import (
 // helper), continues, the end of a loop body and breaks, and a corpus of
 // correct code that must stay silent (silent.go).
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), lockleak.Analyzer, "lockleak")
+	analysistest.Run(t, analysistest.TestData(), lockleak.Analyzer, "lockleak")
 }

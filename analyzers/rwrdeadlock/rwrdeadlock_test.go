@@ -5,11 +5,9 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
-
 	"github.com/depcon/depcon/analyzers/rwrdeadlock"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock2", "rwrdeadlock3", "rwrdeadlock4")
+	analysistest.Run(t, analysistest.TestData(), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock2", "rwrdeadlock3", "rwrdeadlock4")
 }

@@ -5,11 +5,9 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
-
 	"github.com/depcon/depcon/analyzers/selfdeadlock"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock2", "selfdeadlock3", "chanlockdl")
+	analysistest.Run(t, analysistest.TestData(), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock2", "selfdeadlock/indirect", "chanlockdl")
 }

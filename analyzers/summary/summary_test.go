@@ -13,8 +13,6 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
-
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -24,7 +22,7 @@ import (
 // line of a function's declaration gives its summary in the package's
 // fact; every summary of the fact has one.
 func TestFacts(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), summary.Analyzer, "sum")
+	results := analysistest.Run(t, analysistest.TestData(), summary.Analyzer, "sum")
 	res := results[0].Result.(*summary.Result)
 	var fact summary.Fact
 	if !results[0].Action.PackageFact(res.SSA.Pkg.Pkg, &fact) {
@@ -70,7 +68,7 @@ func TestFacts(t *testing.T) {
 // own package (Lookup's table, published by a sync.Once) and leaves out
 // those of other packages (os.Args), marking them Foreign.
 func TestOwnGlobals(t *testing.T) {
-	results := analysistest.Run(t, testpkgs.Dir(t), summary.Analyzer, "sum")
+	results := analysistest.Run(t, analysistest.TestData(), summary.Analyzer, "sum")
 	res := results[0].Result.(*summary.Result)
 	got := map[string]*summary.Summary{}
 	for _, fn := range res.SSA.SrcFuncs {
@@ -96,7 +94,7 @@ func TestFactCodec(t *testing.T) {
 			t.Errorf("%T has %d fields, the fact encoding knows %d", c.v, got, c.n)
 		}
 	}
-	results := analysistest.Run(t, testpkgs.Dir(t), summary.Analyzer, "sum")
+	results := analysistest.Run(t, analysistest.TestData(), summary.Analyzer, "sum")
 	res := results[0].Result.(*summary.Result)
 	f := &summary.Fact{Funcs: map[string]*summary.Summary{}}
 	for _, fn := range res.SSA.SrcFuncs {

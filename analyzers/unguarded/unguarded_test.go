@@ -5,11 +5,9 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/depcon/depcon/analyzers/internal/testpkgs"
-
 	"github.com/depcon/depcon/analyzers/unguarded"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testpkgs.Dir(t), unguarded.Analyzer, "unguarded", "unguarded2", "unguardedtrunc", "chanlock")
+	analysistest.Run(t, analysistest.TestData(), unguarded.Analyzer, "unguarded", "unguarded/wrapper", "unguardedtrunc", "chanlock")
 }

@@ -58,11 +58,11 @@ func TestPlansProgram(t *testing.T) {
 // TestExpand checks that testdata patterns are expanded by walking, and
 // that a pattern matching nothing is an error.
 func TestExpand(t *testing.T) {
-	got, err := load.Expand("../..", []string{"./testdata/src/lockorder/...", "fmt", "./testdata/corpus/hashtable/..."})
+	got, err := load.Expand("../..", []string{"./testdata/src/wholeprog/...", "fmt", "./testdata/corpus/hashtable/..."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"./testdata/src/lockorder", "fmt", "./testdata/corpus/hashtable"}
+	want := []string{"./testdata/src/wholeprog", "fmt", "./testdata/corpus/hashtable"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Expand = %v, want %v", got, want)
 	}

@@ -90,6 +90,13 @@ func (r *Namer) exactName(v ssa.Value, depth int) (ExactPath, bool) {
 		root, ok := r.root(v)
 		return ExactPath{Root: root, Display: v.Name(), Class: globalClass(root)}, ok
 	case *ssa.Alloc:
+		if p := spilledParam(v); p != nil {
+			// A value parameter spilled to memory so that its fields
+			// can be addressed (a value receiver: func (v view) f() {
+			// v.o.mu.Lock() }), and only read there: its fields are
+			// the parameter's, as the summaries' policy names them.
+			return r.exactSub(p, depth)
+		}
 		disp := v.Comment
 		if disp == "" || strings.HasPrefix(disp, "complit") || strings.HasPrefix(disp, "new") || strings.HasPrefix(disp, "varargs") || strings.HasPrefix(disp, "slicelit") {
 			disp = "the local value"
@@ -121,6 +128,13 @@ func (r *Namer) exactName(v ssa.Value, depth int) (ExactPath, bool) {
 			// A parameter that closures capture lives in a cell; a
 			// load of it is the parameter.
 			return r.exactSub(p, depth)
+		}
+		if a, ok := v.X.(*ssa.Alloc); ok {
+			if p := spilledParam(a); p != nil {
+				// A load of a spilled value parameter is the
+				// parameter.
+				return r.exactSub(p, depth)
+			}
 		}
 		x, ok := r.exactSub(v.X, depth)
 		if !ok {

@@ -117,10 +117,11 @@ func TestFrameCallee(t *testing.T) {
 		0: {"$0.inner.mu", "$0.inner.mu", "c.inner.mu", "example.com/p.inner.mu", true},
 		1: {"$0.ptr->mu", "$0.ptr->.mu", "c.ptr.mu", "example.com/p.inner.mu", true},
 		// The value receiver v is spilled to a local variable (its
-		// field is addressed): the summaries' policy names the spill
-		// as the receiver, the exact policy as a local of the callee
-		// ("%t0.o->.mu"), which the caller cannot map.
-		3: {"$0.mu", "", "", "", false},
+		// field is addressed): both policies name the spill as the
+		// receiver ("$0.o->.mu"). The caller passes a composite
+		// literal: the summaries' policy sees c stored in its field,
+		// the exact policy names the literal, a local of the caller.
+		3: {"$0.mu", "%t12->.o->.mu", "the local value.o.mu", "example.com/p.outer.mu", true},
 		4: {"", "%t17.mu", "in.mu", "example.com/p.inner.mu", true},
 		5: {"@example.com/p.G.inner.mu", "@example.com/p.G.inner.mu", "G.inner.mu", "example.com/p.inner.mu", true},
 		// The closure's cell of the captured receiver is the receiver.
@@ -149,6 +150,63 @@ func TestFrameCallee(t *testing.T) {
 		q, ok := frs[i].Exact(p)
 		if got := (want{w.loc, q.Key(), q.Display, q.Class, ok}); got != w {
 			t.Errorf("%s: Exact(%s) = %+v, want %+v", c, p.Key(), got, w)
+		}
+	}
+}
+
+// TestExactValueReceiver checks that the exact policy names a lock
+// reached through a pointer field of a value receiver by the receiver,
+// as it does for a pointer receiver, although the receiver is spilled
+// to a local variable: not local, and the same path in the method that
+// takes it (lock), in a caller that releases it itself (run), and
+// mapped from lock's frame onto run's. (A receiver the method writes
+// to is a copy of its own, and stays local, in both policies.)
+func TestExactValueReceiver(t *testing.T) {
+	pkg, _ := build(t, `package p
+
+import "sync"
+
+type T struct{ mu sync.Mutex }
+
+type S struct{ p *T }
+
+func (s S) lock() { s.p.mu.Lock() }
+
+func (s S) run() {
+	s.lock()
+	s.p.mu.Unlock()
+}
+`)
+	type path struct{ key, display, class string }
+	want := path{"$0.p->.mu", "s.p.mu", "example.com/p.T.mu"}
+	check := func(what string, p ExactPath, ok bool) {
+		t.Helper()
+		got := path{p.Key(), p.Display, p.Class}
+		if !ok || got != want || p.Local() {
+			t.Errorf("%s: %+v (ok %v, local %v), want %+v", what, got, ok, p.Local(), want)
+		}
+	}
+	lock := function(t, pkg, "(S).lock")
+	locks := calls0(lock)
+	if len(locks) != 1 {
+		t.Fatalf("lock: %d lock calls", len(locks))
+	}
+	inLock, ok := NewNamer(lock).Exact(LockCall(&locks[0].Call).Lock)
+	check("the lock in lock", inLock, ok)
+
+	run := function(t, pkg, "(S).run")
+	unlocks := calls0(run)
+	if len(unlocks) != 1 {
+		t.Fatalf("run: %d lock calls", len(unlocks))
+	}
+	p, ok := NewNamer(run).Exact(LockCall(&unlocks[0].Call).Lock)
+	check("the unlock in run", p, ok)
+
+	calls, frs := frames(run)
+	for i, c := range calls {
+		if c.Call.StaticCallee() == lock {
+			p, ok := frs[i].Exact(inLock)
+			check("lock's lock in run", p, ok)
 		}
 	}
 }

@@ -14,59 +14,6 @@ import (
 // runs without one follow, as depcon runs them before it reports.
 var linRefRuns = len(harness.LinPauses)
 
-// showSource is the reproducer's rendering of values, a closure so that
-// two reproducers in one package do not clash. It must render as the
-// harness's show does (runtime/harness/lin.go): "error" for an error, nil
-// or non-nil for pointers, channels, functions and unsafe pointers, the
-// elements of a slice or array sorted, fmt's %v for the rest.
-const showSource = `var show func(vs ...interface{}) []string
-show = func(vs ...interface{}) []string {
-	var out []string
-	for _, x := range vs {
-		out = append(out, func() (s string) {
-			defer func() {
-				if p := recover(); p != nil {
-					s = fmt.Sprintf("panic: %v", p)
-				}
-			}()
-			if x == nil {
-				return "nil"
-			}
-			v := reflect.ValueOf(x)
-			if _, ok := x.(error); ok {
-				switch v.Kind() {
-				case reflect.Ptr, reflect.Map, reflect.Slice:
-					if v.IsNil() {
-						return "nil"
-					}
-				}
-				return "error"
-			}
-			switch v.Kind() {
-			case reflect.Ptr, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-				if v.IsNil() {
-					return "nil"
-				}
-				return "non-nil"
-			case reflect.Slice, reflect.Array:
-				if v.Kind() == reflect.Slice && v.IsNil() {
-					return "[]"
-				}
-				var elems []interface{}
-				for i := 0; i < v.Len(); i++ {
-					elems = append(elems, v.Index(i).Interface())
-				}
-				parts := show(elems...)
-				sort.Strings(parts)
-				return "[" + strings.Join(parts, " ") + "]"
-			}
-			return fmt.Sprintf("%v", x)
-		}())
-	}
-	return out
-}
-`
-
 // linBody writes the body of the reproducer of a non-linearizable
 // outcome: a function that builds fresh objects, runs the prefix and the
 // two suffix calls in one order or concurrently, and returns their
@@ -74,25 +21,35 @@ show = func(vs ...interface{}) []string {
 // concurrent calls v.Iters times, failing on an outcome neither order
 // gives.
 func (w *writer) linBody(v *Violation) string {
-	for _, p := range []string{"fmt", "reflect", "runtime", "sort", "strings", "sync"} {
-		w.imports[p] = p
-	}
-	var b strings.Builder
-	b.WriteString(showSource)
-	b.WriteString("run := func(order int, pause time.Duration) []string {\n")
-	w.setup(&b, v)
-	calls := w.suffixCalls(&b, v)
-	b.WriteString("var r0, r1 []string\n")
 	lin := v.Lin
 	if lin == nil {
 		lin = &harness.Lin{}
 	}
+	// The outcome is the rendering of the calls' results and of the
+	// observers' (showSource), when there is any.
+	shown := len(lin.Observers) > 0
+	for i, c := range v.Test.Suffix {
+		shown = shown || w.s.Methods[c.Fn].Results().Len() > 0 && !lin.SkipResults[i]
+	}
+	imports := []string{"runtime", "sync"}
+	var b strings.Builder
+	if shown {
+		imports = append(imports, showImports...)
+		b.WriteString(showSource)
+	}
+	for _, p := range imports {
+		w.imports[p] = p
+	}
+	b.WriteString("run := func(order int, pause time.Duration) []string {\n")
+	w.setup(&b, v)
+	calls := w.suffixCalls(&b, v)
+	b.WriteString("var r0, r1 []string\n")
 	for i, c := range v.Test.Suffix {
 		sig := w.s.Methods[c.Fn]
 		if sig.Results().Len() == 0 || lin.SkipResults[i] {
 			fmt.Fprintf(&b, "call%d := func() { %s }\n", i, calls[i])
 		} else {
-			fmt.Fprintf(&b, "call%d := func() { r%d = show(%s) }\n", i, i, calls[i])
+			fmt.Fprintf(&b, "call%d := func() { r%d = showAll(%s) }\n", i, i, calls[i])
 		}
 	}
 	names := w.calls(v)
@@ -127,7 +84,7 @@ func (w *writer) linBody(v *Violation) string {
 	}
 	for k, c := range lin.Observers {
 		e := w.methodCall(c)
-		fmt.Fprintf(&b, "%sout = append(out, show(%s)...)\n", w.flush(), e)
+		fmt.Fprintf(&b, "%sout = append(out, showAll(%s)...)\n", w.flush(), e)
 		for range w.s.Methods[c.Fn].Results().Len() {
 			groups = append(groups, fmt.Sprint(k+1))
 		}

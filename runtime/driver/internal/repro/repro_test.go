@@ -18,9 +18,10 @@ func lit(s string) harness.Value { return harness.Value{K: harness.KLit, Lit: s}
 
 func objv(i int) harness.Value { return harness.Value{K: harness.KObj, Obj: i} }
 
-// TestSourceCompiles writes a reproducer using every kind of value and
-// checks that it compiles with the package and passes (the package has
-// no bug).
+// TestSourceCompiles writes reproducers using every kind of value, and
+// those of non-linearizable outcomes with no result to render and with
+// results and an observer's (showSource), and checks that they compile
+// with the package and pass (the package has no bug).
 func TestSourceCompiles(t *testing.T) {
 	dir, err := filepath.Abs("testdata/p")
 	if err != nil {
@@ -31,7 +32,7 @@ func TestSourceCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ms []deps.Method
-	for _, m := range []string{"Each", "Fill", "Link", "Put", "Set"} {
+	for _, m := range []string{"Each", "Err", "Fill", "Len", "Link", "Put", "Set"} {
 		ms = append(ms, deps.Method{Name: m})
 	}
 	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: ms})
@@ -64,33 +65,47 @@ func TestSourceCompiles(t *testing.T) {
 	}
 	seq := harness.Test{Type: "Store", Objects: []harness.Call{{}},
 		Suffix: []harness.Call{{Fn: "Each", Args: []harness.Value{{K: harness.KCtx}, {K: harness.KFunc}}}}}
+	// A non-linearizable outcome of results and of an observer, which
+	// the reproducer renders as the harness does.
+	observed := harness.Test{Type: "Store", Objects: []harness.Call{{}, {}},
+		Suffix: []harness.Call{{Recv: 0, Fn: "Len"}, {Recv: 1, Fn: "Err"}}}
 	mod := t.TempDir()
 	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []*Violation{
-		{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3,
-			Schedule: "targeted b·a (a = Set at p.go:3:1, b = Fill at p.go:9:1)", Replay: "depcon test -seed 7 -type '^Store$' ./p"},
-		{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true,
+	schedule, replay := "targeted b·a (a = Set at p.go:3:1, b = Fill at p.go:9:1)", "depcon test -seed 7 -type '^Store$' ./p"
+	// What the reproducers of test have.
+	wants := []string{"package p", "v1, err2 := NewStore(DefaultOptions(3), math.MaxInt8)",
+		"b := &v3", "for iter := 0; iter < 3; iter++ {", "a.Link(b, *b, b)", "seed 7",
+		"under the schedule targeted b·a (a = Set", "// schedule: depcon test -seed 7 -type '^Store$' ./p"}
+	for _, tc := range []struct {
+		v     *Violation
+		wait  string // tabs left out
+		wants []string
+	}{
+		{&Violation{Kind: "race", Message: "data race", Seed: 7, Test: test, Iters: 3, Schedule: schedule, Replay: replay},
+			"time.After(5 * time.Second):\nt.Fatal(\"deadlock: a.Set and b.Fill did not return within 5s\")", wants},
+		{&Violation{Kind: "self-deadlock", Message: "Each never returns", Seed: 7, Test: seq, Iters: 1, Seq: true,
 			Wait: 1500 * time.Millisecond},
+			"time.After(1500 * time.Millisecond):\nt.Fatal(\"self-deadlock: a.Each did not return within 1.5s\")", nil},
+		{&Violation{Kind: KindNotLinearizable, Message: "not linearizable", Seed: 7, Test: test, Iters: 3, Schedule: schedule, Replay: replay},
+			"time.After(5 * time.Second):\nt.Fatal(\"deadlock: a.Set and b.Fill did not return within 5s\")", wants},
+		{&Violation{Kind: KindNotLinearizable, Message: "not linearizable", Seed: 7, Test: observed, Iters: 3,
+			Lin: &harness.Lin{Observers: []harness.Call{{Recv: 1, Fn: "Len"}}}},
+			"time.After(5 * time.Second):\nt.Fatal(\"deadlock: a.Len and b.Err did not return within 5s\")",
+			[]string{"call0 := func() { r0 = showAll(a.Len()) }", "call1 := func() { r1 = showAll(b.Err()) }",
+				"out = append(out, showAll(b.Len())...)"}},
 	} {
+		v := tc.v
 		src, err := Source(s, v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wait := `time.After(5 * time.Second):
-t.Fatal("deadlock: a.Set and b.Fill did not return within 5s")`
-		if v.Seq {
-			wait = `time.After(1500 * time.Millisecond):
-t.Fatal("self-deadlock: a.Each did not return within 1.5s")`
+		if !strings.Contains(strings.ReplaceAll(string(src), "\t", ""), tc.wait) {
+			t.Errorf("reproducer lacks its wait %q:\n%s", tc.wait, src)
 		}
-		if !strings.Contains(strings.ReplaceAll(string(src), "\t", ""), wait) {
-			t.Errorf("reproducer lacks its wait %q:\n%s", wait, src)
-		}
-		for _, want := range []string{"package p", "v1, err2 := NewStore(DefaultOptions(3), math.MaxInt8)",
-			"b := &v3", "for iter := 0; iter < 3; iter++ {", "a.Link(b, *b, b)", "seed 7",
-			"under the schedule targeted b·a (a = Set", "// schedule: depcon test -seed 7 -type '^Store$' ./p"} {
-			if !v.Seq && !strings.Contains(string(src), want) {
+		for _, want := range tc.wants {
+			if !strings.Contains(string(src), want) {
 				t.Errorf("reproducer lacks %q:\n%s", want, src)
 			}
 		}

@@ -40,3 +40,7 @@ func (s *Store) Link(o *Store, copyOf Store, any any)                           
 func (s *Store) Each(ctx context.Context, f func(string, ...int) error)                      {}
 func (s *Store) Fill(b []byte, ws []io.Writer, m map[string]bool, c chan int, in <-chan int) {}
 func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options)              {}
+
+// Len and Err give a linearizability reproducer an outcome to render.
+func (s *Store) Len() int   { return 0 }
+func (s *Store) Err() error { return nil }

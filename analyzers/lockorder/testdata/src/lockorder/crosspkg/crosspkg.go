@@ -1,8 +1,8 @@
 // want package:"locklib.Pair.Second -> locklib.Pair.First"
 
-// Package lockorder2 inverts, in another package, the order of
+// Package crosspkg inverts, in another package, the order of
 // locklib.Pair's locks.
-package lockorder2
+package crosspkg
 
 import "locklib"
 

@@ -1,4 +1,4 @@
-package selfdeadlock3
+package indirect
 
 import "sync"
 

@@ -1,8 +1,8 @@
 // want package:"lockorderlib.Z.Mu -> lockorderlib.X.Mu"
 
-// Package lockorder4 closes, across packages, a cycle of three locks
+// Package crosscycle closes, across packages, a cycle of three locks
 // whose other two orders are established in lockorderlib.
-package lockorder4
+package crosscycle
 
 import "lockorderlib"
 

@@ -1,7 +1,7 @@
-// Package unguarded2 holds a value of another package's type whose fields
+// Package wrapper holds a value of another package's type whose fields
 // mix atomic and plain accesses: that package's diagnostics, not this
 // one's.
-package unguarded2
+package wrapper
 
 import "unguarded"
 

@@ -1,11 +1,11 @@
-// Package selfdeadlock3 holds re-entries that go through a value the
+// Package indirect holds re-entries that go through a value the
 // summaries do not follow on their own: an interface value that a
 // constructor stored in a field of the object, holding a small adapter
 // type that wraps the object (wrapped.go), and sync.Once bodies run by a
 // helper or made by sync.OnceValue (once.go). A method that holds the
 // object's lock calls through it, and the target locks it again. Each is
 // next to correct variants.
-package selfdeadlock3
+package indirect
 
 import "sync"
 
