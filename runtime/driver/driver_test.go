@@ -614,3 +614,40 @@ func TestProgressConcurrent(t *testing.T) {
 		t.Errorf("progress output %q", b.String())
 	}
 }
+
+// TestDelayResumed checks that a delay-bounded enumeration cut short (its
+// time ran out, a failure) is resumed by the pair's next test where it
+// was left, over the same hook calls, and is left after maxDelayTests
+// tests; one that ran every schedule says which bound it covered.
+func TestDelayResumed(t *testing.T) {
+	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
+	r := &typeRun{cfg: Config{Sched: SchedAll}, pkgRun: &pkgRun{sites: &instrument.Result{}},
+		s:      &testgen.Subject{Plan: &deps.TypePlan{Name: "T"}},
+		scheds: map[*testgen.Target]*pairSched{}}
+	sc, oi := r.schedule(tgt, nil)
+	if oi != delayOrder || sc.From != 0 || sc.Horizon != 0 {
+		t.Fatalf("first test: order %d, schedule %+v, want the enumeration from its start", oi, sc)
+	}
+	r.covered(tgt, oi, &harness.SchedResult{Iters: 150, Next: 150, Horizon: 20}, false)
+	sc, oi = r.schedule(tgt, nil)
+	if oi != delayOrder || sc.From != 150 || sc.Horizon != 20 {
+		t.Fatalf("after 150 schedules: order %d, schedule %+v, want the enumeration resumed at 150 over 20", oi, sc)
+	}
+	r.covered(tgt, oi, &harness.SchedResult{Iters: 0, Next: 150, Horizon: 20}, true)
+	if sc, _ = r.schedule(tgt, nil); sc.From != 151 {
+		t.Fatalf("after a test that failed at its first schedule: from %d, want 151", sc.From)
+	}
+	r.covered(tgt, delayOrder, &harness.SchedResult{Iters: 270, Next: 421, Horizon: 20, Exhausted: true, DelayBound: 2}, false)
+	ps := r.schedFor(tgt)
+	if !ps.delayDone || ps.delayBound != 2 || r.pctNeeded(ps) != pctAfterDelay {
+		t.Errorf("exhausted: done %v, bound %d, PCT needed %d; want done, bound 2, %d", ps.delayDone, ps.delayBound,
+			r.pctNeeded(ps), pctAfterDelay)
+	}
+	other := &testgen.Target{M1: "Put", M2: "Put", Pair: &deps.Pair{M1: "Put", M2: "Put"}}
+	for i := 0; i < maxDelayTests; i++ {
+		r.covered(other, delayOrder, &harness.SchedResult{Iters: 10, Next: 10 * (i + 1), Horizon: 30}, false)
+	}
+	if ps := r.schedFor(other); !ps.delayDone || ps.delayBound != 0 {
+		t.Errorf("after %d tests cut short: done %v, bound %d; want left, bound 0", maxDelayTests, ps.delayDone, ps.delayBound)
+	}
+}

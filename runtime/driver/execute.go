@@ -44,7 +44,11 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			r.cur.order = &r.schedFor(t).orders[oi]
 			req.Test.Iters = min(req.Test.Iters, targetedIters)
 		case sc.Kind == harness.SchedDelay:
+			// One enumeration, which saves the pair most of its PCT
+			// tests once it has run every schedule: it may take as
+			// long as delayTests tests.
 			req.Test.Iters = max(req.Test.Iters, delayIters)
+			req.MaxTime *= delayTests
 		}
 	}
 	r.cur.lin = req.Lin

@@ -16,7 +16,9 @@ import (
 // Scheduling of the tests.
 const (
 	targetedIters = 10   // iterations of a test under a targeted order
-	delayIters    = 1000 // most delay-bounded schedules of a test: all those of bound 2 (harness: 931 at most)
+	delayIters    = 1700 // most delay-bounded schedules of a test: all those of bound 2 (harness: 1,641 at most)
+	delayTests    = 5    // the delay-bounded test may take as long as this many tests
+	maxDelayTests = 3    // tests that may resume one enumeration
 	// triesPerOrder is how many tests of an order reach its sites before
 	// it is left for PCT and stress: each has its own prefix and
 	// arguments, and an order forced on objects whose state makes its
@@ -47,11 +49,17 @@ type pairSched struct {
 	pctRuns int
 	steps   int
 	// delay counts the delay-bounded schedules run; delayDone is set
-	// once their enumeration ended (or a test of it failed), delayBound
-	// to the bound they covered when it ended with all of them run.
-	delay      int
-	delayDone  bool
-	delayBound int
+	// once their enumeration ended, or was left after maxDelayTests
+	// tests or a test that ended without a result; delayBound to the
+	// bound they covered when it ended with all of them run. A test
+	// that stopped before (its time ran out, it failed) is resumed by
+	// the next from delayNext over delayHorizon hook calls.
+	delay        int
+	delayDone    bool
+	delayBound   int
+	delayTests   int
+	delayNext    int
+	delayHorizon int
 }
 
 // schedFor returns the scheduling state of target t.
@@ -123,7 +131,8 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 		// Then every schedule with up to two delays, when the calls
 		// reach few hooks (the harness enumerates them, one per
 		// iteration, and ends the test when they are exhausted).
-		return &harness.Schedule{Kind: harness.SchedDelay, Depth: 2, Patience: patience}, delayOrder
+		return &harness.Schedule{Kind: harness.SchedDelay, Depth: 2, Patience: patience,
+			From: ps.delayNext, Horizon: ps.delayHorizon}, delayOrder
 	}
 	ps.tests++
 	if r.cfg.Sched == SchedAll && ps.tests%stressEvery == 0 {
@@ -354,12 +363,22 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 	}
 	if i == delayOrder {
 		ps := r.schedFor(t)
-		ps.delayDone = true // once: a test that failed or ran out of budget is not resumed
+		ps.delayTests++
+		switch {
+		case res == nil:
+			ps.delayDone = true
+		case res.Exhausted:
+			ps.delayDone, ps.delayBound = true, res.DelayBound
+		case res.Horizon == 0 || ps.delayTests >= maxDelayTests:
+			ps.delayDone = true
+		case res.Next <= ps.delayNext:
+			ps.delayNext++ // past a schedule that failed before its end (a deadlock)
+		default:
+			ps.delayNext = res.Next
+		}
 		if res != nil {
 			ps.delay += res.Iters
-			if res.Exhausted {
-				ps.delayBound = res.DelayBound
-			}
+			ps.delayHorizon = res.Horizon
 		}
 		return
 	}

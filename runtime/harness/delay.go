@@ -7,11 +7,12 @@ package harness
 // 1..K (bound 1), then with each two delay points k1 < k2 (bound 2, when
 // K <= maxDelayHorizon2). With two goroutines, two delays reach every
 // schedule with up to three context switches: every bug of PCT depth 3
-// or less in those calls, in at most 1+2K+K(K-1) iterations (931 for
-// K = 30), fewer than PCT needs for that depth past K = 20.
+// or less in those calls, in at most 1+2K+K(K-1) iterations (1,641 for
+// K = 40), fewer than PCT needs for that depth past K = 20 (2,000 runs
+// at most, for a lower probability).
 const (
 	maxDelayHorizon1 = 60
-	maxDelayHorizon2 = 30
+	maxDelayHorizon2 = 40
 )
 
 // delayBound returns the bound of the delay-bounded schedules of a test

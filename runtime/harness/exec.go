@@ -151,6 +151,9 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 		if r.last {
 			sres.DelayBound = r.bound
 		}
+		if x.req.Sched.Kind == SchedDelay {
+			sres.Next, sres.Horizon = r.next, r.k
+		}
 	}
 	// Only the outcomes of finished goroutines may be read: the others
 	// may still write theirs.

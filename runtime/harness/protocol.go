@@ -76,6 +76,12 @@ type Schedule struct {
 	// priorities and Depth-1 priority change points among the hooks.
 	Seed  uint64 `json:"seed,omitempty"`
 	Depth int    `json:"depth,omitempty"`
+	// From and Horizon resume a delay-bounded enumeration (SchedDelay)
+	// that an earlier test left: From is the index of its first
+	// schedule to run (0: the one without delays, which measures the
+	// hook calls), Horizon the hook calls it is over (0: measure them).
+	From    int `json:"from,omitempty"`
+	Horizon int `json:"horizon,omitempty"`
 	// Patience is how long a goroutine may be kept waiting at a hook
 	// before it goes on anyway (the order could not be forced).
 	Patience time.Duration `json:"patience"`
@@ -301,6 +307,11 @@ type SchedResult struct {
 	// every schedule with that many delays or fewer was run.
 	Exhausted  bool `json:"exhausted,omitempty"`
 	DelayBound int  `json:"delay_bound,omitempty"`
+	// Next and Horizon let a later test resume the delay-bounded
+	// enumeration (Schedule.From, Schedule.Horizon): the index of its
+	// first schedule not run, and the hook calls it is over.
+	Next    int `json:"next,omitempty"`
+	Horizon int `json:"horizon,omitempty"`
 }
 
 // Why a hold was let go before its Until conditions were met.

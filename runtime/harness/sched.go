@@ -100,6 +100,8 @@ type iterResult struct {
 	steps  int
 	last   bool // the schedules to enumerate are exhausted
 	bound  int  // with last, the delay bound they covered (delayBound)
+	next   int  // delay-bounded: the index of the next schedule
+	k      int  // delay-bounded: the hook calls the enumeration is over
 }
 
 // dispatcher forwards the hooks to the current sink: the scheduler of a
@@ -133,7 +135,7 @@ func installHooks() {
 // newScheduler starts the scheduler of schedule sc and makes it current.
 func newScheduler(sc Schedule) *scheduler {
 	installHooks()
-	s := &scheduler{ids: [2]int64{-1, -1}, sched: sc, events: make(chan event, 8), ctl: make(chan int),
+	s := &scheduler{ids: [2]int64{-1, -1}, sched: sc, horizon: sc.Horizon, events: make(chan event, 8), ctl: make(chan int),
 		out: make(chan iterResult), kick: make(chan struct{}, 1),
 		quit: make(chan struct{}, 1), watches: make(chan watch, 8)}
 	s.resume[0] = make(chan struct{}, 1)
@@ -290,8 +292,8 @@ func (d *dispatcher) wait(site int, lock func()) {
 func (s *scheduler) loop() {
 	raceDisable()
 	var it *iteration
-	k := 0 // the most hook calls seen in an iteration: PCT's horizon
-	n := 0 // iterations started
+	k := 0            // the most hook calls seen in an iteration: PCT's horizon
+	n := s.sched.From // iterations started, or the delay-bounded schedule to run next
 	timer := time.NewTimer(time.Hour)
 	for {
 		var due <-chan time.Time
@@ -333,6 +335,7 @@ func (s *scheduler) loop() {
 						_, _, more := delayPoints(n, s.horizon, s.sched.Depth)
 						r.last = !more
 						r.bound = delayBound(s.horizon, s.sched.Depth)
+						r.next, r.k = n, s.horizon
 					}
 					it.releaseAll()
 				}

@@ -435,6 +435,19 @@ func TestDelayBoundedFindsAtomicityViolation(t *testing.T) {
 	if res.Status != StatusOK || !res.Sched.Exhausted || res.Sched.DelayBound != 2 || res.Sched.Iters != 1+2*6+6*5 {
 		t.Errorf("status %s, sched %+v: want ok after the 43 schedules of 6 hook calls", res.Status, res.Sched)
 	}
+	// Cut after 10 schedules, the enumeration is resumed where it was
+	// left, over the hook calls it measured.
+	req.Test.Iters = 10
+	res, _ = do(t, schedRegistry(), req)
+	if res.Sched.Exhausted || res.Sched.Next != 10 || res.Sched.Horizon != 6 {
+		t.Fatalf("sched %+v after 10 iterations: want next 10 over 6 hook calls", res.Sched)
+	}
+	req.Test.Iters = 1000
+	req.Sched.From, req.Sched.Horizon = res.Sched.Next, res.Sched.Horizon
+	res, _ = do(t, schedRegistry(), req)
+	if res.Status != StatusOK || !res.Sched.Exhausted || res.Sched.DelayBound != 2 || res.Sched.Iters != 43-10 {
+		t.Errorf("status %s, sched %+v: want the 33 schedules left", res.Status, res.Sched)
+	}
 }
 
 func TestTraceKeepsUntracedCallsPastMaxTime(t *testing.T) {
