@@ -230,14 +230,19 @@ func locked(a summary.Access) bool {
 // lock, when m is the only writer of every location it writes, with
 // plain writes, and another method reads one of them without
 // synchronisation; "" otherwise, and when another method's summary was
-// cut at its size limit (it may have lost a write of them).
+// cut at its size limit (it may have lost a write of them). The write
+// that a call of unknown code stands for (summary.Indirect: a method
+// called through an interface the field holds) makes no writer: it is
+// what the callee may do to what the field refers to, and a method that
+// only reads its configuration through such calls (a handler's
+// Enabled, opts.Level.Level()) sets nothing up.
 func soleUnsynchronisedWriter(m *method, all []*method) string {
 	if len(m.m.Summary.Acquires) > 0 || slices.ContainsFunc(all, func(o *method) bool { return o.m.Summary.Truncated }) {
 		return ""
 	}
 	var written []access
 	for _, a := range m.accesses {
-		if !a.a.Write || a.call {
+		if !a.a.Write || a.call || a.a.Flags&summary.Indirect != 0 {
 			continue
 		}
 		if a.a.Flags.Synchronized() || locked(a.a) {

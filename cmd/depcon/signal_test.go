@@ -24,7 +24,9 @@ func TestSignalsKeepTheReport(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
-			cmd := exec.Command(bin, "test", "-json", "-v", "-budget", "60s", "../../testdata/runtime/correct")
+			// Stress tests never saturate: the run lasts its budget, and
+			// the signal comes while it tests.
+			cmd := exec.Command(bin, "test", "-json", "-v", "-budget", "60s", "-sched", "stress", "../../testdata/runtime/correct")
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			var stdout strings.Builder
 			cmd.Stdout = &stdout

@@ -2,7 +2,10 @@
 // shared) and methods that look like them but are not.
 package setupmethods
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // Cache synchronises its map; its hash function is configuration.
 type Cache struct {
@@ -400,3 +403,33 @@ func (l *Logger) Print(s string) {
 	defer l.mu.Unlock()
 	l.out = append(l.out, s)
 }
+
+// HandlerOptions configure a Handler: the level is an interface of
+// another package.
+type HandlerOptions struct{ Level fmt.Stringer }
+
+// Handler formats records under its lock; its options are set by its
+// constructor.
+type Handler struct {
+	mu   sync.Mutex
+	opts HandlerOptions
+	buf  []byte
+}
+
+// Enabled reads the level through the options' interface: a call of
+// unknown code, which may write what the interface refers to, but not
+// the field that holds it. Not a set-up method.
+func (h *Handler) Enabled(l string) bool { return l >= h.opts.Level.String() }
+
+// Handle formats a record.
+func (h *Handler) Handle(msg string) {
+	if h.opts.Level == nil {
+		return
+	}
+	h.mu.Lock()
+	h.buf = append(h.buf[:0], msg...)
+	h.mu.Unlock()
+}
+
+// With returns a handler with the same options, which it copies whole.
+func (h *Handler) With() *Handler { return &Handler{opts: h.opts} }
