@@ -163,6 +163,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 			if how == callGo {
 				b.Flags |= Goroutine
 			}
+			if how == callOnce {
+				b.Flags |= OnceInit
+			}
 			b.Held = held(a.Held, a.Flags&Goroutine != 0)
 			if a.Flags&Goroutine == 0 && how != callGo {
 				b.Held = withHandoff(b.Held, st)

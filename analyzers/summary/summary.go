@@ -53,11 +53,12 @@ const (
 	Goroutine                   // performed by a goroutine started by the function
 	May                         // one of several possible locations (x := a or b)
 	LastRef                     // after the last reference to the object was dropped (see lastRefBlocks)
+	OnceInit                    // in the function a sync.Once's Do runs: published to every caller of its Do
 )
 
 func (f Flags) String() string {
 	var s []string
-	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine", "may", "last-ref"} {
+	for i, name := range []string{"atomic", "sync.Map", "map", "chan", "close", "indirect", "goroutine", "may", "last-ref", "once"} {
 		if f&(1<<i) != 0 {
 			s = append(s, name)
 		}

@@ -54,6 +54,22 @@
 //
 // Take the lock, or call a helper from a function that holds it.
 //
+// # A field written under a sync.Once
+//
+// A field written only in the function that a sync.Once's Do runs is
+// published by the Once: the writes happen once, before every Do
+// returns, whatever lock the callers of Do hold. Its accesses made after
+// a Do (in a method that calls Do on a Once of the receiver, itself or in
+// a helper) are not reported, nor is the write, even when the lock that
+// other paths hold is not held there (a configuration resolved under
+// the lock by Write and without it by a background goroutine). A read of
+// what the Once writes, in a method that calls no Do and holds no lock
+// held at every write, is reported: the first Do may be writing it.
+//
+//	func (r *Rotator) resolve()        { r.once.Do(func() { r.layout = … }) }
+//	func (r *Rotator) Mill() string    { r.resolve(); return r.layout }
+//	func (r *Rotator) Peek() string    { return r.layout } // reported
+//
 // # A field accessed both atomically and plainly
 //
 // A field that some methods access with sync/atomic (atomic.AddInt64,

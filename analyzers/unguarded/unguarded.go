@@ -122,9 +122,14 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		sort.Strings(fields)
 		for _, f := range fields {
+			uses := byField[f]
+			if onceOnly(uses) {
+				checkOnce(pass, t, uses, reported)
+				continue
+			}
 			// Writes first: x++ is reported as a write.
-			sort.SliceStable(byField[f], func(i, j int) bool { return byField[f][i].a.Write && !byField[f][j].a.Write })
-			check(pass, t, byField[f], reported)
+			sort.SliceStable(uses, func(i, j int) bool { return uses[i].a.Write && !uses[j].a.Write })
+			check(pass, t, uses, reported)
 		}
 		early(pass, t, st, reported, lay)
 	}
@@ -136,11 +141,7 @@ func run(pass *analysis.Pass) (any, error) {
 // methods (then once per method: a method that reads and writes the field
 // without the lock, as x.f = append(x.f, v) does).
 func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
-	write := false
-	for _, u := range uses {
-		write = write || u.a.Write
-	}
-	if !write {
+	if !slices.ContainsFunc(uses, func(u use) bool { return u.a.Write }) {
 		return // a field only read needs no lock
 	}
 	inMethod := map[*summary.Method]bool{} // reported in the per-method form

@@ -117,7 +117,7 @@ type Lazy struct {
 
 func (l *Lazy) compile() { l.parts = []string{"a"} }
 
-func (l *Lazy) Parts() []string { // fact Parts:`^R \$0\.once \(atomic\); R \$0\.parts; W \$0\.parts$`
+func (l *Lazy) Parts() []string { // fact Parts:`^R \$0\.once \(atomic\); R \$0\.parts; W \$0\.parts \(once\)$`
 	l.once.Do(l.compile)
 	return l.parts
 }
