@@ -651,3 +651,32 @@ func TestDelayResumed(t *testing.T) {
 		t.Errorf("after %d tests cut short: done %v, bound %d; want left, bound 0", maxDelayTests, ps.delayDone, ps.delayBound)
 	}
 }
+
+// TestSlowNote checks the note of a type with few tests: a request whose
+// calls did not return is named by its calls, not taken for slow
+// objects; a slow one that returned blames the objects' arguments.
+func TestSlowNote(t *testing.T) {
+	test := harness.Test{Objects: []harness.Call{{Fn: "NewWithOpts"}}, Suffix: []harness.Call{{Fn: "ShutdownOnSignals"}}}
+	got := slowNote(4, 5157*time.Millisecond, test, true)
+	if want := "only 4 tests ran in the budget: one request took 5.157s waiting for ShutdownOnSignals, which did not return"; got != want {
+		t.Errorf("stuck: %q, want %q", got, want)
+	}
+	if got := slowNote(1, 3*time.Second, test, false); !strings.Contains(got, "only 1 test ran") ||
+		!strings.Contains(got, "(objects NewWithOpts()); constructor arguments that make objects slow") {
+		t.Errorf("slow objects: %q", got)
+	}
+	for _, tc := range []struct {
+		rep  *child.Reply
+		want bool
+	}{
+		{nil, false},
+		{&child.Reply{Result: &harness.Message{Status: harness.StatusRunning}}, true},
+		{&child.Reply{Result: &harness.Message{Status: harness.StatusHang}}, true},
+		{&child.Reply{Result: &harness.Message{Status: harness.StatusBlocked}}, true},
+		{&child.Reply{Result: &harness.Message{Status: harness.StatusOK}}, false},
+	} {
+		if got := stuck(tc.rep); got != tc.want {
+			t.Errorf("stuck(%+v) = %v, want %v", tc.rep, got, tc.want)
+		}
+	}
+}

@@ -43,6 +43,10 @@ type typeRun struct {
 	slowest  struct { // the slowest request
 		d    time.Duration
 		test harness.Test
+		// stuck: its calls did not return (blocked, still running,
+		// or the child was killed): the time is theirs, not the
+		// objects'.
+		stuck bool
 	}
 	tested map[[2]string]bool // pairs whose suffixes ran
 	linOff map[[2]string]int  // tests of a pair that found the linearizability oracle unusable
@@ -129,9 +133,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 			plural(r.skipped, "test", "tests"))
 	}
 	if r.tests < fewTests && r.slowest.d > r.cfg.Budget/4 {
-		r.note("only %d %s in the budget: one request took %v (objects %s); constructor arguments that make "+
-			"objects slow (a large size, a tiny interval) slow every test", r.tests, plural(r.tests, "test ran", "tests ran"), r.slowest.d.Round(time.Millisecond),
-			describeObjects(r.slowest.test))
+		r.note("%s", slowNote(r.tests, r.slowest.d, r.slowest.test, r.slowest.stuck))
 	}
 	if r.tests == 0 && len(r.g.Targets()) > 0 && len(r.rep.Violations) == 0 && r.rep.Skipped == "" {
 		// Pairs to test, and no test ran: not "no violation found".
@@ -241,7 +243,7 @@ func (r *typeRun) do(req harness.Request) *child.Reply {
 	t0 := time.Now()
 	rep, err := r.proc.Do(r.ctx, req, req.HardCap+idleSlack)
 	if d := time.Since(t0); d > r.slowest.d {
-		r.slowest.d, r.slowest.test = d, req.Test
+		r.slowest.d, r.slowest.test, r.slowest.stuck = d, req.Test, err != nil || stuck(rep)
 	}
 	if err != nil {
 		r.proc.Kill()
@@ -276,6 +278,45 @@ func describeObjects(test harness.Test) string {
 		parts = append(parts, o.Fn+"("+describeArgs(o.Args)+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// slowNote says why only tests tests ran: the slowest request took d,
+// test's; stuck says its calls did not return, which is then the reason,
+// rather than slow objects.
+func slowNote(tests int, d time.Duration, test harness.Test, stuck bool) string {
+	ran := fmt.Sprintf("only %d %s in the budget", tests, plural(tests, "test ran", "tests ran"))
+	if stuck {
+		return fmt.Sprintf("%s: one request took %v waiting for %s, which did not return", ran, d.Round(time.Millisecond),
+			describeCalls(test))
+	}
+	return fmt.Sprintf("%s: one request took %v (objects %s); constructor arguments that make objects slow (a large "+
+		"size, a tiny interval) slow every test", ran, d.Round(time.Millisecond), describeObjects(test))
+}
+
+// describeCalls names the calls of test's suffix ("Open and Ping", or
+// "Shutdown" for a probe), or its objects when it has none.
+func describeCalls(test harness.Test) string {
+	var fns []string
+	for _, c := range test.Suffix {
+		fns = append(fns, c.Fn)
+	}
+	if len(fns) == 0 {
+		return "objects " + describeObjects(test)
+	}
+	return strings.Join(fns, " and ")
+}
+
+// stuck reports whether a reply says the calls of its request did not
+// return: blocked, still running at the hard cap, or hung.
+func stuck(rep *child.Reply) bool {
+	if rep == nil || rep.Result == nil {
+		return false
+	}
+	switch rep.Result.Status {
+	case harness.StatusBlocked, harness.StatusRunning, harness.StatusHang:
+		return true
+	}
+	return false
 }
 
 func describeArgs(args []harness.Value) string {
