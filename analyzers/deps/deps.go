@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
 	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events), InterfaceCalls(res),
-		NewInterfaceDocs(pass.Files))
+		NewPackageDocs(pass.Files))
 	return plan, nil
 }
 
@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 // Docs holds the doc comments of the package's interface methods, which
 // the methods that implement them follow when they have none.
 func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire,
-	calls map[*ssa.Function][]summary.Access, docs InterfaceDocs) *Plan {
+	calls map[*ssa.Function][]summary.Access, docs PackageDocs) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
 		tp := planType(t, extra, calls, docs)
@@ -104,13 +104,13 @@ type lockPair struct {
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
-	return planType(t, extra, nil, nil)
+	return planType(t, extra, nil, PackageDocs{})
 }
 
 // planType is PlanType with the accesses of calls into interfaces (see
 // NewPlan).
 func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
-	docs InterfaceDocs) *TypePlan {
+	docs PackageDocs) *TypePlan {
 	tp, ms := contract(t, extra, calls, docs)
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
@@ -144,7 +144,7 @@ func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 // NotShared) and, per method, whether it is a set-up method, documented
 // to run alone, or unsynchronised. unguarded reads it, so that vet and
 // depcon test decide these by one definition; docs is as for NewPlan.
-func Contract(t *summary.Type, docs InterfaceDocs) *TypePlan {
+func Contract(t *summary.Type, docs PackageDocs) *TypePlan {
 	tp, _ := contract(t, nil, nil, docs)
 	return tp
 }
@@ -153,9 +153,9 @@ func Contract(t *summary.Type, docs InterfaceDocs) *TypePlan {
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
 func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
-	docs InterfaceDocs) (*TypePlan, []*method) {
+	docs PackageDocs) (*TypePlan, []*method) {
 	self := lockstate.TypeClass(t.Obj.Type())
-	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted}
+	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted, LockOffFields: docs.LockOffFields()}
 	recv := summary.RecvName(t.Obj.Type())
 	tp.ConcurrentWhy, tp.NotShared = concurrentWhy(t, self, recv), notShared(t)
 	if tp.NotShared != "" {

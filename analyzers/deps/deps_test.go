@@ -2,6 +2,7 @@ package deps_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -522,6 +523,15 @@ func TestLockOff(t *testing.T) {
 				t.Errorf("%s.%s: a lock-off switch is a set-up method (%s)", typ, m.Name, m.SetUp)
 			}
 		}
+	}
+	// An option field documented to disable locking is in every plan of
+	// the package; another bool of the same options is not.
+	tp := p.Type("Tree")
+	if tp == nil {
+		t.Fatal("no plan for Tree")
+	}
+	if got, want := tp.LockOffFields, map[string]string{"TreeOptions.NoLocks": "disable locking"}; !maps.Equal(got, want) {
+		t.Errorf("Tree's LockOffFields %v, want %v", got, want)
 	}
 }
 

@@ -87,7 +87,10 @@
 // one that writes, without the lock, a field another method accesses
 // under it; which methods switch the type's synchronisation off (they
 // write the flag the other methods test to skip their lock, or are
-// documented to: Method.LockOff), which depcon test never calls; and
+// documented to: Method.LockOff), which depcon test never calls, and
+// which option fields of the package are documented to turn the locking
+// off (Options.NoLocks, "will disable locking": TypePlan.LockOffFields),
+// which it never sets; and
 // whether documentation, the type's or its package's, says the type is
 // safe for concurrent use, which wins over the handle shape.
 //

@@ -95,6 +95,11 @@ type TypePlan struct {
 	// Ignored lists the dependent pairs the type's //depcon:ignore
 	// directives take out of Pairs, each as "A ∥ B: reason".
 	Ignored []string
+	// LockOffFields are the option fields of the type's package that
+	// turn locking off ("Options.NoLocks" → "disable locking", see
+	// PackageDocs): depcon test leaves them false, as it never calls a
+	// lock-off switch method (Method.LockOff).
+	LockOffFields map[string]string
 }
 
 // TruncatedMethods returns the methods whose summaries were cut at their

@@ -295,8 +295,8 @@ func setUpDoc(doc string) string {
 
 // funcDoc returns the doc comment of fn or, when it has none, those of
 // the interface methods of its package it implements (see
-// InterfaceDocs); "" when its syntax is not at hand.
-func funcDoc(fn *ssa.Function, docs InterfaceDocs) string {
+// PackageDocs); "" when its syntax is not at hand.
+func funcDoc(fn *ssa.Function, docs PackageDocs) string {
 	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
 		return summary.DocText(d.Doc)
 	}

@@ -61,7 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byName[t.Obj.Name()] = t
 	}
 	reported := reports{}
-	docs := deps.NewInterfaceDocs(pass.Files)
+	docs := deps.NewPackageDocs(pass.Files)
 	for _, t := range entries(res) {
 		if t.truncated(res) {
 			// A summary cut at its size limit may have lost accesses,

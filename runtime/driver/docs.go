@@ -54,9 +54,9 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 	// document the type's methods that have no comment of their own: an
 	// unexported implementation behind an exported interface (pond's
 	// pool behind Pool, whose Go "submits a task without waiting for it
-	// to complete"), as the plan reads them (deps.InterfaceDocs).
+	// to complete"), as the plan reads them (deps.PackageDocs).
 	ptr := types.NewPointer(tn.Type())
-	idocs := deps.NewInterfaceDocs(pkg.Syntax)
+	idocs := deps.NewPackageDocs(pkg.Syntax)
 	mset := types.NewMethodSet(ptr)
 	for i := range mset.Len() {
 		fn, ok := mset.At(i).Obj().(*types.Func)

@@ -153,7 +153,7 @@ func PlansProgram(pkgs []*packages.Package, algo string) (map[string]*deps.Plan,
 		if ssapkgs[i] == nil {
 			return nil, fmt.Errorf("%s: no SSA package", p.PkgPath)
 		}
-		plans[p.PkgPath] = deps.NewPlan(p.PkgPath, wp.Types(ssapkgs[i]), nil, nil, deps.NewInterfaceDocs(p.Syntax))
+		plans[p.PkgPath] = deps.NewPlan(p.PkgPath, wp.Types(ssapkgs[i]), nil, nil, deps.NewPackageDocs(p.Syntax))
 	}
 	return plans, nil
 }

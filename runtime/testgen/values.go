@@ -517,6 +517,9 @@ func (v *valuer) config(t types.Type) *harness.Value {
 				lits = positiveInts
 			case b.Info()&types.IsFloat != 0:
 				lits = positiveFloats
+			case b.Info()&types.IsBoolean != 0 && v.s.Plan != nil && v.s.Plan.LockOffFields[n.Obj().Name()+"."+f.Name()] != "":
+				// It turns the locking off: left false, as the
+				// lock-off switch methods are never called.
 			case b.Info()&types.IsBoolean != 0:
 				// Each bool either way, in turn.
 				lits = boolLits[(flip+i)%2 : (flip+i)%2+1]

@@ -433,3 +433,32 @@ func (h *Handler) Handle(msg string) {
 
 // With returns a handler with the same options, which it copies whole.
 func (h *Handler) With() *Handler { return &Handler{opts: h.opts} }
+
+// TreeOptions configure a Tree.
+type TreeOptions struct {
+	// NoLocks will disable locking: for a tree one goroutine owns.
+	NoLocks bool
+	// Verbose logs each operation.
+	Verbose bool
+	// Degree is the fan-out.
+	Degree int
+}
+
+// Tree locks its mutex unless its options turned the locking off.
+type Tree struct {
+	mu    sync.RWMutex
+	locks bool
+	n     int
+}
+
+// NewTree returns a tree with the options o.
+func NewTree(o TreeOptions) *Tree { return &Tree{locks: !o.NoLocks} }
+
+// Len returns the number of items.
+func (t *Tree) Len() int {
+	if t.locks {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+	}
+	return t.n
+}
