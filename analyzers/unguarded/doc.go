@@ -190,7 +190,12 @@
 // called before use, and the only, unsynchronised, writers of fields the
 // other methods read without synchronisation either; depcon test calls
 // them in prefixes only) or methods that a _test.go file adds to a type
-// declared in the package's other files (test hooks), so
+// declared in the package's other files (test hooks). The accesses of a
+// method of an unexported type that no code of the package's non-test
+// files calls, that no interface the package uses could reach, and that
+// no exported name exposes (an accessor the tests read state through)
+// are not reported either, though the locks they hold still say which
+// lock guards a field. So
 //
 //	func (t *Table) SetHash(f func(int) int) { t.hash = f }
 //	func (l *Limiter) WithMax(m int64) *Limiter { l.max = m; return l }

@@ -48,7 +48,7 @@ func checkOnce(pass *analysis.Pass, t *typeEntries, uses []use, reported reports
 	}
 	recv := t.obj.Type()
 	for _, u := range uses {
-		if u.a.Write || !u.a.Pos.IsValid() || callsDo(recv, u.m) || promotedHere(u.m, t) {
+		if u.a.Write || !u.a.Pos.IsValid() || u.quiet || callsDo(recv, u.m) || promotedHere(u.m, t) {
 			continue
 		}
 		// The writes of what u reads: the field may be a struct whose

@@ -52,6 +52,7 @@ type use struct {
 	a      summary.Access
 	field  string // "$0.f"
 	guards map[string]lockstate.Mode
+	quiet  bool // evidence of the guard, not reported (see report.Unreached)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -91,6 +92,15 @@ func run(pass *analysis.Pass) (any, error) {
 		t.methods = slices.DeleteFunc(slices.Clone(t.methods), func(m *summary.Method) bool {
 			return notConcurrent(tp, m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
+		// The accesses of methods out of the users' reach (of an
+		// unexported type, called by tests only: report.Unreached) say
+		// which lock guards a field, but are not reported.
+		unreached := map[*summary.Method]bool{}
+		for _, m := range t.methods {
+			if f, ok := m.Func.Object().(*types.Func); ok && !t.started[m] && report.Unreached(pass, f) {
+				unreached[m] = true
+			}
+		}
 		st, ok := t.obj.Type().Underlying().(*types.Struct)
 		if !ok {
 			continue
@@ -108,7 +118,7 @@ func run(pass *analysis.Pass) (any, error) {
 					synchronized(st, fld) || token.IsExported(strings.TrimPrefix(fld, "$0.")) || ownLocked(a) {
 					continue
 				}
-				u := use{m: m, a: a, field: f, guards: map[string]lockstate.Mode{}}
+				u := use{m: m, a: a, field: f, guards: map[string]lockstate.Mode{}, quiet: unreached[m]}
 				for _, h := range a.Held {
 					if lay.guardOf(h.Lock, f) {
 						u.guards[h.Lock] = h.Mode
@@ -146,7 +156,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 	}
 	inMethod := map[*summary.Method]bool{} // reported in the per-method form
 	for i, u := range uses {
-		if !u.a.Pos.IsValid() {
+		if !u.a.Pos.IsValid() || u.quiet {
 			continue
 		}
 		var others, outside []use
