@@ -63,7 +63,7 @@ func AddTestFlags(fs *flag.FlagSet) *TestFlags {
 	fs.StringVar(&f.shard, "shard", "", "test only the K-th of N shares of the selected types (K/N), for CI jobs")
 	fs.BoolVar(&f.reproduce, "reproduce", true, "run each violation's reproducer in the package before reporting it")
 	fs.StringVar(&cfg.Sched, "sched", SchedAll, "how the two calls of a test are interleaved: targeted (orders forced at the "+
-		"pair's evidence), pct (random priority schedules), stress (the Go scheduler), or all (targeted first, then pct and stress)")
+		"pair's evidence), pct (random priority schedules), stress (the Go scheduler), or all (targeted first, then delay-bounded, pct and stress)")
 	fs.IntVar(&cfg.PCTDepth, "pct-depth", DefaultPCTDepth, "bug depth of the pct schedules: 1 to 3 (depth-1 priority changes)")
 	fs.BoolVar(&cfg.Isolation.Net, "net", false, "let the code under test use the network (it has none by default)")
 	fs.BoolVar(&cfg.Isolation.Unsafe, "unsafe-no-isolation", false,
