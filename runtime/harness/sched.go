@@ -81,7 +81,7 @@ type scheduler struct {
 	out    chan iterResult
 	kick   chan struct{} // both managed goroutines are blocked on locks
 	quit   chan struct{} // tells the watcher that the scheduler ended
-	// watches go to the watcher (see parked).
+	// watches go to the watcher, one per evWait (see iteration.on).
 	watches chan watch
 	// horizon is the number of hook calls of the first iteration, over
 	// which the delay-bounded schedules are enumerated.
@@ -246,7 +246,7 @@ func (s *scheduler) watcher() {
 	}
 }
 
-// parkPoll is how often watchPark looks at the goroutine it watches.
+// parkPoll is how often the watcher looks at the goroutines it watches.
 const parkPoll = 100 * time.Microsecond
 
 // managed returns the index of the calling goroutine, or -1.
@@ -345,7 +345,7 @@ func (s *scheduler) loop() {
 				if it != nil {
 					it.releaseAll()
 				}
-				s.quit <- struct{}{} // the watcher's only receive
+				s.quit <- struct{}{} // one token: the watcher returns when it takes it
 				raceEnable()
 				return
 			}
