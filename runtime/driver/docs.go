@@ -22,11 +22,12 @@ import (
 // from an embedded type of the package (a Reboot declared on an embedded
 // poolCommon documents Pool's Reboot).
 func methodDocs(pkg *packages.Package, typ string) map[string]string {
-	return docsOf(pkg, typ, 3)
+	return docsOf(pkg, deps.NewPackageDocs(pkg.Syntax), typ, 3)
 }
 
-// docsOf is methodDocs, following embedded types depth levels deep.
-func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
+// docsOf is methodDocs, following embedded types depth levels deep; idocs
+// is the package's documentation, read once.
+func docsOf(pkg *packages.Package, idocs deps.PackageDocs, typ string, depth int) map[string]string {
 	byFunc := map[*types.Func]string{}
 	docs := map[string]string{}
 	if pkg.TypesInfo == nil || pkg.Types == nil {
@@ -56,7 +57,6 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 	// pool behind Pool, whose Go "submits a task without waiting for it
 	// to complete"), as the plan reads them (deps.PackageDocs).
 	ptr := types.NewPointer(tn.Type())
-	idocs := deps.NewPackageDocs(pkg.Syntax)
 	mset := types.NewMethodSet(ptr)
 	for i := range mset.Len() {
 		fn, ok := mset.At(i).Obj().(*types.Func)
@@ -77,7 +77,7 @@ func docsOf(pkg *packages.Package, typ string, depth int) map[string]string {
 		// A promoted method without a comment: what documents it on the
 		// embedded type it is declared on (an interface it implements).
 		if recv := recvName(fn); recv != "" && recv != typ && depth > 0 {
-			if doc, ok := docsOf(pkg, recv, depth-1)[fn.Name()]; ok {
+			if doc, ok := docsOf(pkg, idocs, recv, depth-1)[fn.Name()]; ok {
 				docs[fn.Name()] = doc
 			}
 		}
