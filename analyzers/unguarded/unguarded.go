@@ -52,7 +52,7 @@ type use struct {
 	a      summary.Access
 	field  string // "$0.f"
 	guards map[string]lockstate.Mode
-	quiet  bool // evidence of the guard, not reported (see report.Unreached)
+	quiet  bool // evidence of the guard, not reported (see report.Reach.Unreached)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -63,6 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	reported := reports{}
 	docs := deps.NewPackageDocs(pass.Files)
+	reach := report.NewReach(pass)
 	for _, t := range entries(res) {
 		if t.truncated(res) {
 			// A summary cut at its size limit may have lost accesses,
@@ -93,11 +94,11 @@ func run(pass *analysis.Pass) (any, error) {
 			return notConcurrent(tp, m.Name) || report.TestUse(pass, m.Func.Pos(), class)
 		})
 		// The accesses of methods out of the users' reach (of an
-		// unexported type, called by tests only: report.Unreached) say
+		// unexported type, called by tests only: report.Reach.Unreached) say
 		// which lock guards a field, but are not reported.
 		unreached := map[*summary.Method]bool{}
 		for _, m := range t.methods {
-			if f, ok := m.Func.Object().(*types.Func); ok && !t.started[m] && report.Unreached(pass, f) {
+			if f, ok := m.Func.Object().(*types.Func); ok && !t.started[m] && reach.Unreached(f) {
 				unreached[m] = true
 			}
 		}

@@ -6,6 +6,22 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
+// A Reach says which methods of a pass's package are out of its users'
+// reach (see Unreached), from an index of the package's references built
+// once, on first use.
+type Reach struct {
+	pass    *analysis.Pass
+	built   bool
+	named   map[*types.Func]bool          // methods (origins) that non-test code names
+	ifaces  map[string][]*types.Interface // interfaces the package uses, by method name
+	exposed map[*types.TypeName]bool      // whether an exported name mentions the type
+}
+
+// NewReach returns the Reach of pass's package.
+func NewReach(pass *analysis.Pass) *Reach {
+	return &Reach{pass: pass, exposed: map[*types.TypeName]bool{}}
+}
+
 // Unreached reports whether method m, of an unexported type of the
 // package, is out of reach of the package's users: no code of the
 // package's non-test files names it, no interface type the package uses
@@ -17,7 +33,8 @@ import (
 // lock guards a field. The answer is the same whether the pass sees the
 // package's tests or not. A type declared in a test file is not judged
 // so: it is the test's code under test.
-func Unreached(pass *analysis.Pass, m *types.Func) bool {
+func (r *Reach) Unreached(m *types.Func) bool {
+	pass := r.pass
 	sig, ok := m.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil || m.Pkg() != pass.Pkg {
 		return false
@@ -30,40 +47,56 @@ func Unreached(pass *analysis.Pass, m *types.Func) bool {
 	if !ok || named.Obj().Exported() || named.Obj().Parent() != pass.Pkg.Scope() || InTestFile(pass, named.Obj().Pos()) {
 		return false // a type a test file declares is code under test as any other (see TestUse)
 	}
-	origin := m.Origin()
-	for id, obj := range pass.TypesInfo.Uses {
-		if f, ok := obj.(*types.Func); ok && f.Origin() == origin && !InTestFile(pass, id.Pos()) {
+	r.build()
+	if r.named[m.Origin()] {
+		return false
+	}
+	ptr := types.NewPointer(named)
+	for _, iface := range r.ifaces[m.Name()] {
+		if types.Implements(named, iface) || types.Implements(ptr, iface) {
 			return false
+		}
+	}
+	obj := named.Obj()
+	e, ok := r.exposed[obj]
+	if !ok {
+		e = exposed(pass, obj)
+		r.exposed[obj] = e
+	}
+	return !e
+}
+
+// build indexes the methods non-test code names and the interfaces the
+// package uses.
+func (r *Reach) build() {
+	if r.built {
+		return
+	}
+	r.built = true
+	pass := r.pass
+	r.named, r.ifaces = map[*types.Func]bool{}, map[string][]*types.Interface{}
+	for id, obj := range pass.TypesInfo.Uses {
+		if f, ok := obj.(*types.Func); ok && !InTestFile(pass, id.Pos()) {
+			r.named[f.Origin()] = true
 		}
 	}
 	for sel, s := range pass.TypesInfo.Selections {
-		if f, ok := s.Obj().(*types.Func); ok && f.Origin() == origin && !InTestFile(pass, sel.Pos()) {
-			return false
+		if f, ok := s.Obj().(*types.Func); ok && !InTestFile(pass, sel.Pos()) {
+			r.named[f.Origin()] = true
 		}
 	}
-	if viaInterface(pass, named, m.Name()) || exposed(pass, named.Obj()) {
-		return false
-	}
-	return true
-}
-
-// viaInterface reports whether an interface type that the package uses
-// has a method named name and is implemented by T or *T (t): a value of
-// t converted to it may have the method called through it.
-func viaInterface(pass *analysis.Pass, t *types.Named, name string) bool {
-	ptr := types.NewPointer(t)
+	seen := map[*types.Interface]bool{}
 	for _, tv := range pass.TypesInfo.Types {
 		iface, ok := tv.Type.Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
+		if !ok || iface.NumMethods() == 0 || seen[iface] {
 			continue
 		}
+		seen[iface] = true
 		for i := range iface.NumMethods() {
-			if iface.Method(i).Name() == name && (types.Implements(t, iface) || types.Implements(ptr, iface)) {
-				return true
-			}
+			name := iface.Method(i).Name()
+			r.ifaces[name] = append(r.ifaces[name], iface)
 		}
 	}
-	return false
 }
 
 // exposed reports whether an exported name of the package declares a
