@@ -134,7 +134,7 @@ func mentions(t types.Type, tn *types.TypeName, seen map[types.Type]bool) bool {
 	seen[t] = true
 	switch t := types.Unalias(t).(type) {
 	case *types.Named:
-		if t.Obj() == tn {
+		if t.Origin().Obj() == tn {
 			return true
 		}
 		if t.Obj().Pkg() != tn.Pkg() {
