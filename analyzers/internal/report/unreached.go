@@ -11,7 +11,6 @@ import (
 // once, on first use.
 type Reach struct {
 	pass    *analysis.Pass
-	built   bool
 	named   map[*types.Func]bool          // methods (origins) that non-test code names
 	ifaces  map[string][]*types.Interface // interfaces the package uses, by method name
 	exposed map[*types.TypeName]bool      // whether an exported name mentions the type
@@ -69,10 +68,9 @@ func (r *Reach) Unreached(m *types.Func) bool {
 // build indexes the methods non-test code names and the interfaces the
 // package uses.
 func (r *Reach) build() {
-	if r.built {
+	if r.named != nil {
 		return
 	}
-	r.built = true
 	pass := r.pass
 	r.named, r.ifaces = map[*types.Func]bool{}, map[string][]*types.Interface{}
 	for id, obj := range pass.TypesInfo.Uses {
