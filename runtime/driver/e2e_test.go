@@ -884,13 +884,16 @@ func TestSequentialFailureRetired(t *testing.T) {
 // names, a constructor with two results, a receive-only channel
 // parameter, an unlocked Close, a bool option that enables the racy
 // path, a settings struct whose func field the constructor requires, a
-// constructor whose interval every call waits for. Store's lock-off switch is never called
+// constructor whose interval every call waits for, a constructor whose
+// goroutine kills the process on small intervals while the probe builds
+// its second object (Poller: no sign of process-wide state). Store's
+// lock-off switch is never called
 // (Store is correct), and Strict, which no generated arguments build, is
 // "not tested", never clean.
 func TestReach(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
-	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker"} {
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker", "Poller"} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, report.ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
@@ -917,11 +920,26 @@ func TestReach(t *testing.T) {
 	if !strings.HasPrefix(strict.Skipped, "no working object") {
 		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
 	}
-	if r := rep.Reach; r == nil || r.Total != 11 || r.Tested != 10 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
-		t.Errorf("reach %+v, want 10 of 11 with Strict not tested", r)
+	if r := rep.Reach; r == nil || r.Total != 12 || r.Tested != 11 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 11 of 12 with Strict not tested", r)
 	}
-	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 10 of 11 types with synchronisation") {
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 11 of 12 types with synchronisation") {
 		t.Errorf("no reach line in the report:\n%s", text)
+	}
+}
+
+// TestOwnGoroutineDeath checks that a constructor whose first object's
+// goroutine kills the process while the probe builds the second (Poller
+// with a small interval, the first probe's at seed 2) is probed again
+// with other arguments, not taken for one that changes process-wide
+// state: Poller is built and its race found.
+func TestOwnGoroutineDeath(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Seed: 2, TypeRE: regexp.MustCompile(`^Poller$`), Patterns: pkgs("reach")})
+	tr := typeReport(t, rep, "Poller")
+	if tr.Skipped != "" || !slices.Equal(tr.BuiltBy, []string{"NewPoller"}) || tr.Confirmed() == 0 {
+		t.Errorf("Poller: skipped %q, built by %v, violations %+v: want its race on an object NewPoller built\n%s",
+			tr.Skipped, tr.BuiltBy, tr.Violations, reportText(rep))
 	}
 }
 

@@ -33,12 +33,32 @@ func beforeCall(rep *child.Reply) bool {
 
 // failedSecond reports whether a constructor's probe (see
 // testgen.Generator.CtorProbe) failed at its second call, after the first
-// succeeded in the same process.
-func failedSecond(rep *child.Reply) bool {
+// succeeded in the same process. A child that died while the second
+// object was built, of a panic or fatal error in a goroutine the
+// package's code started, was killed by an object's own goroutine (the
+// first object's loop on a broken argument): that says nothing of the
+// second call, and the probe failed as any other does.
+func failedSecond(rep *child.Reply, prefix string) bool {
 	if res := rep.Result; res != nil {
 		return res.Status != harness.StatusOK && res.Step == "object 1"
 	}
-	return rep.Step == "object 1"
+	return rep.Step == "object 1" && !inPackageGoroutine(rep.Death, prefix)
+}
+
+// inPackageGoroutine reports whether the child died of a panic or fatal
+// error in a goroutine that the code under test started, not the
+// harness (whose names begin with prefix).
+func inPackageGoroutine(d *child.Death, prefix string) bool {
+	if d == nil || d.Kind != child.DeathPanic && d.Kind != child.DeathFatal {
+		return false
+	}
+	gs := stacks.ParseDump(d.Report)
+	if len(gs) == 0 || len(gs[0].Created) == 0 {
+		return false
+	}
+	harnessFrame := func(f stacks.Frame) bool { return strings.Contains(f.Func, prefix) }
+	g := gs[0]
+	return !slices.ContainsFunc(g.Frames, harnessFrame) && !slices.ContainsFunc(g.Created, harnessFrame)
 }
 
 // denied returns the error of a probe's call that the isolation denied
@@ -98,7 +118,7 @@ func (r *typeRun) probe() bool {
 			r.g.CtorResult(f.Name, false)
 			failures = append(failures, outcome(rep))
 			r.logf("constructor %s failed: %s", f.Name, outcome(rep))
-			if failedSecond(rep) {
+			if failedSecond(rep, r.bin.Names.Prefix) {
 				// The same arguments fail a second time: a fresh name
 				// may make a fresh object (a registry refusing a
 				// duplicate); without one, the constructor changes

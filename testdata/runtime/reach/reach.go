@@ -3,7 +3,8 @@
 // interface of another package, a constructor that validates its
 // arguments, a registry refusing duplicate names, a constructor with two
 // results, a method taking a receive-only channel, an unlocked Close, an
-// option that enables the racy path, and settings with a required func.
+// option that enables the racy path, settings with a required func, and a
+// constructor whose goroutine dies on small intervals.
 // Store's lock-off switch must never be called: Store is correct.
 package reach
 
@@ -328,4 +329,43 @@ func (t *Ticker) Tick() {
 	n := t.ticks
 	t.mu.Unlock()
 	t.last = n // the race
+}
+
+// Poller polls in a goroutine its constructor starts. The loop's ticker
+// runs every interval less a 4 ms margin, and panics when that is not
+// positive: the first object of a probe then kills the process from its
+// own goroutine while the second is being built, which says nothing of
+// process-wide state. Larger intervals build working pollers.
+type Poller struct {
+	mu    sync.Mutex
+	polls int
+	last  int
+}
+
+// NewPoller starts polling every everyMs milliseconds and waits 20 ms
+// for the loop to settle.
+func NewPoller(everyMs int) *Poller {
+	p := &Poller{}
+	go p.loop(time.Duration(everyMs) * time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	return p
+}
+
+// loop polls three times, the first after 30 ms.
+func (p *Poller) loop(every time.Duration) {
+	time.Sleep(30 * time.Millisecond)
+	t := time.NewTicker(every - 4*time.Millisecond)
+	defer t.Stop()
+	for range 3 {
+		<-t.C
+	}
+}
+
+// Poll counts a poll under the lock, and records it without.
+func (p *Poller) Poll() {
+	p.mu.Lock()
+	p.polls++
+	n := p.polls
+	p.mu.Unlock()
+	p.last = n // the race
 }
