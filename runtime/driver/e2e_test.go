@@ -943,6 +943,26 @@ func TestOwnGoroutineDeath(t *testing.T) {
 	}
 }
 
+// TestConnPeer checks that a constructor taking a connection (mux's
+// Client and Server, whose handshakes must be answered) is given one end
+// of an in-memory connection whose other end the package's other
+// constructor of the same signature serves: Session is built, and its
+// race found and reproduced by a test that pairs the two the same way;
+// Channel, built the same way, is correct.
+func TestConnPeer(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("mux")})
+	s := typeReport(t, rep, "Session")
+	if s.Skipped != "" || s.Confirmed() == 0 || s.Violations[0].Kind != report.KindRace ||
+		!strings.Contains(s.Violations[0].Reproducer, "net.Pipe()") {
+		t.Errorf("Session: skipped %q, violations %+v: want a reproduced race on a connection served by a peer\n%s",
+			s.Skipped, s.Violations, reportText(rep))
+	}
+	if c := typeReport(t, rep, "Channel"); c.Skipped != "" || len(c.Violations) > 0 {
+		t.Errorf("Channel: skipped %q, violations %+v: want it built and clean", c.Skipped, c.Violations)
+	}
+}
+
 // TestComparedValues checks that a self-deadlock on the path a reserved
 // name takes (Add("*") locks again) is found at every seed, the values
 // the method compares its parameters with being tried before its self

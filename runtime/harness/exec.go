@@ -56,6 +56,7 @@ func (x *execution) run() Message {
 			// A death while rebuilding the objects is the set-up's, not
 			// the suffixes': the driver must know which it was in.
 			x.progress(StepSetup)
+			x.r.closeConns() // the last iteration's objects are done
 			if p, res = x.prepareNext(); res != nil {
 				res.Iter = it
 				return *res

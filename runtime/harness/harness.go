@@ -50,6 +50,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"reflect"
 	"runtime"
@@ -71,6 +72,10 @@ type Registry struct {
 	// request, removed when it ends.
 	dirsMu sync.Mutex
 	dirs   []string
+	// conns are both ends of the connections made for KConn values
+	// since the last iteration began, closed when it is over.
+	connsMu sync.Mutex
+	conns   []net.Conn
 	// index caches the index of an exported method in its receiver
 	// type's method set (MethodByName searches and allocates at each
 	// call, and a test looks its methods up every iteration).
@@ -208,6 +213,7 @@ func (r *Registry) Do(req Request, send func(Message) error) Message {
 		return Message{Status: StatusError, Goroutine: -1, Msg: fmt.Sprintf("unknown type %q", req.Test.Type)}
 	}
 	defer r.removeDirs()
+	defer r.closeConns()
 	switch req.Op {
 	case OpRun:
 		if len(req.Test.Suffix) != 2 {

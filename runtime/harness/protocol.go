@@ -241,6 +241,18 @@ const (
 	// followed by a number, new at each build (the name of a registry
 	// that refuses duplicates, in every iteration).
 	KFresh = "fresh"
+	// KConn is one end of a new in-memory, synchronous, full-duplex
+	// connection (net.Pipe), for a parameter a net.Conn fits
+	// (io.ReadWriteCloser, net.Conn...). With Call, the other end is the
+	// connection of a peer that Call builds: a constructor of the
+	// package whose KPeer argument gets it (a Server for a Client's
+	// connection). Without, a goroutine reads the other end and discards
+	// what it reads, and never writes. Both ends are closed when the
+	// iteration that built them is over.
+	KConn = "conn"
+	// KPeer is, among the arguments of a KConn value's Call, the other
+	// end of that connection.
+	KPeer = "peer"
 )
 
 // A Message is one line of JSON the child writes to the driver on file

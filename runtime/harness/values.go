@@ -53,6 +53,9 @@ func (r *Registry) removeDirs() {
 type scope struct {
 	objs    []reflect.Value
 	results [][]reflect.Value
+	// peer is, while the peer of a KConn value is built, the other end
+	// of its connection (KPeer).
+	peer reflect.Value
 }
 
 // freshSerial numbers the KFresh values of the process.
@@ -136,6 +139,10 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 			return reflect.Value{}, err
 		}
 		return assign(f, t)
+	case KConn:
+		return r.newConn(v, t, sc)
+	case KPeer:
+		return peerEnd(t, sc)
 	case KReader:
 		return newReader(v.Lit, t)
 	case KWriter:

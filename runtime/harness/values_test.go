@@ -335,3 +335,45 @@ func TestBuildPath(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildConn checks that a KConn value is one end of a connection for
+// an io.ReadWriteCloser parameter: without a peer, what it writes is read
+// and discarded; with one, the peer's constructor gets the other end and
+// answers. closeConns closes both ends.
+func TestBuildConn(t *testing.T) {
+	r := NewRegistry()
+	rwc := typeOf((*io.ReadWriteCloser)(nil))
+	v, err := r.build(Value{K: KConn}, rwc, &scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := v.Interface().(io.ReadWriteCloser)
+	if _, err := conn.Write([]byte("hello")); err != nil {
+		t.Errorf("write to a connection read and discarded: %v", err)
+	}
+	// An echoing peer: what the end writes comes back.
+	r.RegisterFunc("Echo", func(c io.ReadWriteCloser) io.ReadWriteCloser {
+		go io.Copy(c, c)
+		return c
+	})
+	v, err = r.build(Value{K: KConn, Call: &Call{Fn: "Echo", Args: []Value{{K: KPeer}}}}, rwc, &scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn = v.Interface().(io.ReadWriteCloser)
+	go conn.Write([]byte("ping"))
+	b := make([]byte, 4)
+	if _, err := io.ReadFull(conn, b); err != nil || string(b) != "ping" {
+		t.Errorf("read %q, %v from the peer: want its echo", b, err)
+	}
+	if _, err := r.build(Value{K: KPeer}, rwc, &scope{}); err == nil {
+		t.Error("a KPeer value outside a peer's call was built")
+	}
+	if _, err := r.build(Value{K: KConn}, typeOf((*string)(nil)), &scope{}); err == nil {
+		t.Error("a connection was built for a string")
+	}
+	r.closeConns()
+	if _, err := conn.Read(b); err == nil {
+		t.Error("a connection is still open after closeConns")
+	}
+}

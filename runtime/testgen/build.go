@@ -46,7 +46,7 @@ func (g *Generator) CtorProbe(f *Func, attempt int, fresh bool) harness.Test {
 			v.grow = attempt - growFrom + 1
 			v.freshNames = true
 		}
-		c = harness.Call{Fn: f.Name, Args: v.args(f.Sig, 1)}
+		c = harness.Call{Fn: f.Name, Args: g.withPeers(f, v.args(f.Sig, 1))}
 	}
 	second := c
 	if fresh && f != nil {
@@ -101,7 +101,7 @@ func (g *Generator) ctorCall(f *Func, others []int) harness.Call {
 	}
 	v := g.valuer(others)
 	v.freshNames = g.freshNames[f.Name]
-	return harness.Call{Fn: f.Name, Args: v.args(f.Sig, 1)}
+	return harness.Call{Fn: f.Name, Args: g.withPeers(f, v.args(f.Sig, 1))}
 }
 
 // freshStrings returns args with each string literal for a string

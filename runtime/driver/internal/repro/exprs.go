@@ -112,6 +112,10 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 			}
 		}
 		return w.funcLit(t, v.Lit == funcTrue)
+	case harness.KConn:
+		return w.conn(v)
+	case harness.KPeer:
+		return w.peer
 	case harness.KReader:
 		return w.reader(v.Lit, t)
 	case harness.KFresh:
@@ -348,4 +352,28 @@ func (w *writer) typ(t types.Type) string {
 		w.imports[p.Path()] = p.Name()
 		return p.Name()
 	})
+}
+
+// conn returns the end of a new in-memory connection (harness.KConn),
+// the statements that make it pending: net.Pipe, then a goroutine that
+// builds the peer v.Call names on the other end (its handshake needs
+// the object's, built next), or one that reads and discards what the
+// other end receives. Both ends are closed when the iteration is over.
+func (w *writer) conn(v harness.Value) string {
+	w.imports["net"] = "net"
+	end, other := w.temp("conn"), w.temp("peer")
+	w.pre = append(w.pre, fmt.Sprintf("%s, %s := net.Pipe()", end, other))
+	w.closers = append(w.closers, end, other)
+	if v.Call == nil {
+		w.imports["io"] = "io"
+		w.imports["io/ioutil"] = "ioutil"
+		w.pre = append(w.pre, fmt.Sprintf("go io.Copy(ioutil.Discard, %s)", other))
+		return end
+	}
+	outer := w.peer
+	w.peer = other
+	call := w.funcCall(*v.Call)
+	w.peer = outer
+	w.pre = append(w.pre, "go "+call)
+	return end
 }

@@ -155,6 +155,11 @@ type writer struct {
 	// for results checked for an error, addresses, contexts).
 	pre   []string
 	temps int
+	// peer is, while the call that builds a connection's peer is
+	// written, the name of the connection's other end (harness.KPeer).
+	peer string
+	// closers are the connections to close at the end of an iteration.
+	closers []string
 	// readCloser and writeCloser are set when a helper type is needed.
 	readCloser, writeCloser bool
 }
@@ -197,7 +202,8 @@ func (w *writer) body(v *Violation) string {
 		fmt.Fprintf(&b, "%sdone := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.flush(), e)
 		expr, text := wait(v)
 		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\n"+
-			"t.Fatal(%q)\n}\n}\n", expr, fmt.Sprintf("self-deadlock: %s.%s did not return within %s", obj(c.Recv), c.Fn, text))
+			"t.Fatal(%q)\n}\n%s}\n", expr, fmt.Sprintf("self-deadlock: %s.%s did not return within %s", obj(c.Recv), c.Fn, text),
+			w.closeConns())
 		return b.String()
 	}
 	calls := w.suffixCalls(&b, v)
@@ -213,7 +219,18 @@ func (w *writer) body(v *Violation) string {
 	expr, text := wait(v)
 	fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\nt.Fatal(%q)\n}\n",
 		expr, fmt.Sprintf("deadlock: %s and %s did not return within %s", names[0], names[1], text))
-	b.WriteString("if t.Failed() {\nreturn\n}\n}\n")
+	b.WriteString(w.closeConns() + "if t.Failed() {\nreturn\n}\n}\n")
+	return b.String()
+}
+
+// closeConns returns the statements that close the iteration's
+// connections (harness.KConn), and forgets them.
+func (w *writer) closeConns() string {
+	var b strings.Builder
+	for _, c := range w.closers {
+		b.WriteString(c + ".Close()\n")
+	}
+	w.closers = nil
 	return b.String()
 }
 

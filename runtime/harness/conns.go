@@ -1,0 +1,63 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"io/ioutil"
+	"net"
+	"reflect"
+)
+
+// connType is the type of a KConn value: a parameter of a type it is
+// assignable to gets one end of a connection.
+var connType = reflect.TypeOf((*net.Conn)(nil)).Elem()
+
+// newConn returns one end of a new connection (KConn) for a parameter of
+// type t. The other end goes to the peer v.Call builds in a goroutine of
+// its own, whose KPeer argument it is, or to a goroutine that reads and
+// discards. Both ends are recorded, to be closed with the iteration's
+// objects (closeConns).
+func (r *Registry) newConn(v Value, t reflect.Type, sc *scope) (reflect.Value, error) {
+	if !connType.AssignableTo(t) {
+		return reflect.Value{}, fmt.Errorf("connection value for parameter of type %s", t)
+	}
+	end, other := net.Pipe()
+	r.connsMu.Lock()
+	r.conns = append(r.conns, end, other)
+	r.connsMu.Unlock()
+	if v.Call == nil {
+		go io.Copy(ioutil.Discard, other)
+		return reflect.ValueOf(&end).Elem().Convert(t), nil
+	}
+	// The peer is built while the object is: a handshake needs both.
+	// Whether it fails shows in what the object does.
+	peer := *sc
+	peer.peer = reflect.ValueOf(&other).Elem()
+	call := *v.Call
+	go r.construct(call, &peer)
+	return reflect.ValueOf(&end).Elem().Convert(t), nil
+}
+
+// closeConns closes the connections made so far, whose objects are no
+// longer used: their goroutines see the end of the connection and return.
+func (r *Registry) closeConns() {
+	r.connsMu.Lock()
+	conns := r.conns
+	r.conns = nil
+	r.connsMu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// peerEnd returns the other end of the connection whose peer is being
+// built (KPeer).
+func peerEnd(t reflect.Type, sc *scope) (reflect.Value, error) {
+	if !sc.peer.IsValid() {
+		return reflect.Value{}, fmt.Errorf("peer value outside a connection's peer")
+	}
+	if !connType.AssignableTo(t) {
+		return reflect.Value{}, fmt.Errorf("peer value for parameter of type %s", t)
+	}
+	return sc.peer.Convert(t), nil
+}
