@@ -304,7 +304,8 @@ func linDetails(test harness.Test, lr *harness.LinResult) string {
 		if lr.Got[i] != lr.Seq[0][i] && lr.Got[i] != lr.Seq[1][i] {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "%s %-26s %-20s %-20s %s\n", mark, lr.Labels[i], lr.Got[i], lr.Seq[0][i], lr.Seq[1][i])
+		fmt.Fprintf(&b, "%s %-26s %-20s %-20s %s\n", mark, lr.Labels[i], harness.Brief(lr.Got[i]), harness.Brief(lr.Seq[0][i]),
+			harness.Brief(lr.Seq[1][i]))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

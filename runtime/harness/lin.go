@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -371,7 +372,8 @@ func (lr *LinResult) describe(t Test) string {
 	var parts []string
 	for _, i := range lr.Compared {
 		if containsInt(lr.Failed, lr.Groups[i]) && (lr.Got[i] != lr.Seq[0][i] || lr.Got[i] != lr.Seq[1][i]) {
-			parts = append(parts, fmt.Sprintf("%s is %s (sequentially %s | %s)", lr.Labels[i], lr.Got[i], lr.Seq[0][i], lr.Seq[1][i]))
+			parts = append(parts, fmt.Sprintf("%s is %s (sequentially %s | %s)", lr.Labels[i], Brief(lr.Got[i]),
+				Brief(lr.Seq[0][i]), Brief(lr.Seq[1][i])))
 		}
 	}
 	names := make([]string, 0, 2)
@@ -430,6 +432,27 @@ func show(v reflect.Value) (s string) {
 		return "?"
 	}
 	return fmt.Sprintf("%v", v.Interface())
+}
+
+// maxShown is how many characters of an outcome a message shows.
+const maxShown = 60
+
+// Brief renders an outcome for a message: control characters escaped
+// (a NUL, a newline), and cut after maxShown characters, with "…".
+func Brief(s string) string {
+	r := []rune(s)
+	cut := len(r) > maxShown
+	if cut {
+		s = string(r[:maxShown])
+	}
+	if strings.IndexFunc(s, func(c rune) bool { return c < ' ' || c == 0x7f }) >= 0 {
+		q := strconv.Quote(s)
+		s = q[1 : len(q)-1]
+	}
+	if cut {
+		s += "…"
+	}
+	return s
 }
 
 func containsInt(xs []int, x int) bool {

@@ -364,3 +364,18 @@ func TestLinRareVariation(t *testing.T) {
 		t.Fatalf("Count called %d times: the iterations did not reach its 37th call", n)
 	}
 }
+
+// TestBrief checks that outcomes in messages are escaped and cut.
+func TestBrief(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"7", "7"},
+		{"\x00 0", `\x00 0`},
+		{"a\nb", `a\nb`},
+		{strings.Repeat("ab", 40), strings.Repeat("ab", 30) + "…"},
+		{strings.Repeat("é", 61), strings.Repeat("é", 60) + "…"},
+	} {
+		if got := Brief(tc.in); got != tc.want {
+			t.Errorf("Brief(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
