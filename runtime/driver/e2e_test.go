@@ -963,6 +963,23 @@ func TestConnPeer(t *testing.T) {
 	}
 }
 
+// TestSharedObjects checks that a deadlock that needs both concurrent
+// calls to be given the same two objects of another type, in opposite
+// orders (Ledger's Transfer(from, to *Account)), is found and reproduced
+// by a test that builds the two accounts once and passes them crosswise.
+func TestSharedObjects(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("ledger")})
+	l := typeReport(t, rep, "Ledger")
+	if l.Confirmed() == 0 || l.Violations[0].Kind != report.KindDeadlock ||
+		!strings.Contains(l.Violations[0].Reproducer, "shared") {
+		t.Errorf("Ledger: %+v, want a reproduced deadlock of Transfer ∥ Transfer on shared accounts\n%s", l.Violations, reportText(rep))
+	}
+	if s := typeReport(t, rep, "SafeLedger"); len(s.Violations) > 0 {
+		t.Errorf("SafeLedger: %+v, want none", s.Violations)
+	}
+}
+
 // TestComparedValues checks that a self-deadlock on the path a reserved
 // name takes (Add("*") locks again) is found at every seed, the values
 // the method compares its parameters with being tried before its self

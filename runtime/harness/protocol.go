@@ -144,6 +144,11 @@ type Test struct {
 	// calls made in order (OpSeq).
 	Suffix []Call `json:"suffix"`
 	Iters  int    `json:"iters"` // repetitions, with fresh objects each time (OpRun)
+	// Shared are values the calls share (KShared): each is built once
+	// per set-up, at its first use, and that value is passed at every
+	// use: the two accounts that two concurrent Transfers are given in
+	// opposite orders.
+	Shared []Value `json:"shared,omitempty"`
 }
 
 // A Call is a constructor call (in Test.Objects and Value.Call) or a
@@ -177,6 +182,9 @@ type Value struct {
 	// which of its results.
 	Prefix int `json:"prefix,omitempty"`
 	Result int `json:"result,omitempty"`
+	// Index is, for a KShared value, the index of its value in
+	// Test.Shared.
+	Index int `json:"index,omitempty"`
 	// Type names, for a KFunc value, the function type of the package
 	// it has, registered with RegisterTypeOf: an adapter such as
 	// http.HandlerFunc, passed to a parameter of an interface it
@@ -253,6 +261,9 @@ const (
 	// KPeer is, among the arguments of a KConn value's Call, the other
 	// end of that connection.
 	KPeer = "peer"
+	// KShared is the value Test.Shared[Index], the same at every use in
+	// a set-up.
+	KShared = "shared"
 )
 
 // A Message is one line of JSON the child writes to the driver on file

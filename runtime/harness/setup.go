@@ -64,6 +64,7 @@ func (x *execution) setup(ph phase) (p *prepared, res *Message, again bool) {
 	t := x.req.Test
 	p = &prepared{}
 	p.sc.results = make([][]reflect.Value, len(t.Prefix))
+	p.sc.shared = t.Shared
 	for i := range t.Objects {
 		step := fmt.Sprintf("object %d", i)
 		obj, res := x.setupObject(ph, step, t.Objects[i], &p.sc)

@@ -56,6 +56,31 @@ type scope struct {
 	// peer is, while the peer of a KConn value is built, the other end
 	// of its connection (KPeer).
 	peer reflect.Value
+	// shared are the test's shared values (Test.Shared), and built
+	// those built so far in this set-up, by index.
+	shared []Value
+	built  map[int]reflect.Value
+}
+
+// sharedValue returns the test's shared value i (KShared) for a
+// parameter of type t: built at its first use in the set-up, the same
+// value afterwards.
+func (r *Registry) sharedValue(i int, t reflect.Type, sc *scope) (reflect.Value, error) {
+	if i < 0 || i >= len(sc.shared) {
+		return reflect.Value{}, fmt.Errorf("no shared value %d", i)
+	}
+	if x, ok := sc.built[i]; ok {
+		return assign(x, t)
+	}
+	x, err := r.build(sc.shared[i], t, sc)
+	if err != nil {
+		return reflect.Value{}, fmt.Errorf("shared value %d: %w", i, err)
+	}
+	if sc.built == nil {
+		sc.built = map[int]reflect.Value{}
+	}
+	sc.built[i] = x
+	return x, nil
 }
 
 // freshSerial numbers the KFresh values of the process.
@@ -143,6 +168,8 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		return r.newConn(v, t, sc)
 	case KPeer:
 		return peerEnd(t, sc)
+	case KShared:
+		return r.sharedValue(v.Index, t, sc)
 	case KReader:
 		return newReader(v.Lit, t)
 	case KWriter:

@@ -377,3 +377,27 @@ func TestBuildConn(t *testing.T) {
 		t.Error("a connection is still open after closeConns")
 	}
 }
+
+// TestBuildShared checks that a KShared value is built once per scope:
+// every use in a set-up gets the same object, a new set-up a new one.
+func TestBuildShared(t *testing.T) {
+	r := NewRegistry()
+	pt := typeOf((**bytes.Buffer)(nil))
+	shared := []Value{{K: KNew}}
+	sc := &scope{shared: shared}
+	x, err := r.build(Value{K: KShared}, pt, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := r.build(Value{K: KShared}, pt, sc)
+	if err != nil || x.Pointer() != y.Pointer() {
+		t.Errorf("second use: %v, %v: want the first use's object", y, err)
+	}
+	z, err := r.build(Value{K: KShared}, pt, &scope{shared: shared})
+	if err != nil || z.Pointer() == x.Pointer() {
+		t.Errorf("another set-up: %v, %v: want a new object", z, err)
+	}
+	if _, err := r.build(Value{K: KShared, Index: 1}, pt, sc); err == nil {
+		t.Error("a shared value out of range was built")
+	}
+}

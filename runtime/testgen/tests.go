@@ -44,6 +44,7 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 		test.Suffix = []harness.Call{g.call(0, t.M1, []int{0}), g.call(0, t.M2, []int{0})}
 	}
 	g.share(&test)
+	g.shareObjects(&test)
 	g.feed(&test)
 	return &Case{Target: t, Test: test}
 }

@@ -116,6 +116,22 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.conn(v)
 	case harness.KPeer:
 		return w.peer
+	case harness.KShared:
+		// Built at its first use, in a variable the other uses name.
+		if name, ok := w.shared[v.Index]; ok {
+			return name
+		}
+		if v.Index < 0 || v.Index >= len(w.test.Shared) {
+			return "nil"
+		}
+		e := w.expr(w.test.Shared[v.Index], t)
+		name := w.temp("shared")
+		w.pre = append(w.pre, fmt.Sprintf("%s := %s", name, e))
+		if w.shared == nil {
+			w.shared = map[int]string{}
+		}
+		w.shared[v.Index] = name
+		return name
 	case harness.KReader:
 		return w.reader(v.Lit, t)
 	case harness.KFresh:

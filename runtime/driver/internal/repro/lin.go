@@ -89,7 +89,7 @@ func (w *writer) linBody(v *Violation) string {
 			groups = append(groups, fmt.Sprint(k+1))
 		}
 	}
-	b.WriteString("return out\n}\n")
+	b.WriteString(w.closeConns() + "return out\n}\n")
 	fmt.Fprintf(&b, "groups := []int{%s}\n", strings.Join(groups, ", "))
 	// The sequential outcomes, and the parts that vary between runs of
 	// one order.

@@ -102,7 +102,7 @@ func title(s string) string {
 // compiles at any language version from go1.13 on: no generics, no
 // range over an integer, no min or max.
 func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
-	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}}
+	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}, test: &v.Test}
 	var body string
 	if v.Kind == KindNotLinearizable {
 		body = w.linBody(v)
@@ -160,6 +160,10 @@ type writer struct {
 	peer string
 	// closers are the connections to close at the end of an iteration.
 	closers []string
+	// test is the test being written; shared names the variables of its
+	// shared values (harness.KShared) written so far, by index.
+	test   *harness.Test
+	shared map[int]string
 	// readCloser and writeCloser are set when a helper type is needed.
 	readCloser, writeCloser bool
 }
@@ -304,6 +308,7 @@ func (w *writer) helpers() string {
 // prefix calls, keeping in variables the results later calls are given
 // (harness.KResult).
 func (w *writer) setup(b *strings.Builder, v *Violation) {
+	w.shared = nil // each set-up builds its own
 	for i, c := range v.Test.Objects {
 		e := w.object(c)
 		fmt.Fprintf(b, "%s%s := %s\n", w.flush(), obj(i), e)
