@@ -152,8 +152,16 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	pool.Wait()
 	prog.close()
-	// Types an interruption kept from running have empty slots.
-	types = slices.DeleteFunc(types, func(t *typeResult) bool { return t.Type == "" })
+	// Types an interruption kept from running have empty slots: they are
+	// reported not tested, for that reason.
+	for i, ps := range selected {
+		for j, s := range ps.subjects {
+			if slot := slots[i][j]; slot.Type == "" {
+				*slot = *newTypeReport(s.Pkg.Path(), s.Plan)
+				slot.Skipped, slot.Ended = "interrupted before its testing began", report.EndedInterrupted
+			}
+		}
+	}
 	rep.Types = append(rep.Types, typeReports(types)...)
 	if ds := judgeDiagnostics(analysis.Diagnostics, plans, types); len(ds) > 0 {
 		rep.Diagnostics = ds

@@ -6,6 +6,8 @@ package driver
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -1026,5 +1028,32 @@ func TestSlowObjects(t *testing.T) {
 	}
 	if !slices.ContainsFunc(big.Notes, func(n string) bool { return strings.HasPrefix(n, "the probes took half the budget") }) {
 		t.Errorf("Big: notes %q, want the probes' bound", big.Notes)
+	}
+}
+
+// TestInterruptedBeforeTesting checks that types an interruption kept
+// from being tested are reported as such, each with that reason, and
+// counted in the reach line, and that their diagnostics say why they
+// were not tested.
+func TestInterruptedBeforeTesting(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	rep, err := Run(ctx, Config{Budget: 5 * time.Second, Seed: 1, Parallel: 1, Patterns: pkgs("ledger")})
+	if !errors.Is(err, context.Canceled) || rep == nil {
+		t.Fatalf("Run: %v, report %v: want the report and context.Canceled", err, rep)
+	}
+	for _, typ := range []string{"Account", "Ledger", "SafeLedger"} {
+		if tr := typeReport(t, rep, typ); tr.Skipped != "interrupted before its testing began" || tr.Ended != report.EndedInterrupted {
+			t.Errorf("%s: skipped %q, ended %q", typ, tr.Skipped, tr.Ended)
+		}
+	}
+	if r := rep.Reach; r == nil || r.Total != 3 || r.Tested != 0 || len(r.NotTested) != 3 {
+		t.Errorf("reach %+v, want 0 of 3", r)
+	}
+	for _, d := range rep.Diagnostics {
+		if d.Why != "interrupted before its testing began" {
+			t.Errorf("diagnostic %s: %s %q", d.Pos, d.Status, d.Why)
+		}
 	}
 }

@@ -231,6 +231,9 @@ func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name
 				return report.ReproNo, fmt.Sprintf("not confirmed: the %v the type's reproducers and replays may take "+
 					"ended while it ran, and it had not failed", confirmWindow(r.cfg.Budget))
 			}
+			if r.parent.Err() != nil {
+				return report.ReproNotRun, "interrupted while it ran"
+			}
 			return report.ReproNotRun, err.Error()
 		}
 		out = res.Output
