@@ -46,8 +46,7 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 			return nil
 		}
 	}
-	names := suffixNames(test)
-	msg := fmt.Sprintf("%s; neither %s; %s nor %s; %s does so sequentially", cand.msg, names[0], names[1], names[1], names[0])
+	msg := cand.msg + "; not so when the two calls run one after the other, in either order"
 	return r.newViolation(c, test, cand.kind, msg, cand.details, cand.stacks)
 }
 

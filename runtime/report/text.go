@@ -204,7 +204,13 @@ func (v *Violation) writeText(w io.Writer) {
 		fmt.Fprintf(w, "    also seen as: %s (the same defect)\n", strings.Join(pairs, ", "))
 	}
 	if len(v.Evidence) > 0 {
-		fmt.Fprintln(w, "    static evidence:")
+		var glosses []string
+		for _, e := range v.Evidence {
+			if g := evidenceGloss[e.Kind]; g != "" && !slices.Contains(glosses, "["+e.Kind+"] "+g) {
+				glosses = append(glosses, "["+e.Kind+"] "+g)
+			}
+		}
+		fmt.Fprintf(w, "    static evidence (%s):\n", strings.Join(glosses, "; "))
 		for _, e := range v.Evidence {
 			fmt.Fprintf(w, "      [%s] %s\n", e.Kind, e.Text)
 		}
@@ -228,6 +234,14 @@ func (v *Violation) writeText(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "    reproducer (-o DIR writes it to a file):\n%s\n", indent(strings.TrimRight(v.Reproducer, "\n"), "    | "))
 	}
+}
+
+// evidenceGloss says in words what each kind of static evidence is.
+var evidenceGloss = map[string]string{
+	"pc":   "the two methods may run at once and touch a common location, one of them writing",
+	"d":    "they may take two locks in opposite orders",
+	"rwr":  "one read-locks twice while the other may wait to write",
+	"self": "a method takes a lock it already holds",
 }
 
 func indent(s, prefix string) string {
