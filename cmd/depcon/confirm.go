@@ -89,10 +89,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
-	}
+	patterns := packageArgs(fs)
 	if cfg.Budget <= 0 {
 		fmt.Fprintf(stderr, "depcon vet: -budget %v: want a positive duration\n", cfg.Budget)
 		return exitError
@@ -105,7 +102,7 @@ func vetConfirm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
 		return exitError
 	}
-	cfg.Patterns = fs.Args()
+	cfg.Patterns = patterns
 	if *verbose {
 		cfg.Verbose = stderr
 	}

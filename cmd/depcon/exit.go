@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -115,6 +116,13 @@ func (h hiddenFlags) warn(fs *flag.FlagSet, stderr io.Writer) {
 // command should end there: 0 after -h, 2 on a usage error (the flag set
 // printed the message), -1 otherwise.
 func parseFlags(fs *flag.FlagSet, args []string) int {
+	if !slices.ContainsFunc(args, isHelpFlag) {
+		// A bad flag is named, with where the usage is, not followed by
+		// the whole of it.
+		full := fs.Usage
+		defer func() { fs.Usage = full }()
+		fs.Usage = func() { fmt.Fprintf(fs.Output(), "run '%s -h' for its usage\n", fs.Name()) }
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
@@ -122,6 +130,24 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 		return exitError
 	}
 	return -1
+}
+
+// packageArgs returns the packages fs was given, or "." (the package in
+// the current directory) when it was given none, as go vet does.
+func packageArgs(fs *flag.FlagSet) []string {
+	if fs.NArg() == 0 {
+		return []string{"."}
+	}
+	return fs.Args()
+}
+
+// isHelpFlag reports whether arg asks for the usage (-h, -help).
+func isHelpFlag(arg string) bool {
+	switch strings.TrimLeft(arg, "-") {
+	case "h", "help":
+		return strings.HasPrefix(arg, "-")
+	}
+	return false
 }
 
 // An output is a file a flag names, opened before the run, so that a

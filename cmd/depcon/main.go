@@ -68,9 +68,11 @@ Usage:
 	depcon version                                  print the version and VCS revision
 
 Run "depcon help COMMAND" (or "depcon COMMAND -h") for the flags of a command.
+PACKAGES are go list patterns; without any, the package in the current
+directory.
 
-Exit status, for every command: 0 nothing found; 1 findings (diagnostics,
-violations), also when some packages did not load; 2 usage error, packages
+Exit status, for every command: 0 nothing found; 1 findings (vet's
+diagnostics, test's violations), also when some packages did not load; 2 usage error, packages
 that do not load or build with no findings, no isolation, or an output that
 cannot be written; 130 interrupted by SIGINT, 143 by SIGTERM.
 `

@@ -227,7 +227,7 @@ func TestUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"depcon"},
 		{"depcon", "frobnicate"},
-		{"depcon", "pairs"},
+		{"depcon", "pairs", "-nosuchflag"},
 		{"depcon", "pairs", "-type", "(", "."},
 		{"depcon", "pairs", "./no/such/dir"},
 	} {
@@ -238,6 +238,24 @@ func TestUsage(t *testing.T) {
 		if stderr.Len() == 0 {
 			t.Errorf("%q: no message on stderr", args)
 		}
+	}
+}
+
+// TestDefaultPackage checks that a command given no packages takes the
+// package in the current directory, as go vet does, and that a bad flag
+// is named with where the usage is, not followed by the whole of it.
+func TestDefaultPackage(t *testing.T) {
+	t.Chdir("../../testdata/runtime/ledger")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"depcon", "pairs"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "ledger.Ledger") {
+		t.Errorf("depcon pairs: exit %d, stdout %q, stderr %q: want the pairs of the current directory's package",
+			code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := run([]string{"depcon", "vet", "-nosuchflag"}, &stdout, &stderr)
+	if want := "flag provided but not defined: -nosuchflag\nrun 'depcon vet -h' for its usage\n"; code != 2 || stderr.String() != want {
+		t.Errorf("depcon vet -nosuchflag: exit %d, stderr %q: want 2 and %q", code, stderr.String(), want)
 	}
 }
 

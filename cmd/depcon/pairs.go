@@ -47,10 +47,7 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
-	}
+	patterns := packageArgs(fs)
 	re, err := regexp.Compile(*typeRE)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon pairs: -type: %v\n", err)
@@ -60,7 +57,7 @@ func pairsMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "depcon pairs: -callgraph %q: want %s or %s\n", *cg, load.CallGraphCHA, load.CallGraphVTA)
 		return exitError
 	}
-	pkgs, failed, err := load.Partial("", fs.Args())
+	pkgs, failed, err := load.Partial("", patterns)
 	reportFailed(stderr, "depcon pairs", failed)
 	if err != nil {
 		if len(failed) == 0 {

@@ -75,10 +75,7 @@ func vetSARIF(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
-	}
+	patterns := packageArgs(fs)
 	out, err := openOutput("o", *outPath, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon vet: %v\n", err)
@@ -87,10 +84,10 @@ func vetSARIF(args []string, stdout, stderr io.Writer) int {
 	if *outPath == "" {
 		out.path = "-" // standard output
 	}
-	if *tests && !flagSet(fs, "test") && testFilesUnusable(fs.Args(), stderr) {
+	if *tests && !flagSet(fs, "test") && testFilesUnusable(patterns, stderr) {
 		*tests = false
 	}
-	pkgs, failed, err := loadVet(fs.Args(), *tests, stderr)
+	pkgs, failed, err := loadVet(patterns, *tests, stderr)
 	if err != nil {
 		out.abandon()
 		return exitError

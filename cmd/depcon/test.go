@@ -106,14 +106,15 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	testHidden.warn(fs, stderr)
-	if fs.NArg() == 0 {
+	if opt.merge && fs.NArg() == 0 {
 		fs.Usage()
 		return exitError
 	}
+	patterns := packageArgs(fs)
 	var cfg driver.Config
 	if !opt.merge {
 		var err error
-		cfg, err = opt.config.Config(fs.Args())
+		cfg, err = opt.config.Config(patterns)
 		if err == nil && opt.timeout < 0 {
 			err = fmt.Errorf("-timeout %v: want a positive duration, or 0 for none", opt.timeout)
 		}
@@ -138,7 +139,7 @@ func testMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer outs.abandon()
 	if opt.merge {
-		return testMerge(fs.Args(), &opt, outs, known, stdout, stderr)
+		return testMerge(patterns, &opt, outs, known, stdout, stderr)
 	}
 	if err := checkOutputDir("o", cfg.Out); err != nil {
 		fmt.Fprintf(stderr, "depcon test: %v\n", err)

@@ -72,7 +72,6 @@ func typeReport(t *testing.T, rep *report.Report, name string) *report.TypeRepor
 // TestTestUsage checks the usage errors of depcon test, and its -h.
 func TestTestUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{},
 		{"-find", "fast", "./x"},
 		{"-pairs", "some", "./x"},
 		{"-sched", "soon", "./x"},

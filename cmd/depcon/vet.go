@@ -144,14 +144,11 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	vetHidden.warn(fs, stderr)
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError
+	patterns := packageArgs(fs)
+	if patterns[0] == "help" {
+		return vetHelp(patterns[1:], stdout, stderr)
 	}
-	if fs.Arg(0) == "help" {
-		return vetHelp(fs.Args()[1:], stdout, stderr)
-	}
-	if opt.tests && !flagSet(fs, "test") && testFilesUnusable(fs.Args(), stderr) {
+	if opt.tests && !flagSet(fs, "test") && testFilesUnusable(patterns, stderr) {
 		opt.tests = false
 	}
 	if opt.context < -1 {
@@ -221,7 +218,7 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	pkgs, notLoaded, err := loadVet(fs.Args(), opt.tests, stderr)
+	pkgs, notLoaded, err := loadVet(patterns, opt.tests, stderr)
 	if err != nil {
 		finish()
 		return exitError
