@@ -146,7 +146,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(fact)
 	}
 	ts := b.types(ssainfo.Pkg)
-	if doc := pkgDoc(pass.Files); doc != "" {
+	if doc := PackageDoc(pass.Files); doc != "" {
 		for _, t := range ts {
 			t.PkgDoc = doc
 		}

@@ -63,8 +63,9 @@ func typeSpecs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
 	}
 }
 
-// pkgDoc returns the package's doc comment, from the files that have one.
-func pkgDoc(files []*ast.File) string {
+// PackageDoc returns the package's doc comment, from the files that have
+// one.
+func PackageDoc(files []*ast.File) string {
 	var docs []string
 	for _, f := range files {
 		if f.Doc != nil {

@@ -315,11 +315,12 @@ func readPackage(pkg *packages.Package) *packageFacts {
 }
 
 // describe fills in what the source says of subject s, type typ of pkg:
-// its documentation, the methods reading the clock, the package's
+// its documentation and its package's, the methods reading the clock, the package's
 // literals and asserted types, and its constructors without the getters
 // of a process-wide instance (moved to s.Shared).
 func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
 	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), summary.TypeDoc(pkg.Syntax, typ), wrappedDocs(pkg, typ)
+	s.PkgDoc = summary.PackageDoc(pkg.Syntax)
 	s.Clock = methodsIn(pkg, typ, f.clock)
 	s.Compared = comparedValues(pkg, typ)
 	s.Literals, s.Asserted = f.literals, f.asserted

@@ -54,14 +54,19 @@ type contract struct {
 	// those that check under a lock whether it is (a Has returning
 	// ErrSnapshotReleased) are still tested.
 	final map[string]string
+	// groups is what the type's or the package's documentation says of
+	// the concurrency its methods support in groups.
+	groups groupContract
 }
 
 // readContract reads the contract from the methods' documentation, by
-// method name, and the type's (typeDoc); methods are the names of all
-// the methods.
-func readContract(docs map[string]string, typeDoc string, methods []string) *contract {
+// method name, the type's (typeDoc) and the package's (pkgDoc); methods
+// are the names of all the methods.
+func readContract(docs map[string]string, typeDoc, pkgDoc string, methods []string) *contract {
 	c := &contract{sequential: map[string]bool{}, ordered: map[[2]string]string{}, last: map[string]string{},
-		final: map[string]string{}}
+		final: map[string]string{}, groups: groupContract{free: map[string]string{}}}
+	c.groups.readGroups(typeDoc, methods)
+	c.groups.readGroups(pkgDoc, methods)
 	for m, doc := range docs {
 		doc = strings.Join(strings.Fields(doc), " ")
 		if deps.SequentialDoc(doc) != "" {
@@ -185,7 +190,7 @@ func (c *contract) forbids(m1, m2 string) string {
 			return m + " is documented not to run concurrently with other calls"
 		}
 	}
-	return ""
+	return c.groups.forbids(m1, m2)
 }
 
 // allows reports whether m1 and m2 may run concurrently.
@@ -194,7 +199,7 @@ func (c *contract) allows(m1, m2 string) bool {
 		return true
 	}
 	_, ordered := c.ordered[pairKey(m1, m2)]
-	return !c.sequential[m1] && !c.sequential[m2] && !ordered
+	return !c.sequential[m1] && !c.sequential[m2] && !ordered && c.groups.forbids(m1, m2) == ""
 }
 
 func pairKey(a, b string) [2]string {

@@ -19,7 +19,7 @@ func TestContract(t *testing.T) {
 		"Get":      "Get returns the value. It is safe for concurrent use.",
 		"Put":      "Put stores a value; it must be called before Close returns, or it panics.",
 	}
-	c := readContract(docs, "", []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
+	c := readContract(docs, "", "", []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -60,7 +60,7 @@ func TestContractExtends(t *testing.T) {
 			{M1: "TryGo", M2: "Wait", Deps: []string{deps.DepPC}},
 		},
 	}
-	c := readContract(docs, "", []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
+	c := readContract(docs, "", "", []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
 	c.extend(plan)
 	for _, tc := range []struct {
 		m1, m2 string
@@ -145,7 +145,7 @@ func TestContractWarnings(t *testing.T) {
 			{M1: "Submit", M2: "Wait", Deps: []string{deps.DepPC}},
 		},
 	}
-	c := readContract(docs, typeDoc, methods)
+	c := readContract(docs, typeDoc, "", methods)
 	c.extend(plan)
 	for _, tc := range []struct {
 		m1, m2 string
@@ -180,7 +180,7 @@ func TestContractFinal(t *testing.T) {
 	methods := []string{"Release", "String", "Has", "Get"}
 	plan := &deps.TypePlan{Methods: []deps.Method{{Name: "Release", Writes: 3}, {Name: "String", Unsynchronised: true},
 		{Name: "Has"}, {Name: "Get"}}}
-	c := readContract(docs, "", methods)
+	c := readContract(docs, "", "", methods)
 	c.extend(plan)
 	for _, tc := range []struct {
 		m1, m2 string
@@ -203,7 +203,56 @@ func TestContractFinal(t *testing.T) {
 	if got := c.forbids("Has", "Release"); got != "" {
 		t.Errorf("forbids(Has, Release) = %q", got)
 	}
-	if readContract(map[string]string{"Close": "Close closes the file."}, "", methods).final["Close"] != "" {
+	if readContract(map[string]string{"Close": "Close closes the file."}, "", "", methods).final["Close"] != "" {
 		t.Error("a plain Close doc read as final")
+	}
+}
+
+// TestGroupContract checks the concurrency a connection package's
+// documentation gives its methods in groups: pairs within a group are
+// forbidden, and with "no other concurrency" every pair but those across
+// groups and those of methods said to run with all others; a type that
+// lacks the methods named is not bound.
+func TestGroupContract(t *testing.T) {
+	redigo := "Package redis is a client. Connections support one concurrent caller to the Receive method and one " +
+		"concurrent caller to the Send and Flush methods. No other concurrency is supported including concurrent calls " +
+		"to the Do and Close methods. For full concurrent access to Redis, use the thread-safe Pool."
+	conn := []string{"Close", "Do", "DoWithTimeout", "Err", "Flush", "Receive", "Send"}
+	c := readContract(nil, "", redigo, conn)
+	for _, tc := range []struct {
+		m1, m2 string
+		forbidden bool
+	}{
+		{"Receive", "Send", false}, {"Receive", "Flush", false},
+		{"Receive", "Receive", true}, {"Send", "Flush", true}, {"Send", "Send", true},
+		{"Do", "DoWithTimeout", true}, {"Do", "Send", true}, {"DoWithTimeout", "Flush", true}, {"Close", "Err", true},
+	} {
+		if got := c.forbids(tc.m1, tc.m2) != ""; got != tc.forbidden {
+			t.Errorf("redigo %s ∥ %s: forbidden %v, want %v (%q)", tc.m1, tc.m2, got, tc.forbidden, c.forbids(tc.m1, tc.m2))
+		}
+	}
+	if c := readContract(nil, "", redigo, []string{"Get", "Close", "Stats"}); c.forbids("Get", "Close") != "" {
+		t.Errorf("the Pool is bound: %q", c.forbids("Get", "Close"))
+	}
+	websocket := "Connections support one concurrent reader and one concurrent writer. Applications are responsible " +
+		"for ensuring that no more than one goroutine calls the write methods (NextWriter, WriteMessage) concurrently " +
+		"and that no more than one goroutine calls the read methods (NextReader, ReadMessage) concurrently. The Close " +
+		"and WriteControl methods can be called concurrently with all other methods."
+	ws := []string{"Close", "NextReader", "NextWriter", "ReadMessage", "WriteControl", "WriteMessage"}
+	c = readContract(nil, "", websocket, ws)
+	for _, tc := range []struct {
+		m1, m2 string
+		forbidden bool
+	}{
+		{"WriteMessage", "NextWriter", true}, {"ReadMessage", "ReadMessage", true},
+		{"ReadMessage", "WriteMessage", false}, {"Close", "WriteMessage", false}, {"WriteControl", "WriteControl", false},
+	} {
+		if got := c.forbids(tc.m1, tc.m2) != ""; got != tc.forbidden {
+			t.Errorf("websocket %s ∥ %s: forbidden %v, want %v", tc.m1, tc.m2, got, tc.forbidden)
+		}
+	}
+	plain := "Package cache is safe for concurrent use. Only one goroutine may hold a Handle at a time."
+	if c := readContract(nil, "", plain, []string{"Get", "Put"}); c.forbids("Get", "Put") != "" || c.forbids("Get", "Get") != "" {
+		t.Errorf("a sentence naming no method of the type binds it")
 	}
 }

@@ -116,7 +116,7 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorArgs:   map[string][]workedArgs{},
 		freshNames: map[string]bool{},
 	}
-	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.Names)
+	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.PkgDoc, s.Names)
 	for _, m := range s.Plan.Methods {
 		if m.SetUp != "" {
 			g.contract.sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)

@@ -49,6 +49,10 @@ type Subject struct {
 	// calling its pool's): what they say a method ends binds the
 	// wrapper's method of that name too.
 	TypeDoc, WrappedDoc string
+	// PkgDoc is the package's doc comment, when the caller has the
+	// syntax: what it says of the concurrency of a type's methods binds
+	// them (a "Concurrency" section of a connection package).
+	PkgDoc string
 	// Shared are the functions that return a process-wide instance of
 	// the type (a package variable: GetDefaultSet), taken out of Ctors.
 	Shared []string
