@@ -220,7 +220,7 @@ func TestGroupContract(t *testing.T) {
 	conn := []string{"Close", "Do", "DoWithTimeout", "Err", "Flush", "Receive", "Send"}
 	c := readContract(nil, "", redigo, conn)
 	for _, tc := range []struct {
-		m1, m2 string
+		m1, m2    string
 		forbidden bool
 	}{
 		{"Receive", "Send", false}, {"Receive", "Flush", false},
@@ -241,7 +241,7 @@ func TestGroupContract(t *testing.T) {
 	ws := []string{"Close", "NextReader", "NextWriter", "ReadMessage", "WriteControl", "WriteMessage"}
 	c = readContract(nil, "", websocket, ws)
 	for _, tc := range []struct {
-		m1, m2 string
+		m1, m2    string
 		forbidden bool
 	}{
 		{"WriteMessage", "NextWriter", true}, {"ReadMessage", "ReadMessage", true},
