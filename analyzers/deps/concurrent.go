@@ -261,7 +261,7 @@ func (s *syncSearch) standalone(n *types.Named) bool {
 
 // safePhrases match the doc comments that say a type is meant to be used
 // from several goroutines.
-var safePhrases = regexp.MustCompile(`(?i)\b(safe (for|to use for) concurren(t|cy)( use| access)?( by (multiple|several|many) goroutines)?|concurrency[- ]safe|thread[- ]safe|goroutine[- ]safe|safe (for use )?(by|from|across|with) (multiple|several|concurrent) goroutines|(may|can) be (used|shared|accessed) (concurrently|by|from|between|across) (multiple |several )?goroutines|immutable)\b`)
+var safePhrases = regexp.MustCompile(`(?i)\b(safe (for|to use for) concurren(t|cy)( use| access)?( by (multiple|several|many) goroutines)?|concurrency[- ]safe|thread[- ]safe|goroutine[- ]safe|safe (for use )?(by|from|across|with) (multiple|several|concurrent) goroutines|(may|can) be (used|shared|accessed) (concurrently|by|from|between|across) (multiple |several )?goroutines|safe to (use|call|share|access)\b[^.;]{0,40}?\b(concurrently|simultaneously|(from|by|across|between) (multiple|several|many|different|concurrent) goroutines)|immutable)\b`)
 
 // negation matches a negation just before a phrase: "not safe for
 // concurrent use", "is not thread-safe", "isn't goroutine-safe", "a

@@ -45,6 +45,11 @@ func TestSafeDoc(t *testing.T) {
 		{"Handle must not be copied. Thread-safe.", "thread-safe"},
 		{"A non-thread safe buffer.", ""},
 		{"Calls from several goroutines must be serialised by the caller.", ""},
+		{"It is safe to use one Client from multiple goroutines simultaneously.",
+			"safe to use one client from multiple goroutines"},
+		{"The cache is safe to call concurrently.", "safe to call concurrently"},
+		{"It is not safe to use one Client from multiple goroutines.", ""},
+		{"It is safe to use once the Start method has returned.", ""},
 	} {
 		if got := safeDoc(tc.doc); got != tc.want {
 			t.Errorf("safeDoc(%q) = %q, want %q", tc.doc, got, tc.want)

@@ -434,13 +434,17 @@ func TestSetUp(t *testing.T) {
 		"Server.Register":  "doc: must be called before invoking",
 		"Ring.Init":        "it is named as an initialiser (Init) and takes no lock",
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
+		"expiring.WithTTL": "it returns its receiver (a fluent setter)",
 	}
 	// Queue.Init writes items, which Push appends to under the lock;
 	// Conn.Close writes, unlocked, what Read reads locked; Sink.Stop
 	// ends the object's use: none is a set-up method.
 	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue", "Conn",
-		"Sink", "Ring", "Handler"} {
+		"Sink", "Ring", "Handler", "expiring"} {
 		tp := p.Type(typ)
+		if tp == nil {
+			tp = p.Full(typ)
+		}
 		if tp == nil {
 			t.Fatalf("no plan for %s", typ)
 		}
@@ -510,7 +514,7 @@ func TestLockOff(t *testing.T) {
 		"Table.Unsafe":     "doc: disables locking",
 		"Logger.SetNoLock": "it writes l.mu.disabled, which MutexWrap.Lock tests to skip its lock",
 	}
-	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache", "Logger"} {
+	for _, typ := range []string{"Store", "Shut", "Table", "Conn", "Cache", "Logger", "Locked"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			t.Fatalf("no plan for %s", typ)

@@ -124,9 +124,12 @@ func fieldGates(fns []*ssa.Function) map[*types.Var]string {
 				// The lock is taken on one branch, after which the
 				// code joins the other: the work is done either way,
 				// with the lock or without (a test that returns early,
-				// as of a closed flag, is no switch).
+				// as of a closed flag, is no switch). The join is not
+				// the loop back to the test: a retry loop that checks
+				// a flag, then locks, refuses while it is set.
 				for i, s := range b.Succs {
-					if s.Dominates(l) && !b.Succs[1-i].Dominates(l) && lockstate.Reaches(l, b.Succs[1-i]) {
+					if s.Dominates(l) && !b.Succs[1-i].Dominates(l) && lockstate.Reaches(l, b.Succs[1-i]) &&
+						!lockstate.Reaches(l, b) {
 						gates[f] = fn.Name()
 					}
 				}

@@ -150,7 +150,7 @@ func initialiser(name string) bool {
 }
 
 // returnsReceiver reports whether every return of the method fn returns
-// its receiver first.
+// its receiver first, itself or as an interface.
 func returnsReceiver(fn *ssa.Function) bool {
 	if fn.Signature.Recv() == nil || fn.Signature.Results().Len() == 0 || len(fn.Params) == 0 {
 		return false
@@ -165,7 +165,15 @@ func returnsReceiver(fn *ssa.Function) bool {
 		if !ok {
 			continue
 		}
-		if len(ret.Results) == 0 || ret.Results[0] != ssa.Value(recv) {
+		res := ret.Results
+		if len(res) == 0 {
+			return false
+		}
+		v := res[0]
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X // the receiver as an interface of the package (WithTTL(d) Cache)
+		}
+		if v != ssa.Value(recv) {
 			return false
 		}
 		returns++

@@ -353,7 +353,7 @@ func TestBuildConn(t *testing.T) {
 	}
 	// An echoing peer: what the end writes comes back.
 	r.RegisterFunc("Echo", func(c io.ReadWriteCloser) io.ReadWriteCloser {
-		go io.Copy(c, c)
+		go func() { _, _ = io.Copy(c, c) }()
 		return c
 	})
 	v, err = r.build(Value{K: KConn, Call: &Call{Fn: "Echo", Args: []Value{{K: KPeer}}}}, rwc, &scope{})
@@ -361,7 +361,7 @@ func TestBuildConn(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn = v.Interface().(io.ReadWriteCloser)
-	go conn.Write([]byte("ping"))
+	go func() { _, _ = conn.Write([]byte("ping")) }()
 	b := make([]byte, 4)
 	if _, err := io.ReadFull(conn, b); err != nil || string(b) != "ping" {
 		t.Errorf("read %q, %v from the peer: want its echo", b, err)

@@ -462,3 +462,96 @@ func (t *Tree) Len() int {
 	}
 	return t.n
 }
+
+// Locked is a queue its Lock method locks against changes: Push and Pop
+// refuse while it is locked, testing the flag in their retry loop before
+// they take the mutex. Lock switches nothing off (the calls refuse
+// rather than run without the mutex): it is no lock-off switch, and its
+// race with Push on the flag must stay testable.
+type Locked struct {
+	mu     sync.Mutex
+	lmu    sync.Mutex
+	locked bool
+	items  []int
+}
+
+// Lock makes Push and Pop refuse until Unlock.
+func (q *Locked) Lock() {
+	q.lmu.Lock()
+	q.locked = true
+	q.lmu.Unlock()
+}
+
+// Push appends v, waiting while the queue is full, unless the queue is
+// locked.
+func (q *Locked) Push(v int) error {
+	for {
+		if q.locked {
+			return fmt.Errorf("locked")
+		}
+		q.mu.Lock()
+		if len(q.items) < 16 {
+			q.items = append(q.items, v)
+			q.mu.Unlock()
+			return nil
+		}
+		q.mu.Unlock()
+	}
+}
+
+// Full waits, under the lock, until the queue has room, its check in a
+// loop that releases the lock before it waits: the flag tested under the
+// lock is no switch either.
+func (q *Locked) Full() {
+	for {
+		q.mu.Lock()
+		if q.locked {
+			q.mu.Unlock()
+			continue
+		}
+		q.mu.Unlock()
+		q.mu.Lock()
+		q.items = q.items[:0]
+		q.mu.Unlock()
+		return
+	}
+}
+
+// Expiring is what NewExpiring returns: a cache behind an interface,
+// whose option setter returns it as that interface.
+type Expiring interface {
+	Get(k string) (int, bool)
+	WithTTL(d int) Expiring
+	Purge() Expiring
+}
+
+// expiring is an Expiring. WithTTL is a fluent setter, though it returns
+// the interface; Purge, which returns it too, locks: no set-up method.
+type expiring struct {
+	mu  sync.Mutex
+	ttl int
+	m   map[string]int
+}
+
+// NewExpiring returns an empty cache.
+func NewExpiring() Expiring { return &expiring{m: map[string]int{}} }
+
+// WithTTL sets the entries' time to live.
+func (c *expiring) WithTTL(d int) Expiring { c.ttl = d; return c }
+
+// Get returns the entry of k while its time to live lasts.
+func (c *expiring) Get(k string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok && c.ttl >= 0
+}
+
+// Purge empties the cache.
+func (c *expiring) Purge() Expiring {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = map[string]int{}
+	c.ttl = 0
+	return c
+}
