@@ -432,6 +432,7 @@ func TestSetUp(t *testing.T) {
 		"Pool.WithSize":    "it returns its receiver (a fluent setter)",
 		"Server.Configure": "doc: must be called before using",
 		"Server.Register":  "doc: must be called before invoking",
+		"Server.Setup":     "it calls Configure, whose documentation says to call it before use",
 		"Ring.Init":        "it is named as an initialiser (Init) and takes no lock",
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
 		"expiring.WithTTL": "it returns its receiver (a fluent setter)",

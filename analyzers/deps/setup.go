@@ -25,7 +25,8 @@ import (
 // A method is a set-up method when
 //   - it is annotated //depcon:setup;
 //   - its documentation says to call it before use ("must be called
-//     before Start", "call it once, before serving");
+//     before Start", "call it once, before serving"), or it calls on its
+//     receiver a method whose documentation or directive says so;
 //   - it is a fluent setter: it returns its receiver and writes no state
 //     under a lock (WithSize(n) *T, chained after the constructor);
 //   - it is an option conversion: named With… and returning another type
@@ -62,6 +63,9 @@ func setUp(m *method, all []*method) string {
 	if phrase := setUpDoc(m.doc); phrase != "" {
 		return "doc: " + phrase
 	}
+	if name := callsSetUpDoc(fn, all); name != "" {
+		return "it calls " + name + ", whose documentation says to call it before use"
+	}
 	if m.m.Summary.Truncated {
 		// The other rules read the summary, which may have lost the
 		// locked writes or the acquisitions that rule them out: only
@@ -82,6 +86,35 @@ func setUp(m *method, all []*method) string {
 	}
 	if loc := soleUnsynchronisedWriter(m, all); loc != "" {
 		return "it takes no lock and is the only writer of " + loc + ", which the other methods read without synchronisation"
+	}
+	return ""
+}
+
+// callsSetUpDoc returns the name of a method of the type that fn calls
+// on its own receiver and whose documentation or directive makes it a
+// set-up method ("must be called before Start"): what binds the callee
+// binds the caller (a Pipe that calls SetBlocking). "" when it calls
+// none.
+func callsSetUpDoc(fn *ssa.Function, all []*method) string {
+	if len(fn.Params) == 0 || fn.Signature.Recv() == nil {
+		return ""
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != ssa.Value(fn.Params[0]) {
+				continue
+			}
+			callee := call.Call.StaticCallee()
+			for _, o := range all {
+				if o.m.Func == nil || o.m.Func != callee || o.m.Func == fn {
+					continue
+				}
+				if _, ok := directive(o.doc, DirSetUp); ok || setUpDoc(o.doc) != "" {
+					return o.m.Name
+				}
+			}
+		}
 	}
 	return ""
 }

@@ -87,6 +87,13 @@ func (s *Server) Accept() {
 	s.mu.Unlock()
 }
 
+// Setup configures the server with its default name: it calls
+// Configure, and is bound by Configure's contract.
+func (s *Server) Setup() { s.Configure("default") }
+
+// Serve accepts a connection: it calls Accept, no set-up method.
+func (s *Server) Serve() { s.Accept() }
+
 // Counter is not configuration: Reset and Inc both write n.
 type Counter struct {
 	mu sync.Mutex
