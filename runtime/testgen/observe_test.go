@@ -97,6 +97,17 @@ func TestLinEventStats(t *testing.T) {
 	}
 }
 
+// TestLinDisplay checks that String and GoString, which render the
+// object for people, are neither observers nor compared results, while
+// methods whose names only begin so are.
+func TestLinDisplay(t *testing.T) {
+	for name, want := range map[string]bool{"String": true, "GoString": true, "Strings": false, "StringSlice": false, "Len": false} {
+		if got := displayRE.MatchString(name); got != want {
+			t.Errorf("%s: display %v, want %v", name, got, want)
+		}
+	}
+}
+
 // TestLinClocked checks that the oracle is off for a test whose objects
 // or prefix are made with a deadline: a context that times out, given to
 // a constructor through an option, or a duration under a second given to
