@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -33,6 +34,50 @@ func concurrentWhy(t *summary.Type, self, recv string) string {
 	}
 	if phrase := safeDoc(t.Doc); phrase != "" {
 		return "doc: " + phrase
+	}
+	return ""
+}
+
+// sharedWithGoroutine says why the type t, with no synchronisation of its
+// own, still runs concurrently with its callers: a method starts a
+// goroutine that accesses a field of the object which a method also
+// accesses outside any goroutine, one of the two writing (a Start whose
+// loop reads the jobs an Add appends to). Its calls need not overlap for
+// the two to race: the goroutine runs while the caller goes on. "" when
+// no goroutine shares a field so.
+func sharedWithGoroutine(t *summary.Type, self, recv string) string {
+	type access struct {
+		method, loc string
+		write       bool
+	}
+	var inside, outside []access
+	for _, m := range t.Methods {
+		for _, a := range m.Summary.Accesses {
+			loc, ok := normalize(m, self, a.Loc)
+			if !ok || !strings.HasPrefix(loc, "T") || a.Flags.Synchronized() {
+				continue
+			}
+			x := access{m.Name, loc, a.Write}
+			if a.Flags&summary.Goroutine != 0 {
+				inside = append(inside, x)
+			} else {
+				outside = append(outside, x)
+			}
+		}
+	}
+	verb := func(w bool) string {
+		if w {
+			return "writes"
+		}
+		return "reads"
+	}
+	for _, g := range inside {
+		for _, o := range outside {
+			if (g.write || o.write) && lockstate.Compatible(g.loc, o.loc) {
+				return g.method + " starts a goroutine that " + verb(g.write) + " " + typeDisplay(g.loc, recv) +
+					", which " + o.method + " " + verb(o.write)
+			}
+		}
 	}
 	return ""
 }

@@ -117,7 +117,10 @@ func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			p := pairOf(ms[i], ms[j])
-			if p == nil {
+			if p == nil || tp.OwnGoroutines && (i == j || !ms[i].startsGoroutine() && !ms[j].startsGoroutine()) {
+				// A type concurrent only through its own goroutines:
+				// its callers need not overlap, the goroutine does,
+				// with the calls of other methods that follow.
 				continue
 			}
 			if p.Has(DepPC) {
@@ -161,6 +164,10 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 	if tp.NotShared != "" {
 		tp.ConcurrentWhy = ""
 	}
+	if tp.ConcurrentWhy == "" && tp.NotShared == "" {
+		tp.ConcurrentWhy = sharedWithGoroutine(t, self, recv)
+		tp.OwnGoroutines = tp.ConcurrentWhy != ""
+	}
 	tp.Concurrent = tp.ConcurrentWhy != ""
 	all := append(append([]*summary.Method(nil), t.Methods...), t.Unexported...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Name < all[j].Name })
@@ -193,6 +200,12 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 		}
 	}
 	return tp, ms
+}
+
+// startsGoroutine reports whether the method accesses the object from a
+// goroutine it starts.
+func (m *method) startsGoroutine() bool {
+	return slices.ContainsFunc(m.accesses, func(a access) bool { return a.a.Flags&summary.Goroutine != 0 })
 }
 
 func newMethod(m *summary.Method, self string, written func(loc string) bool, extra []summary.Acquire,

@@ -802,3 +802,30 @@ func TestDottedPath(t *testing.T) {
 	}
 	checkPairs(t, p.Type("Private"))
 }
+
+// TestOwnGoroutines checks that a type with no synchronisation of its
+// own is concurrent when a method starts a goroutine sharing a field with
+// its callers, and that its pairs are those of that method with the
+// others (Polls ∥ Start), not its callers' among themselves (Name ∥
+// Rename) nor the method with itself; a goroutine on a copy, or none,
+// makes no type concurrent.
+func TestOwnGoroutines(t *testing.T) {
+	p := runDepsOnce(t, "ownloop")[0].Result.(*deps.Plan)
+	poller := p.Type("Poller")
+	if poller == nil || !poller.Concurrent || !poller.OwnGoroutines ||
+		poller.ConcurrentWhy != "Start starts a goroutine that writes p.polls, which Polls reads" {
+		t.Fatalf("Poller: %+v", poller)
+	}
+	var pairs []string
+	for _, pair := range poller.Pairs {
+		pairs = append(pairs, pair.M1+" ∥ "+pair.M2)
+	}
+	if !slices.Equal(pairs, []string{"Polls ∥ Start"}) {
+		t.Errorf("Poller's pairs %q, want Polls ∥ Start only", pairs)
+	}
+	for _, typ := range []string{"Copier", "Plain"} {
+		if tp := p.Type(typ); tp != nil && tp.Concurrent {
+			t.Errorf("%s is concurrent: %s", typ, tp.ConcurrentWhy)
+		}
+	}
+}

@@ -80,6 +80,12 @@ type TypePlan struct {
 	// c.n", "doc: safe for concurrent use"; "" when it is not. The
 	// receiver is named as the type's methods name it (summary.RecvName).
 	ConcurrentWhy string
+	// OwnGoroutines is set when the type is Concurrent only because a
+	// method starts a goroutine that shares a field with its callers
+	// (see sharedWithGoroutine): nothing says callers may overlap, so
+	// its pairs are those of a method starting such a goroutine, and
+	// depcon test reports only what that goroutine does.
+	OwnGoroutines bool
 	// NotShared, for a type that is not Concurrent, says why it is meant
 	// for one goroutine at a time although it reaches synchronisation: a
 	// handle ("a handle: it only reaches the synchronisation of *DB,

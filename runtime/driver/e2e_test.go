@@ -982,6 +982,28 @@ func TestSharedObjects(t *testing.T) {
 	}
 }
 
+// TestOwnGoroutines checks that a type with no synchronisation of its
+// own whose Start leaves a goroutine running is tested, and that what its
+// goroutine races with (Runs and Reset called after Start) is reported as
+// a race, no contract question, while no race between the test's own
+// calls is.
+func TestOwnGoroutines(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("ownloop")})
+	s := typeReport(t, rep, "Scheduler")
+	var pairs []string
+	for _, v := range s.Violations {
+		if v.Kind != report.KindRace || v.Question != "" || v.Reproduced != report.ReproYes {
+			t.Errorf("violation %+v: want a reproduced race, no question", v)
+		}
+		pairs = append(pairs, report.PairString(v.Pair))
+	}
+	slices.Sort(pairs)
+	if !slices.Equal(pairs, []string{"Reset ∥ Start", "Runs ∥ Start"}) {
+		t.Errorf("violations %q, want Reset ∥ Start and Runs ∥ Start\n%s", pairs, reportText(rep))
+	}
+}
+
 // TestComparedValues checks that a self-deadlock on the path a reserved
 // name takes (Add("*") locks again) is found at every seed, the values
 // the method compares its parameters with being tried before its self

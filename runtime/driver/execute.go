@@ -97,6 +97,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			if v.Within, v.Sequential = raceCalls(raw, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}
+			v.ownGoroutine = inOwnGoroutine(raw, r.bin.Names.Prefix)
 			return v
 		case !inSuffix || t.Seq:
 			r.sequentialDeath(c, rep)
@@ -109,6 +110,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 		cand.stacks, cand.details = fatalStacks(d.Report, r.bin.Names.Prefix)
 		if d.Kind == child.DeathPanic {
 			cand.kind, cand.msg = report.KindPanic, "panic in a goroutine of the type: "+d.Msg
+			cand.ownGoroutine = true
 		}
 		if d.Kind == child.DeathExit {
 			cand.msg = "the process exited during the concurrent calls (" + d.Msg + ")"

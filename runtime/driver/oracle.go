@@ -20,6 +20,9 @@ type candidate struct {
 	msg       string
 	stacks    []stacks.Stack // the goroutines, cut to the user's frames
 	details   string         // them rendered
+	// ownGoroutine is set when the failure happened in a goroutine the
+	// code under test started, not in the test's calls.
+	ownGoroutine bool
 }
 
 // seqRepeats is how many times each sequential order is run before a
@@ -47,7 +50,9 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 		}
 	}
 	msg := cand.msg + "; not so when the two calls run one after the other, in either order"
-	return r.newViolation(c, test, cand.kind, msg, cand.details, cand.stacks)
+	v := r.newViolation(c, test, cand.kind, msg, cand.details, cand.stacks)
+	v.ownGoroutine = cand.ownGoroutine
+	return v
 }
 
 // seqFailures is how many tests of a pair may fail as its two calls do

@@ -46,6 +46,9 @@ type finding struct {
 	key    string            // what makes it distinct
 	defect string            // what identifies its defect across pairs (see defectKey)
 	window string            // the window a targeted order kept open (see windowKey)
+	// ownGoroutine is set when the failure happened in a goroutine the
+	// code under test started (a race one of whose accesses is there).
+	ownGoroutine bool
 }
 
 // An orderCov is the coverage of a targeted order of a pair, with what

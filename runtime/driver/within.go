@@ -108,3 +108,15 @@ func methodName(fn string) string {
 	}
 	return fn
 }
+
+// inOwnGoroutine reports whether one of the two accesses of a race was
+// made by a goroutine that the code under test started, rather than by
+// a call of the test.
+func inOwnGoroutine(accesses []stacks.Stack, prefix string) bool {
+	for _, a := range accesses[:min(2, len(accesses))] {
+		if _, ok := callOf(a.Frames, prefix); !ok {
+			return true
+		}
+	}
+	return false
+}
