@@ -338,7 +338,7 @@ func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string
 		}
 		return q.Key(), true
 	}
-	if isGlobal(p) || fn == lc.fn && !p.Local() {
+	if p.Global() || fn == lc.fn && !p.Local() {
 		return p.Key(), true
 	}
 	maker := c.prog.Flow(lc.fn)

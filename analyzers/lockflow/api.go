@@ -42,6 +42,16 @@ func (f *Flow) Map(p lockstate.ExactPath, args, bindings []ssa.Value) (lockstate
 	return fr.Exact(p)
 }
 
+// InCallee names p, a path of the flow's function, in the terms of fn,
+// a function it calls or starts with args as fn's parameters and
+// bindings as its free variables, as lockstate.Frame.InCallee names it.
+func (f *Flow) InCallee(p lockstate.ExactPath, fn *ssa.Function, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	f.prog.mu.Lock()
+	defer f.prog.mu.Unlock()
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.InCallee(p, fn)
+}
+
 // Before returns the state before instr, or nil if instr is unreachable.
 func (f *Flow) Before(instr ssa.Instruction) *State {
 	f.prog.mu.Lock()
@@ -123,7 +133,7 @@ func (f *Flow) Keys() []string {
 	return ks
 }
 
-// lockstate.ExactPath returns the path of lock k.
+// Path returns the path of lock k.
 func (f *Flow) Path(k string) lockstate.ExactPath {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
