@@ -66,14 +66,6 @@ func (f *Flow) Out(b *ssa.BasicBlock, i int) *State {
 	return f.out(b, i)
 }
 
-// Held returns the locks definitely held before instr, by key, with
-// their acquisitions. Locks held on entry are not known.
-func (f *Flow) Held(instr ssa.Instruction) map[string]Acq {
-	f.prog.mu.Lock()
-	defer f.prog.mu.Unlock()
-	return f.heldAt(instr)
-}
-
 // Under returns the locks that every path to instr has acquired since
 // the function's entry, held or released since, by key.
 func (f *Flow) Under(instr ssa.Instruction) map[string]Lock {
@@ -144,15 +136,6 @@ func (f *Flow) Path(k string) lockstate.ExactPath {
 // callers can name: false while it is being computed (recursion).
 func (f *Flow) Summarized() bool { return f.summary != nil }
 
-// Effect returns the states lock k may be in at the function's returns,
-// as its caller sees it (0 for a lock the caller cannot name).
-func (f *Flow) Effect(k string) uint8 {
-	if f.summary == nil {
-		return 0
-	}
-	return f.summary.Effects[k]
-}
-
 // EntryHeld reports whether the function releases lock k while it may
 // be held on entry: it works on its caller's lock.
 func (f *Flow) EntryHeld(k string) bool {
@@ -182,7 +165,7 @@ func (f *Flow) CallerReleases(held bool) []string {
 	}
 	var out []string
 	for k := range set {
-		if c, v := f.paths[k].Class, f.Effect(k); c != "" && Releasing(v) {
+		if c, v := f.paths[k].Class, f.effect(k); c != "" && Releasing(v) {
 			out = append(out, c)
 		}
 	}
