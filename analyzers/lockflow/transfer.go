@@ -141,7 +141,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		return
 	}
 	if f.prog.noReturn != nil && f.prog.noReturn(callee) {
-		s.dead = true
+		s.End()
 		return
 	}
 	sum := f.prog.summaryOf(callee)
@@ -149,7 +149,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		return
 	}
 	if sum.NoReturn {
-		s.dead = true
+		s.End()
 		return
 	}
 	for k, bits := range sum.Effects {
