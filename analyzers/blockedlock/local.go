@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -338,7 +337,7 @@ func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string
 		}
 		return q.Key(), true
 	}
-	if isGlobal(p) || fn == lc.fn && !p.Local() {
+	if p.Global() || fn == lc.fn && !p.Local() {
 		return p.Key(), true
 	}
 	maker := c.prog.Flow(lc.fn)
@@ -371,7 +370,7 @@ func (c *checker) inMaker(p lockstate.ExactPath, s *site, lc *localChan) (string
 		bindings = mc.Bindings
 	}
 	if i, ok := strings.CutPrefix(p.Root, "$f"); ok {
-		if i, err := strconv.Atoi(i); err != nil || bindings == nil || i < 0 || i >= len(fn.FreeVars) || assigned(fn.FreeVars[i]) {
+		if i := lockstate.ParseIndex(i); bindings == nil || i < 0 || i >= len(fn.FreeVars) || assigned(fn.FreeVars[i]) {
 			return "", false
 		}
 	}

@@ -2,7 +2,6 @@ package blockedlock
 
 import (
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -67,50 +66,18 @@ func (c *checker) entryLocks(fn *ssa.Function) map[string]lockflow.Lock {
 }
 
 // translate names a lock of a caller, at a call of fn, in fn's terms:
-// through the parameter or free variable it is reached from.
+// through the parameter or free variable it is reached from
+// (lockstate.Frame.InCallee).
 func (c *checker) translate(p lockstate.ExactPath, call *ssa.Call, fn *ssa.Function) (lockstate.ExactPath, bool) {
-	if isGlobal(p) {
-		return p, true
-	}
 	flow := c.prog.Flow(call.Parent())
 	if flow == nil {
 		return lockstate.ExactPath{}, false
 	}
-	key := p.Key()
-	try := func(v ssa.Value, root, name string) (lockstate.ExactPath, bool) {
-		a, ok := flow.Name(v)
-		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
-			return lockstate.ExactPath{}, false
-		}
-		rest := key[len(a.Key()):]
-		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
-			return lockstate.ExactPath{}, false
-		}
-		disp := name + strings.ReplaceAll(rest, "->", "")
-		return lockstate.ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
-	}
-	for j, arg := range call.Call.Args {
-		if j < len(fn.Params) {
-			if q, ok := try(arg, "$"+strconv.Itoa(j), fn.Params[j].Name()); ok {
-				return q, true
-			}
-		}
-	}
+	var bindings []ssa.Value
 	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
-		for j, b := range mc.Bindings {
-			if j < len(fn.FreeVars) {
-				if q, ok := try(b, "$f"+strconv.Itoa(j), fn.FreeVars[j].Name()); ok {
-					return q, true
-				}
-			}
-		}
+		bindings = mc.Bindings
 	}
-	return lockstate.ExactPath{}, false
-}
-
-// isGlobal reports whether a lock is a package variable (or in one).
-func isGlobal(p lockstate.ExactPath) bool {
-	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
+	return flow.InCallee(p, fn, call.Call.Args, bindings)
 }
 
 // container returns the object a field path selects from.
@@ -127,7 +94,7 @@ func container(p lockstate.ExactPath) string {
 // fields of the same object, or the lock is a package variable: then a
 // lock class and a channel class name one lock for the channel.
 func sameObject(lock, loc lockstate.ExactPath) bool {
-	if isGlobal(lock) {
+	if lock.Global() {
 		return true
 	}
 	c := container(lock)

@@ -33,7 +33,7 @@ import (
 func TestPlanAgreesWithDiagnostics(t *testing.T) {
 	cfg := testpkgs.Config(t)
 	pkgs, err := packages.Load(cfg, "selfdeadlock", "rwrdeadlock", "hashtable", "lockorder",
-		"selfdeadlock2", "selfdeadlock/indirect", "rwrdeadlock2", "rwrdeadlock4", "lockorder3") // the last five through callbacks
+		"selfdeadlock/callees", "selfdeadlock/indirect", "rwrdeadlock/crosspkg", "rwrdeadlock/chains", "lockorder/indirect") // the last five through callbacks
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +216,8 @@ func descending(order string) bool {
 func TestEveryDiagnosticHasAPair(t *testing.T) {
 	cfg := testpkgs.Config(t)
 	cfg.Mode = load.Mode
-	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock2", "selfdeadlock/indirect", "rwrdeadlock", "rwrdeadlock2",
-		"rwrdeadlock3", "rwrdeadlock4", "lockorder", "lockorder/crosspkg", "lockorder3", "lockorder/crosscycle", "lockorder5", "hashtable",
+	pkgs, err := packages.Load(cfg, "selfdeadlock", "selfdeadlock/callees", "selfdeadlock/indirect", "rwrdeadlock", "rwrdeadlock/crosspkg",
+		"rwrdeadlock/deferred", "rwrdeadlock/chains", "lockorder", "lockorder/crosspkg", "lockorder/indirect", "lockorder/crosscycle", "lockorder/traversal", "hashtable",
 		"unguarded", "unguarded/wrapper", "bufreader", "writewrite", "entryheld")
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestEveryDiagnosticHasAPair(t *testing.T) {
 				found = found || d.Concerns(p.M1, p.M2, p.Evidence)
 			}
 		}
-		gap := strings.HasSuffix(d.Pos.Filename, "lockorder3/callbacks.go") && d.Type == "DeviceSet"
+		gap := strings.HasSuffix(d.Pos.Filename, "lockorder/indirect/callbacks.go") && d.Type == "DeviceSet"
 		switch {
 		case found && gap:
 			t.Errorf("%s: %s: the plan has its pair now; remove it from the known gaps", d.Pos, d.Message)

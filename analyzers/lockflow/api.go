@@ -42,6 +42,16 @@ func (f *Flow) Map(p lockstate.ExactPath, args, bindings []ssa.Value) (lockstate
 	return fr.Exact(p)
 }
 
+// InCallee names p, a path of the flow's function, in the terms of fn,
+// a function it calls or starts with args as fn's parameters and
+// bindings as its free variables, as lockstate.Frame.InCallee names it.
+func (f *Flow) InCallee(p lockstate.ExactPath, fn *ssa.Function, args, bindings []ssa.Value) (lockstate.ExactPath, bool) {
+	f.prog.mu.Lock()
+	defer f.prog.mu.Unlock()
+	fr := lockstate.Frame{Namer: f.namer, ArgVals: args, BindVals: bindings}
+	return fr.InCallee(p, fn)
+}
+
 // Before returns the state before instr, or nil if instr is unreachable.
 func (f *Flow) Before(instr ssa.Instruction) *State {
 	f.prog.mu.Lock()
@@ -54,14 +64,6 @@ func (f *Flow) Out(b *ssa.BasicBlock, i int) *State {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
 	return f.out(b, i)
-}
-
-// Held returns the locks definitely held before instr, by key, with
-// their acquisitions. Locks held on entry are not known.
-func (f *Flow) Held(instr ssa.Instruction) map[string]Acq {
-	f.prog.mu.Lock()
-	defer f.prog.mu.Unlock()
-	return f.heldAt(instr)
 }
 
 // Under returns the locks that every path to instr has acquired since
@@ -123,7 +125,7 @@ func (f *Flow) Keys() []string {
 	return ks
 }
 
-// lockstate.ExactPath returns the path of lock k.
+// Path returns the path of lock k.
 func (f *Flow) Path(k string) lockstate.ExactPath {
 	f.prog.mu.Lock()
 	defer f.prog.mu.Unlock()
@@ -133,15 +135,6 @@ func (f *Flow) Path(k string) lockstate.ExactPath {
 // Summarized reports whether the function has a net effect on locks its
 // callers can name: false while it is being computed (recursion).
 func (f *Flow) Summarized() bool { return f.summary != nil }
-
-// Effect returns the states lock k may be in at the function's returns,
-// as its caller sees it (0 for a lock the caller cannot name).
-func (f *Flow) Effect(k string) uint8 {
-	if f.summary == nil {
-		return 0
-	}
-	return f.summary.Effects[k]
-}
 
 // EntryHeld reports whether the function releases lock k while it may
 // be held on entry: it works on its caller's lock.
@@ -172,7 +165,7 @@ func (f *Flow) CallerReleases(held bool) []string {
 	}
 	var out []string
 	for k := range set {
-		if c, v := f.paths[k].Class, f.Effect(k); c != "" && Releasing(v) {
+		if c, v := f.paths[k].Class, f.effect(k); c != "" && Releasing(v) {
 			out = append(out, c)
 		}
 	}

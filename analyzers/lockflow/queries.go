@@ -42,22 +42,6 @@ func (f *Flow) before(instr ssa.Instruction) *State {
 	return res
 }
 
-// heldAt returns the locks definitely held before instr, by key, with
-// their acquisitions. Locks held on entry are not known.
-func (f *Flow) heldAt(instr ssa.Instruction) map[string]Acq {
-	s := f.before(instr)
-	out := map[string]Acq{}
-	if s == nil || s.dead {
-		return out
-	}
-	for k, v := range s.held {
-		if v == Held {
-			out[k] = s.site[k]
-		}
-	}
-	return out
-}
-
 // releases reports whether instr releases (or may release) lock k: a
 // lock operation of its own, as the engine reads it (an Unlock of a lock
 // without a path, or of a φ-node's of k's class, may release k), or a

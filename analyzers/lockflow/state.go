@@ -148,3 +148,6 @@ func (s *State) exit(k string) uint8 {
 
 // Reachable reports whether some path reaches the point.
 func (s *State) Reachable() bool { return !s.dead }
+
+// End makes s a State that no path reaches (lockstate.State).
+func (s *State) End() { s.dead = true }

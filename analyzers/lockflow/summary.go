@@ -67,3 +67,12 @@ func (f *Flow) summarize() {
 	}
 	f.summary = s
 }
+
+// effect returns the states lock k may be in at the function's returns,
+// as its caller sees it (0 for a lock the caller cannot name).
+func (f *Flow) effect(k string) uint8 {
+	if f.summary == nil {
+		return 0
+	}
+	return f.summary.Effects[k]
+}

@@ -19,12 +19,9 @@ func (f *Flow) transfer(b *ssa.BasicBlock, s *State, fn visit) *State {
 	return f.eng.Walk(b, s, fn)
 }
 
-// Instr applies an instruction (lockstate.Ops): a panic ends the path.
-func (o ops) Instr(s *State, instr ssa.Instruction) {
-	if _, ok := instr.(*ssa.Panic); ok {
-		s.dead = true
-	}
-}
+// Instr applies what an instruction does besides its lock operations
+// and calls (lockstate.Ops): nothing, for the lock flows.
+func (o ops) Instr(*State, ssa.Instruction) {}
 
 // Lock applies a lock event (lockstate.Ops). An Unlock of a lock without
 // a path may release any lock.
@@ -144,7 +141,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		return
 	}
 	if f.prog.noReturn != nil && f.prog.noReturn(callee) {
-		s.dead = true
+		s.End()
 		return
 	}
 	sum := f.prog.summaryOf(callee)
@@ -152,7 +149,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		return
 	}
 	if sum.NoReturn {
-		s.dead = true
+		s.End()
 		return
 	}
 	for k, bits := range sum.Effects {

@@ -12,7 +12,7 @@ import (
 // (Transfer), correct orders, and (lockorder/crosspkg) an inversion whose
 // halves live in different packages, which needs the facts to flow.
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "lockorder", "lockorder/crosspkg", "lockorder3", "lockorder/crosscycle", "lockorder5", "lockorder6")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "lockorder", "lockorder/crosspkg", "lockorder/indirect", "lockorder/crosscycle", "lockorder/traversal", "lockorder/published")
 }
 
 // TestTestCode checks that a test reversing the package's own lock order

@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock2", "rwrdeadlock3", "rwrdeadlock4")
+	analysistest.Run(t, analysistest.TestData(), rwrdeadlock.Analyzer, "rwrdeadlock", "rwrdeadlock/crosspkg", "rwrdeadlock/deferred", "rwrdeadlock/chains")
 }

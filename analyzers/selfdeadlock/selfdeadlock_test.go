@@ -9,5 +9,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock2", "selfdeadlock/indirect", "chanlockdl")
+	analysistest.Run(t, analysistest.TestData(), selfdeadlock.Analyzer, "selfdeadlock", "selfdeadlock/callees", "selfdeadlock/indirect", "chanlockdl")
 }

@@ -21,7 +21,7 @@ import (
 // RWMutex writers, summaries and callbacks of imported functions), and
 // that its stand-ins report nothing.
 func TestFactsOnly(t *testing.T) {
-	pkgs, err := packages.Load(testpkgs.Config(t), "lockorder/crosspkg", "lockorder/crosscycle", "rwrdeadlock3", "selfdeadlock", "genericforeign",
+	pkgs, err := packages.Load(testpkgs.Config(t), "lockorder/crosspkg", "lockorder/crosscycle", "rwrdeadlock/deferred", "selfdeadlock", "genericforeign",
 		"truncatedcall", "foreign", "lockleak", "blockedlock", "unguarded")
 	if err != nil {
 		t.Fatal(err)

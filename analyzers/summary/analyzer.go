@@ -1,6 +1,7 @@
 package summary
 
 import (
+	_ "embed"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -10,12 +11,19 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
+//go:embed doc.go
+var doc string
+
+// Analyzer computes the summaries of a package's functions and exports
+// those of its exported functions and methods as a Fact; its result is
+// the package's *Result. It reports nothing.
 var Analyzer = &analysis.Analyzer{
 	Name:       "summary",
-	Doc:        doc,
+	Doc:        analysisdoc.MustExtract(doc, "summary"),
 	URL:        "https://pkg.go.dev/github.com/depcon/depcon/analyzers/summary",
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
 	Run:        run,

@@ -1,12 +1,16 @@
-// Package summary defines an Analyzer that computes, for every function of
-// a package, a summary of its effects on shared memory and locks, and
-// exports the summaries of exported functions and methods as a fact about
-// the package (Fact) so that callers in the packages that import it can
-// use them.
+// Package summary defines an Analyzer that computes the summaries of a package's functions.
 //
 // # Analyzer summary
 //
 // summary: compute method summaries for the depcon analyzers
+//
+// The summary of a function records its accesses to shared locations
+// (relative to its parameters and package variables), the locks held at each,
+// and its lock acquisitions with the locks already held. The summaries of
+// exported functions are exported, as a fact about the package, for callers
+// in the packages that import it.
+//
+// # Summaries
 //
 // The summary of a function records, relative to its parameters, free
 // variables and package-level variables:
@@ -36,9 +40,10 @@
 //
 // Calls are modelled as follows. The summary of a callee in the same
 // package is computed from its body; that of a callee in another package
-// comes from that package's fact (under go vet, only an imported
-// package's: a fact about a package reaches its direct importers). Either is mapped onto the caller's locations: a
-// callee access to $1.x with argument recv.child becomes recv.child.x.
+// comes from that package's fact (Fact; under go vet, only an imported
+// package's: a fact about a package reaches its direct importers).
+// Either is mapped onto the caller's locations: a callee access to $1.x
+// with argument recv.child becomes recv.child.x.
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.
@@ -59,7 +64,8 @@
 // their strongly connected component (a recursive call sees the previous
 // round's summary, empty at first; at most three rounds, for a recursion
 // over a data structure extends its paths at every round); a function of
-// another package without a fact has no shared effects. Summaries are capped in size.
+// another package without a fact has no shared effects. Summaries are
+// capped in size.
 //
 // Outside go vet, NewProgram computes the same summaries over a whole
 // program at once, resolving calls through interfaces and function values
@@ -72,15 +78,7 @@
 // the Lock of an embedded sync.Mutex; for a generic type, its declared
 // methods and those promoted through its embedded fields, found through
 // an instance whose type arguments satisfy the constraints), and the
-// unexported methods the package declares, unless the
-// type has more than MaxMethods methods. It is used by the deps,
+// unexported methods the package declares, unless the type has more
+// than MaxMethods methods. It is used by the deps,
 // selfdeadlock, lockorder, rwrdeadlock and unguarded analyzers.
 package summary
-
-const doc = `compute method summaries for the depcon analyzers
-
-The summary of a function records its accesses to shared locations
-(relative to its parameters and package variables), the locks held at each,
-and its lock acquisitions with the locks already held. The summaries of
-exported functions are exported, as a fact about the package, for callers
-in the packages that import it.`

@@ -377,6 +377,9 @@ next:
 // Reachable reports whether some path reaches the point.
 func (s *state) Reachable() bool { return s.live }
 
+// End makes s a state that no path reaches (lockstate.State).
+func (s *state) End() { s.live = false }
+
 // recordHeld records the locks held before call (Result.CallHeld).
 func (w *walker) recordHeld(call *ssa.Call, st *state) {
 	if w.b.callHeld == nil {

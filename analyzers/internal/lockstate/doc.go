@@ -4,7 +4,8 @@
 // Path type and its helpers, the Namer that names a function's SSA values
 // under the summaries' policy (where a value may point) and the lock
 // flows' (which object a Lock call names, ExactPath), the Frame that maps
-// a callee's paths onto its caller's at a call, LockCall, the one rule
+// a callee's paths onto its caller's at a call (and a caller's lock into
+// its callee's terms, InCallee), LockCall, the one rule
 // that tells what a call does to a lock, with the branches on which a
 // TryLock or a select's case succeeded (TryLockEdge, SelectCaseEdge) and
 // the channels used as mutexes (FindChanLocks), the Engine, the one

@@ -27,6 +27,7 @@ import (
 //     blocks to acquire it in a case that sends on it (Attempt), and the
 //     branch that runs that case holds it (Taken, see SelectCaseEdge), as
 //     the branch of a select with a default case does;
+//   - a panic ends the path: no path reaches the point after it (End);
 //   - a goroutine started by a go statement holds none of its starter's
 //     locks: its Lock calls are its own, and an Unlock hands the lock
 //     over (HandOff: from the go statement on, the lock may be released
@@ -178,6 +179,8 @@ func (e *Engine[S]) Instr(instr ssa.Instruction, s S) {
 				e.call(s, e.defers[i], &e.defers[i].Call, Here)
 			}
 		}
+	case *ssa.Panic:
+		s.End()
 	case *ssa.Select:
 		if e.chanLocks == nil || !in.Blocking {
 			return

@@ -71,6 +71,14 @@ func (t *T) send() {
 	t.n++
 	<-t.lockC // must: $0.lockC | may: $0.lockC:H
 }
+
+func (t *T) fail(c bool) {
+	t.mu.Lock() // must: | may:
+	if c {
+		panic("fail")
+	}
+	t.mu.Unlock() // must: $0.mu | may: $0.mu:H
+}
 `
 
 // lockSet is the State of both toy lattices: the locks that must be
@@ -84,6 +92,7 @@ type lockSet struct {
 }
 
 func (s *lockSet) Reachable() bool { return s.reach }
+func (s *lockSet) End()            { s.reach = false }
 
 func (s *lockSet) Clone() *lockSet {
 	c := *s
@@ -224,7 +233,7 @@ func TestEngine(t *testing.T) {
 	}
 	for _, lattice := range []string{"must", "may"} {
 		got := map[int]string{}
-		for _, name := range []string{"(*T).locks", "(*T).journal", "(*T).try", "(*T).send"} {
+		for _, name := range []string{"(*T).locks", "(*T).journal", "(*T).try", "(*T).send", "(*T).fail"} {
 			fn := function(t, pkg, name)
 			ops := &setOps{n: NewNamer(fn), chanLocks: chanLocks}
 			e := NewEngine[*lockSet](fn, ops, chanLocks)
@@ -257,6 +266,29 @@ func TestEngine(t *testing.T) {
 			} else if g != want[lattice][line] {
 				t.Errorf("%s, line %d: %q, want %q", lattice, line, g, want[lattice][line])
 			}
+		}
+	}
+}
+
+// TestEnginePanic checks that a panic ends the path, in both lattices:
+// no path reaches the end of the block that panics.
+func TestEnginePanic(t *testing.T) {
+	pkg, _ := build(t, engineSrc)
+	fn := function(t, pkg, "(*T).fail")
+	for _, may := range []bool{false, true} {
+		e := NewEngine[*lockSet](fn, &setOps{n: NewNamer(fn)}, nil)
+		panics := 0
+		for _, b := range fn.Blocks {
+			if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic); !ok {
+				continue
+			}
+			panics++
+			if e.Block(b, &lockSet{may: may, reach: true, ways: map[string]string{}}).Reachable() {
+				t.Errorf("may %v: the end of block %d, which panics, is reachable", may, b.Index)
+			}
+		}
+		if panics != 1 {
+			t.Fatalf("%d blocks panic, want 1", panics)
 		}
 	}
 }

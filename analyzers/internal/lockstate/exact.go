@@ -50,6 +50,12 @@ func (p ExactPath) Key() string { return p.Root + p.Rest }
 // name it.
 func (p ExactPath) Local() bool { return strings.HasPrefix(p.Root, "%") }
 
+// Global reports whether the path is a package-level variable or a
+// part of it in place: it names the same object in every function.
+func (p ExactPath) Global() bool {
+	return strings.HasPrefix(p.Root, "@") && !strings.Contains(p.Rest, "->")
+}
+
 // RootDisplay is the part of the path's display that names its root.
 func (p ExactPath) RootDisplay() string {
 	if i := strings.IndexAny(p.Display, ".["); i >= 0 {

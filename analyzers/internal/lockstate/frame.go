@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -224,4 +225,46 @@ func (fr *Frame) Exact(p ExactPath) (ExactPath, bool) {
 	}
 	q.Values = a.Values
 	return q, true
+}
+
+// InCallee names p, a path of the caller's under the exact policy, in
+// the terms of fn, the function the frame's values are passed to
+// (ArgVals as its parameters, BindVals as its free variables): through
+// the first of them, parameters first, whose path p is or extends by a
+// field or a reference. A package variable, or a part of one in place,
+// is the same in both. It is the reverse of Exact; false when p is
+// reached from none of the values, or only from one that may name
+// several objects (Weak).
+func (fr *Frame) InCallee(p ExactPath, fn *ssa.Function) (ExactPath, bool) {
+	if p.Global() {
+		return p, true
+	}
+	key := p.Key()
+	try := func(v ssa.Value, root, name string) (ExactPath, bool) {
+		a, ok := fr.Namer.Exact(v)
+		if !ok || a.Weak || !strings.HasPrefix(key, a.Key()) {
+			return ExactPath{}, false
+		}
+		rest := key[len(a.Key()):]
+		if rest != "" && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "->") {
+			return ExactPath{}, false
+		}
+		disp := name + strings.ReplaceAll(rest, "->", "")
+		return ExactPath{Root: root, Rest: rest, Display: disp, Class: p.Class}, true
+	}
+	for j, arg := range fr.ArgVals {
+		if j < len(fn.Params) {
+			if q, ok := try(arg, "$"+strconv.Itoa(j), fn.Params[j].Name()); ok {
+				return q, true
+			}
+		}
+	}
+	for j, b := range fr.BindVals {
+		if j < len(fn.FreeVars) {
+			if q, ok := try(b, "$f"+strconv.Itoa(j), fn.FreeVars[j].Name()); ok {
+				return q, true
+			}
+		}
+	}
+	return ExactPath{}, false
 }

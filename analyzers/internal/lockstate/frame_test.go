@@ -211,6 +211,87 @@ func (s S) run() {
 	}
 }
 
+// TestFrameInCallee checks how a lock of the caller is named in its
+// callees' terms: through the parameter or the free variable (of a bound
+// method) that holds the object it is in, by the callee's names; a
+// package variable as it is; not at all where no value passed leads to
+// it.
+func TestFrameInCallee(t *testing.T) {
+	pkg, _ := build(t, `package p
+
+import "sync"
+
+type T struct{ mu sync.Mutex }
+
+type O struct{ t *T }
+
+var G T
+
+func lock(n int, o *O) { o.t.mu.Lock() }
+
+func other(n int) {}
+
+func (o *O) lk() { o.t.mu.Lock() }
+
+func (x *O) run() {
+	x.t.mu.Unlock()
+	G.mu.Unlock()
+	lock(1, x)
+	f := x.lk
+	f()
+	other(2)
+}
+`)
+	run := function(t, pkg, "(*O).run")
+	ops := calls0(run)
+	if len(ops) != 2 {
+		t.Fatalf("run: %d lock calls", len(ops))
+	}
+	n := NewNamer(run)
+	mu, ok1 := n.Exact(LockCall(&ops[0].Call).Lock)
+	g, ok2 := n.Exact(LockCall(&ops[1].Call).Lock)
+	if !ok1 || !ok2 || mu.Key() != "$0.t->.mu" || g.Key() != "@example.com/p.G.mu" {
+		t.Fatalf("run's locks: %q %q, want $0.t->.mu @example.com/p.G.mu", mu.Key(), g.Key())
+	}
+	type path struct{ key, display, class string }
+	want := map[string][2]path{
+		"lock":     {{"$1.t->.mu", "o.t.mu", "example.com/p.T.mu"}, {"@example.com/p.G.mu", "G.mu", "@example.com/p.G.mu"}},
+		"lk$bound": {{"$f0.t->.mu", "recv.t.mu", "example.com/p.T.mu"}, {"@example.com/p.G.mu", "G.mu", "@example.com/p.G.mu"}},
+	}
+	calls, frs := frames(run)
+	seen := 0
+	for i, c := range calls {
+		var callee *ssa.Function
+		switch v := c.Call.Value.(type) {
+		case *ssa.Function:
+			callee = v
+		case *ssa.MakeClosure:
+			callee = v.Fn.(*ssa.Function)
+		}
+		if callee == nil || LockCall(&c.Call).Kind != OpNone {
+			continue
+		}
+		w, ok := want[callee.Name()]
+		if !ok {
+			// other: no value passed holds the lock.
+			if q, ok := frs[i].InCallee(mu, callee); ok {
+				t.Errorf("%s: InCallee(%s) = %q, want none", callee.Name(), mu.Key(), q.Key())
+			}
+			continue
+		}
+		seen++
+		for j, p := range []ExactPath{mu, g} {
+			q, ok := frs[i].InCallee(p, callee)
+			if got := (path{q.Key(), q.Display, q.Class}); !ok || got != w[j] {
+				t.Errorf("%s: InCallee(%s) = %+v (ok %v), want %+v", callee.Name(), p.Key(), got, ok, w[j])
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d calls of lock and the bound method, want 2", seen)
+	}
+}
+
 // calls0 returns the lock operations' calls of fn.
 func calls0(fn *ssa.Function) []*ssa.Call {
 	var out []*ssa.Call

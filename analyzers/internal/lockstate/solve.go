@@ -9,6 +9,9 @@ import "golang.org/x/tools/go/ssa"
 type State[S any] interface {
 	// Reachable reports whether some path reaches the point.
 	Reachable() bool
+	// End makes the point one that no path reaches: the path that
+	// reached it has ended (a panic).
+	End()
 	// Clone returns a copy that a Transfer may modify.
 	Clone() S
 	// Join merges the fact of other paths into the receiver and

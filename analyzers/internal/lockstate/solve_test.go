@@ -65,6 +65,7 @@ type mustHeld struct {
 }
 
 func (s *mustHeld) Reachable() bool { return s.reach }
+func (s *mustHeld) End()            { s.reach = false }
 
 func (s *mustHeld) Clone() *mustHeld {
 	return &mustHeld{reach: s.reach, held: maps.Clone(s.held)}
@@ -231,6 +232,7 @@ func TestSolve(t *testing.T) {
 type counter struct{ n int }
 
 func (c *counter) Reachable() bool      { return true }
+func (c *counter) End()                 {}
 func (c *counter) Clone() *counter      { return &counter{c.n} }
 func (c *counter) Join(o *counter) bool { c.n = max(c.n, o.n+1); return true }
 

@@ -1,10 +1,10 @@
-// want package:"lockorder6.Feed.mu -> lockorder6.follower.mu; lockorder6.Sub.mu -> lockorder6.watcher.mu; lockorder6.follower.mu -> lockorder6.Feed.mu; lockorder6.watcher.mu -> lockorder6.Sub.mu"
+// want package:"published.Feed.mu -> published.follower.mu; published.Sub.mu -> published.watcher.mu; published.follower.mu -> published.Feed.mu; published.watcher.mu -> published.Sub.mu"
 
-// Package lockorder6 has a callback that locks the object it was made
+// Package published has a callback that locks the object it was made
 // for and is installed in a subscription only after its maker's own
 // nested acquisitions: the maker's order and the callback's cannot
 // overlap on one object.
-package lockorder6
+package published
 
 import "sync"
 
@@ -76,7 +76,7 @@ func Follow(f *Feed) *follower {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	f.mu.Lock() // want `lock order inversion: Follow locks lockorder6.Feed.mu while holding lockorder6.follower.mu`
+	f.mu.Lock() // want `lock order inversion: Follow locks published.Feed.mu while holding published.follower.mu`
 	w.n = 1
 	f.mu.Unlock()
 	return w

@@ -1,7 +1,7 @@
-// want package:"rwrdeadlock3.Cache.mu"
+// want package:"deferred.Cache.mu"
 
-// Package rwrdeadlock3 holds deferred re-locks.
-package rwrdeadlock3
+// Package deferred holds deferred re-locks.
+package deferred
 
 import "sync"
 

@@ -1,11 +1,11 @@
-// want package:"rwrdeadlock4.Index.mu"
+// want package:"chains.Index.mu"
 
-// Package rwrdeadlock4 holds recursive read locks reached through call
+// Package chains holds recursive read locks reached through call
 // chains of three or more functions that pass the object through a value
 // the summaries of each function do not name on their own: a comparator
 // run by sort.Slice, and a small wrapper struct made by the caller. Each
 // is next to a correct variant.
-package rwrdeadlock4
+package chains
 
 import (
 	"sort"

@@ -1,6 +1,6 @@
-// want package:"lockorder3.A.mu -> lockorder3.B.mu; lockorder3.B.mu -> lockorder3.C.mu; lockorder3.Bus.mu -> lockorder3.logSink.mu; lockorder3.Bus.mu -> lockorder3.sink2.mu; lockorder3.C.mu -> lockorder3.A.mu; lockorder3.Cache.mu -> lockorder3.Sched.mu; lockorder3.Conn.mu -> lockorder3.Pool.mu; lockorder3.DB.mu -> lockorder3.Driver.mu; lockorder3.DevInfo.lock -> lockorder3.DeviceSet.Mutex; lockorder3.DeviceSet.Mutex -> lockorder3.DevInfo.lock; lockorder3.FIFO.mu -> lockorder3.Informer.mu; lockorder3.FIFO.mu -> lockorder3.Stats.mu; lockorder3.Informer.mu -> lockorder3.FIFO.mu; lockorder3.Lease.mu -> lockorder3.NameCache.mu; lockorder3.Manager.mu -> lockorder3.Session.mu; lockorder3.NameCache.mu -> lockorder3.Lease.mu; lockorder3.Plugin.mu -> lockorder3.registryMu; lockorder3.Pool.mu -> lockorder3.Conn.mu; lockorder3.R1.mu -> lockorder3.R2.mu; lockorder3.R2.mu -> lockorder3.R3.mu; lockorder3.R3.mu -> lockorder3.R1.mu; lockorder3.Route.mu -> lockorder3.Router.mu; lockorder3.Router.mu -> lockorder3.Route.mu; lockorder3.Sched.mu -> lockorder3.Store.mu; lockorder3.Sched2.mu -> lockorder3.Store2.mu; lockorder3.Session.mu -> lockorder3.Manager.mu; lockorder3.Store.mu -> lockorder3.Cache.mu; lockorder3.Store2.mu -> lockorder3.Cache2.mu; lockorder3.Timer.mu -> lockorder3.Watchdog.mu; lockorder3.Watchdog.mu -> lockorder3.Timer.mu; lockorder3.gate -> lockorder3.A.mu; lockorder3.gate -> lockorder3.B.mu; lockorder3.gate -> lockorder3.C.mu; lockorder3.logSink.mu -> lockorder3.Bus.mu; lockorder3.registryMu -> lockorder3.Plugin.mu; lockorder3.sink2.mu -> lockorder3.Bus2.mu"
+// want package:"indirect.A.mu -> indirect.B.mu; indirect.B.mu -> indirect.C.mu; indirect.Bus.mu -> indirect.logSink.mu; indirect.Bus.mu -> indirect.sink2.mu; indirect.C.mu -> indirect.A.mu; indirect.Cache.mu -> indirect.Sched.mu; indirect.Conn.mu -> indirect.Pool.mu; indirect.DB.mu -> indirect.Driver.mu; indirect.DevInfo.lock -> indirect.DeviceSet.Mutex; indirect.DeviceSet.Mutex -> indirect.DevInfo.lock; indirect.FIFO.mu -> indirect.Informer.mu; indirect.FIFO.mu -> indirect.Stats.mu; indirect.Informer.mu -> indirect.FIFO.mu; indirect.Lease.mu -> indirect.NameCache.mu; indirect.Manager.mu -> indirect.Session.mu; indirect.NameCache.mu -> indirect.Lease.mu; indirect.Plugin.mu -> indirect.registryMu; indirect.Pool.mu -> indirect.Conn.mu; indirect.R1.mu -> indirect.R2.mu; indirect.R2.mu -> indirect.R3.mu; indirect.R3.mu -> indirect.R1.mu; indirect.Route.mu -> indirect.Router.mu; indirect.Router.mu -> indirect.Route.mu; indirect.Sched.mu -> indirect.Store.mu; indirect.Sched2.mu -> indirect.Store2.mu; indirect.Session.mu -> indirect.Manager.mu; indirect.Store.mu -> indirect.Cache.mu; indirect.Store2.mu -> indirect.Cache2.mu; indirect.Timer.mu -> indirect.Watchdog.mu; indirect.Watchdog.mu -> indirect.Timer.mu; indirect.gate -> indirect.A.mu; indirect.gate -> indirect.B.mu; indirect.gate -> indirect.C.mu; indirect.logSink.mu -> indirect.Bus.mu; indirect.registryMu -> indirect.Plugin.mu; indirect.sink2.mu -> indirect.Bus2.mu"
 
-package lockorder3
+package indirect
 
 import "sync"
 
@@ -348,7 +348,7 @@ func (t *LeaseTable) Release(id int) {
 	l := t.find(id)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t.names.drop(l.id) // want `lock order inversion: Release locks t.names.mu \(in drop\) while holding lockorder3.Lease.mu, but Get \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	t.names.drop(l.id) // want `lock order inversion: Release locks t.names.mu \(in drop\) while holding indirect.Lease.mu, but Get \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // Correct: the lease is unlocked before the cache is.
@@ -386,7 +386,7 @@ func (d *DeviceSet) Delete(hash string) {
 	info := d.lookup(hash)
 	info.lock.Lock()
 	defer info.lock.Unlock()
-	d.removeAndWait(info.name) // want `lock order inversion: Delete locks d.Mutex \(in removeAndWait\) while holding lockorder3.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
+	d.removeAndWait(info.name) // want `lock order inversion: Delete locks d.Mutex \(in removeAndWait\) while holding indirect.DevInfo.lock, but Delete \(at callbacks.go:\d+:\d+\) locks them in the opposite order`
 }
 
 // Correct: a lock of an object returned by a call, captured by a

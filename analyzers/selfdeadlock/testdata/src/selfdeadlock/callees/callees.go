@@ -1,7 +1,7 @@
-// Package selfdeadlock2 holds self-deadlocks through recursion, callees
+// Package callees holds self-deadlocks through recursion, callees
 // several calls deep, callbacks and interfaces, each next to a correct
 // variant.
-package selfdeadlock2
+package callees
 
 import (
 	"log"
@@ -32,7 +32,7 @@ func (t *Tree) Insert(n *node, k int) {
 		return
 	}
 	if k < n.key {
-		t.Insert(n.left, k) // want `t.mu is locked \(in Insert(, a recursive call)?\) while already held \(locked at selfdeadlock2.go:\d+:\d+\)`
+		t.Insert(n.left, k) // want `t.mu is locked \(in Insert(, a recursive call)?\) while already held \(locked at callees.go:\d+:\d+\)`
 	}
 }
 

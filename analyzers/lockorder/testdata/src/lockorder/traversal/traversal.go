@@ -1,10 +1,10 @@
-// want package:"lockorder5.Blob.mu -> lockorder5.Dir.mu; lockorder5.Chunk.mu -> lockorder5.Vol.mu; lockorder5.Dir.mu -> lockorder5.Blob.mu"
+// want package:"traversal.Blob.mu -> traversal.Dir.mu; traversal.Chunk.mu -> traversal.Vol.mu; traversal.Dir.mu -> traversal.Blob.mu"
 
-// Package lockorder5 holds a lock-order cycle established through a
+// Package traversal holds a lock-order cycle established through a
 // recursive traversal over a node's children ranged over as a map (the
 // same through a slice is in package sum, Node.Depth), next to a correct
 // variant.
-package lockorder5
+package traversal
 
 import "sync"
 

@@ -1,9 +1,9 @@
-// want package:"rwrdeadlock2.Index.mu"
+// want package:"crosspkg.Index.mu"
 
-// Package rwrdeadlock2 holds recursive read locks whose second reader or
+// Package crosspkg holds recursive read locks whose second reader or
 // writer is in another package, several calls away, or behind a
 // callback, each next to a correct variant.
-package rwrdeadlock2
+package crosspkg
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 func Lookup(t *rwrdeadlocklib.Table, k string) int {
 	t.RLock()
 	defer t.RUnlock()
-	return t.Get(k) // want `t.mu is read-locked \(in Get\) while already read-locked \(at rwrdeadlock2.go:\d+:\d+\), and is write-locked at lib.go:\d+:\d+`
+	return t.Get(k) // want `t.mu is read-locked \(in Get\) while already read-locked \(at crosspkg.go:\d+:\d+\), and is write-locked at lib.go:\d+:\d+`
 }
 
 // Each read-locks the table while it calls the closure, which reads the

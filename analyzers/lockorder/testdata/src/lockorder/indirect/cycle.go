@@ -1,7 +1,7 @@
-// Package lockorder3 holds lock-order cycles of more than two locks and
+// Package indirect holds lock-order cycles of more than two locks and
 // orders established through callees, closures, interfaces and function
 // values, each next to a correct variant.
-package lockorder3
+package indirect
 
 import "sync"
 
@@ -61,7 +61,7 @@ func (c *Cache) Evict() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n = 0
-	c.sched.Wake() // want `lock order cycle of 3 locks: Evict locks c.sched.mu \(in Wake\) while holding c.mu, Tick \(at cycle.go:\d+:\d+\) locks lockorder3.Store.mu while holding lockorder3.Sched.mu, Flush \(at cycle.go:\d+:\d+\) locks lockorder3.Cache.mu while holding lockorder3.Store.mu`
+	c.sched.Wake() // want `lock order cycle of 3 locks: Evict locks c.sched.mu \(in Wake\) while holding c.mu, Tick \(at cycle.go:\d+:\d+\) locks indirect.Store.mu while holding indirect.Sched.mu, Flush \(at cycle.go:\d+:\d+\) locks indirect.Cache.mu while holding indirect.Store.mu`
 }
 
 // Correct: the same three types, but Evict wakes the scheduler after
@@ -237,7 +237,7 @@ func Register(p *Plugin) {
 func (p *Plugin) Rename(name string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	registryMu.Lock() // want `lock order inversion: Rename locks lockorder3.registryMu while holding p.mu, but Register \(at cycle.go:\d+:\d+\) locks them in the opposite order`
+	registryMu.Lock() // want `lock order inversion: Rename locks indirect.registryMu while holding p.mu, but Register \(at cycle.go:\d+:\d+\) locks them in the opposite order`
 	delete(plugins, p.name)
 	plugins[name] = p
 	registryMu.Unlock()
