@@ -103,3 +103,20 @@ func TestSequentialOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSetUpDoc checks the phrases that make a method a set-up method, and
+// that one whose subject is a parameter or a function the method runs
+// does not.
+func TestSetUpDoc(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"Configure names the server. It must be called before using the server.", "must be called before using"},
+		{"Init should only be called once.", "only be called once"},
+		{"This method must only be called once, during setup.", "only be called once"},
+		{"LoadOrStoreLazy returns the value; f will only be called once.", ""},
+		{"Do runs fn; the callback is only called once.", ""},
+	} {
+		if got := setUpDoc(tc.doc); got != tc.want {
+			t.Errorf("setUpDoc(%q) = %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}

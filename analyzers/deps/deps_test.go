@@ -441,7 +441,7 @@ func TestSetUp(t *testing.T) {
 	// Conn.Close writes, unlocked, what Read reads locked; Sink.Stop
 	// ends the object's use: none is a set-up method.
 	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue", "Conn",
-		"Sink", "Ring", "Handler", "expiring"} {
+		"Sink", "Ring", "Handler", "expiring", "Headers"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			tp = p.Full(typ)

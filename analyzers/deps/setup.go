@@ -41,6 +41,8 @@ import (
 // It is not, whatever its shape, when
 //   - it ends the object's use (Close, Stop, Shutdown, Release: see
 //     teardown): that runs while the object is in use;
+//   - its documentation says it is safe for concurrent use ("a
+//     thread-safe way of setting a header");
 //   - it writes, taking no lock, a field that another method accesses
 //     under a lock (see guardedElsewhere), unless it is a fluent setter:
 //     the type guards that field, and the unlocked write is a bug
@@ -57,8 +59,8 @@ func setUp(m *method, all []*method) string {
 	if args, ok := directive(m.doc, DirSetUp); ok {
 		return annotated(DirSetUp, args)
 	}
-	if teardown(m.m.Name) {
-		return ""
+	if teardown(m.m.Name) || safeDoc(m.doc) != "" {
+		return "" // documented to run with the other calls
 	}
 	if phrase := setUpDoc(m.doc); phrase != "" {
 		return "doc: " + phrase
@@ -325,13 +327,48 @@ var setUpPhrases = regexp.MustCompile(`(?i)\b((must|should) (only )?be called (o
 	`(during|at) (initiali[sz]ation|setup|set-up) (time|only)|before (it|the \w+) is (used|shared|started))`)
 
 // setUpDoc returns the phrase of a method's documentation that says to
-// call it before use, or "".
+// call it before use, or "". A phrase whose subject is something the
+// method is given or runs ("f will only be called once", "the callback is
+// only called once") is not about the method.
 func setUpDoc(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
-	if loc := setUpPhrases.FindStringIndex(doc); loc != nil {
-		return strings.ToLower(doc[loc[0]:loc[1]])
+	for _, sentence := range Sentences(doc) {
+		for _, loc := range setUpPhrases.FindAllStringIndex(sentence, -1) {
+			if !aboutOther(sentence[:loc[0]]) {
+				return strings.ToLower(sentence[loc[0]:loc[1]])
+			}
+		}
 	}
 	return ""
+}
+
+// auxiliaries are the words between a clause's subject and its verb.
+var auxiliaries = map[string]bool{"will": true, "would": true, "must": true, "should": true, "can": true, "may": true,
+	"is": true, "are": true, "be": true, "only": true, "also": true, "then": true, "not": true}
+
+// aboutOther reports whether the clause that ends with before has for
+// subject something other than the method: a parameter (a short
+// lower-case name: f, fn, cb) or a function, callback or handler it is
+// given (otherAgent).
+func aboutOther(before string) bool {
+	words := strings.Fields(before)
+	for len(words) > 0 && auxiliaries[strings.ToLower(words[len(words)-1])] {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return false
+	}
+	if n := len(words); n >= 2 {
+		switch strings.ToLower(words[n-2] + " " + words[n-1]) {
+		case "this function", "this method", "the method", "this func":
+			return false // the method itself
+		}
+	}
+	subject := strings.Trim(words[len(words)-1], ",;:()`'\"")
+	if len(subject) <= 3 && subject != "" && subject == strings.ToLower(subject) && subject != "it" {
+		return true
+	}
+	return otherAgent.MatchString(strings.Join(words[max(0, len(words)-3):], " "))
 }
 
 // funcDoc returns the doc comment of fn or, when it has none, those of

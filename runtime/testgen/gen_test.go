@@ -465,3 +465,19 @@ func TestShareArguments(t *testing.T) {
 		t.Errorf("both calls named the prefix's key in %d of 200 tests, want about a quarter", both)
 	}
 }
+
+// TestConsumes checks the documentation that makes a method take what it
+// is given: its calls share no object.
+func TestConsumes(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	g.s.Docs = map[string]string{
+		"Put":  "Put returns the buffer to the pool. The buffer mustn't be accessed after returning to the pool.",
+		"Give": "Give takes ownership of b.",
+		"Add":  "Add adds v; the set may be read after the call.",
+	}
+	for m, want := range map[string]bool{"Put": true, "Give": true, "Add": false, "Get": false} {
+		if got := g.consumes(m); got != want {
+			t.Errorf("consumes(%s) = %v, want %v", m, got, want)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package testgen
 import (
 	"go/types"
 	"maps"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -25,6 +27,9 @@ func (g *Generator) shareObjects(test *harness.Test) {
 		return
 	}
 	c0, c1 := &test.Suffix[0], &test.Suffix[1]
+	if g.consumes(c0.Fn) || g.consumes(c1.Fn) {
+		return // what one call was given, the other may not use
+	}
 	pos0, pos1 := g.objectParams(c0), g.objectParams(c1)
 	for _, key := range slices.Sorted(maps.Keys(pos0)) {
 		is, js := pos0[key], pos1[key]
@@ -48,6 +53,20 @@ func (g *Generator) shareObjects(test *harness.Test) {
 			c1.Args[j] = harness.Value{K: harness.KShared, Index: idx[len(idx)-1-k%len(idx)]}
 		}
 	}
+}
+
+// consumesRE matches documentation saying that what a method is given
+// must not be used after the call ("The buffer mustn't be accessed after
+// returning to the pool", "Put takes ownership of b").
+var consumesRE = regexp.MustCompile(`(?i)\b(?:must ?n[o']t|should ?n[o']t|may not|cannot|can't|must never) be ` +
+	`(?:used|accessed|touched|modified|read|written|reused)\b[^.]{0,60}\bafter\b|\btakes? ownership\b|` +
+	`\b(?:must ?n[o']t|should ?n[o']t|may not|must never) (?:use|access|touch|modify|reuse)\b[^.]{0,60}\bafter\b`)
+
+// consumes reports whether method m's documentation says that what it is
+// given must not be used after the call: two calls sharing an argument
+// would be a misuse.
+func (g *Generator) consumes(m string) bool {
+	return consumesRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
 }
 
 // objectParams returns the positions of c's arguments for parameters

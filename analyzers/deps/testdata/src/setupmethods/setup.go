@@ -562,3 +562,24 @@ func (c *expiring) Purge() Expiring {
 	c.ttl = 0
 	return c
 }
+
+// Headers sets headers with a fluent setter documented as thread-safe:
+// no set-up method, though it returns its receiver.
+type Headers struct {
+	mu sync.RWMutex
+	h  map[string]string
+	n  int
+}
+
+// Set is a thread-safe way of setting a header.
+func (s *Headers) Set(k, v string) *Headers {
+	s.n++
+	return s
+}
+
+// Len returns how many headers were set.
+func (s *Headers) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.n
+}
