@@ -1004,6 +1004,23 @@ func TestOwnGoroutines(t *testing.T) {
 	}
 }
 
+// TestUseAfterEnd checks that a race of a call with the close of its
+// object is not reported when the type does not support the call after
+// Close at all (Collector's Submit panics after it, one call after the
+// other), and is when it does (Guarded's Submit returns ErrClosed after
+// Close, and races with it between its check and its send).
+func TestUseAfterEnd(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("closing")})
+	if c := typeReport(t, rep, "Collector"); len(c.Violations) > 0 {
+		t.Errorf("Collector: %+v, want none\n%s", c.Violations, reportText(rep))
+	}
+	g := typeReport(t, rep, "Guarded")
+	if g.Confirmed() == 0 || g.Violations[0].Pair != [2]string{"Close", "Submit"} {
+		t.Errorf("Guarded: %+v, want Close ∥ Submit", g.Violations)
+	}
+}
+
 // TestComparedValues checks that a self-deadlock on the path a reserved
 // name takes (Add("*") locks again) is found at every seed, the values
 // the method compares its parameters with being tried before its self

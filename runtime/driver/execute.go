@@ -98,6 +98,12 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}
 			v.ownGoroutine = inOwnGoroutine(raw, r.bin.Names.Prefix)
+			if how := r.unsupportedAfterEnd(c, test); how != "" {
+				r.logf("test %d: race %s not reported: the type does not support the call after the end of its use (%s)",
+					r.tests, raceSummary(accesses), how)
+				r.failsSequentially(c.Target, how)
+				return nil
+			}
 			return v
 		case !inSuffix || t.Seq:
 			r.sequentialDeath(c, rep)

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"github.com/depcon/depcon/analyzers/deps"
 	"strings"
 
 	"github.com/depcon/depcon/runtime/child"
@@ -53,6 +54,47 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 	v := r.newViolation(c, test, cand.kind, msg, cand.details, cand.stacks)
 	v.ownGoroutine = cand.ownGoroutine
 	return v
+}
+
+// unsupportedAfterEnd returns, for a test one of whose two calls ends
+// the object's use (deps.Teardown: Close, Stop…), how the other call
+// fails when it runs after it, one after the other: then the type does
+// not support that call once it is closed, and a race of the two calls
+// (a send racing with the close of its channel) is a call made after
+// the end of the object's use, not a defect of the type. A type that
+// guards its calls against its end (a closed flag checked under the
+// lock) returns there, and its races stay reported. "" when no call
+// ends the object's use, or the other does not fail after it.
+func (r *typeRun) unsupportedAfterEnd(c *testgen.Case, test harness.Test) string {
+	for i, end := range test.Suffix {
+		if !deps.Teardown(end.Fn) || len(test.Suffix) != 2 {
+			continue
+		}
+		seq := test
+		seq.Suffix = []harness.Call{end, test.Suffix[1-i]}
+		r.stop()
+		rep := r.do(r.request(harness.OpSeq, seq, c.Target.M1, c.Target.M2))
+		if rep == nil {
+			return ""
+		}
+		if failedAt(rep, "suffix 1") {
+			return fmt.Sprintf("%s after %s: %s", seq.Suffix[1].Fn, end.Fn, outcome(rep))
+		}
+	}
+	return ""
+}
+
+// failedAt reports whether a sequential run failed at step: it panicked,
+// died or did not return there.
+func failedAt(rep *child.Reply, step string) bool {
+	if rep.Death != nil {
+		return rep.Step == step
+	}
+	switch res := rep.Result; res.Status {
+	case harness.StatusPanic, harness.StatusBlocked, harness.StatusRunning:
+		return res.Step == step
+	}
+	return false
 }
 
 // seqFailures is how many tests of a pair may fail as its two calls do
