@@ -15,7 +15,9 @@
 //     restrictions), unless the policy allows the network;
 //   - a PID namespace of its own: a process the code starts, even in a
 //     new session, dies with the jailed process, and kill(-1) reaches
-//     no process outside;
+//     no process outside (where namespaces are denied, as by Docker's
+//     default seccomp profile, only its process group and cgroups are
+//     killed, and Landlock's scoping keeps its signals in);
 //   - bounded memory and tasks (cgroup limits, or RLIMIT_NPROC where
 //     cgroups cannot be written): a fork bomb or a huge allocation ends
 //     the jailed process, not the machine;

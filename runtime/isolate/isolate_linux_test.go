@@ -30,6 +30,8 @@ func TestMain(m *testing.M) {
 func act(action string, args []string) int {
 	switch action {
 	case "noop":
+	case "docker": // args: the variant, then the test binary's arguments
+		return enterDocker(args)
 	case "env": // args: the variables to print
 		for _, k := range args {
 			if v, ok := os.LookupEnv(k); ok {
@@ -93,6 +95,14 @@ func act(action string, args []string) int {
 			}
 		}
 		fmt.Println(n, errString(err))
+	case "detach": // start a process in a session of its own, print its pid
+		cmd := exec.Command("sleep", "30")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			fmt.Println(errString(err))
+			break
+		}
+		fmt.Println(cmd.Process.Pid)
 	case "alloc": // touch 8 GiB
 		var keep [][]byte
 		for range 8 << 10 {

@@ -158,7 +158,13 @@ func apply(sp *spec) (probeResult, error) {
 // kernel enforces.
 func restrictFS(sp *spec) (int, error) {
 	abi, err := ll.LandlockGetABIVersion()
-	if err != nil || abi < 1 {
+	if err != nil {
+		// EPERM: a seccomp filter denies the call (Docker's default
+		// profile before 20.10.18); EOPNOTSUPP: Landlock is built but
+		// not enabled; ENOSYS: it is not built.
+		return 0, fmt.Errorf("landlock_create_ruleset: %w", err)
+	}
+	if abi < 1 {
 		return 0, errors.New("landlock is not available")
 	}
 	cfg := landlock.V11

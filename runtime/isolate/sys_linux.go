@@ -212,7 +212,10 @@ func (s *sysJail) probe(cfg launchConfig) (*probeResult, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("probing the isolation: %w %s", err, strings.TrimSpace(stderr.String()))
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("probing the isolation: %w: %s", err, msg)
+		}
+		return nil, fmt.Errorf("probing the isolation: %w", err)
 	}
 	var res probeResult
 	if err := json.Unmarshal(out, &res); err != nil {
