@@ -31,6 +31,10 @@ const (
 	DefaultTasks  = 1024
 )
 
+// errBadEnv is the error of a value of IsolationEnv that names no
+// mechanism: the user corrects it.
+var errBadEnv = errors.New("invalid isolation setting")
+
 func (p Policy) withDefaults() Policy {
 	if p.Memory <= 0 {
 		p.Memory = DefaultMemory
@@ -100,6 +104,9 @@ func New(p Policy) (*Jail, error) {
 		case !p.Net && !mech.confinesNet():
 			err = errors.New("the kernel allows neither a network namespace nor Landlock's network rules")
 		}
+	}
+	if errors.Is(err, errBadEnv) {
+		return nil, err // a value to correct, no risk to accept
 	}
 	if err != nil {
 		if !p.Unsafe {

@@ -280,10 +280,16 @@ func TestNamespaceFallback(t *testing.T) {
 	}
 }
 
+// TestIsolationEnvUnknown checks that a value of IsolationEnv naming no
+// mechanism is an error to correct, with or without -unsafe-no-isolation,
+// which it does not suggest.
 func TestIsolationEnvUnknown(t *testing.T) {
 	t.Setenv(IsolationEnv, "seccomp")
-	if _, err := New(Policy{}); err == nil || !strings.Contains(err.Error(), IsolationEnv+"=seccomp") {
-		t.Errorf("New with %s=seccomp: %v, want an error naming it", IsolationEnv, err)
+	for _, unsafe := range []bool{false, true} {
+		_, err := New(Policy{Unsafe: unsafe})
+		if err == nil || !strings.Contains(err.Error(), IsolationEnv+"=seccomp") || strings.Contains(err.Error(), "unsafe") {
+			t.Errorf("New with %s=seccomp, unsafe %v: %v, want an error naming it, no risk to accept", IsolationEnv, unsafe, err)
+		}
 	}
 }
 

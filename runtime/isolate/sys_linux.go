@@ -63,7 +63,7 @@ func detect(p Policy) (*sysJail, Mechanisms, error) {
 	switch mode {
 	case "", "auto", "landlock", "namespaces":
 	default:
-		return nil, m, fmt.Errorf("%s=%s: want landlock, namespaces or auto", IsolationEnv, mode)
+		return nil, m, fmt.Errorf("%w: %s=%s: want landlock, namespaces or auto", errBadEnv, IsolationEnv, mode)
 	}
 	self, err := os.Executable()
 	if err != nil {
