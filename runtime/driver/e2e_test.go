@@ -1008,7 +1008,8 @@ func TestOwnGoroutines(t *testing.T) {
 // object is not reported when the type does not support the call after
 // Close at all (Collector's Submit panics after it, one call after the
 // other), and is when it does (Guarded's Submit returns ErrClosed after
-// Close, and races with it between its check and its send).
+// Close, and races with it between its check and its send; File's Size
+// crashes after Close on a nil buffer, a defect of its own).
 func TestUseAfterEnd(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("closing")})
@@ -1018,6 +1019,11 @@ func TestUseAfterEnd(t *testing.T) {
 	g := typeReport(t, rep, "Guarded")
 	if g.Confirmed() == 0 || g.Violations[0].Pair != [2]string{"Close", "Submit"} {
 		t.Errorf("Guarded: %+v, want Close ∥ Submit", g.Violations)
+	}
+	if f := typeReport(t, rep, "File"); !slices.ContainsFunc(f.Violations, func(v *report.Violation) bool {
+		return v.Kind == report.KindRace && (v.Pair == [2]string{"Close", "Size"} || slices.Contains(v.AlsoSeenAs, [2]string{"Close", "Size"}))
+	}) {
+		t.Errorf("File: %+v, want the race of Close ∥ Size, though Size crashes after Close", f.Violations)
 	}
 }
 

@@ -2,9 +2,9 @@ package driver
 
 import (
 	"fmt"
-	"github.com/depcon/depcon/analyzers/deps"
 	"strings"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
@@ -58,13 +58,16 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 
 // unsupportedAfterEnd returns, for a test one of whose two calls ends
 // the object's use (deps.Teardown: Close, Stop…), how the other call
-// fails when it runs after it, one after the other: then the type does
-// not support that call once it is closed, and a race of the two calls
-// (a send racing with the close of its channel) is a call made after
-// the end of the object's use, not a defect of the type. A type that
-// guards its calls against its end (a closed flag checked under the
-// lock) returns there, and its races stay reported. "" when no call
-// ends the object's use, or the other does not fail after it.
+// fails when it runs after it, one after the other, by sending on the
+// channel the end closed: the type's design has no call after its end
+// (a collector whose Close closes the channel Submit sends on), and a
+// race of the two calls is a call made after the end of the object's
+// use, not a defect of the type. A type that guards its calls against
+// its end (a closed flag checked under the lock) returns there, and its
+// races stay reported; so do those of a type whose call crashes
+// otherwise after its end (a nil file after Close), which is a defect of
+// its own. "" when no call ends the object's use, or the other does not
+// fail so after it.
 func (r *typeRun) unsupportedAfterEnd(c *testgen.Case, test harness.Test) string {
 	for i, end := range test.Suffix {
 		if !deps.Teardown(end.Fn) || len(test.Suffix) != 2 {
@@ -77,7 +80,7 @@ func (r *typeRun) unsupportedAfterEnd(c *testgen.Case, test harness.Test) string
 		if rep == nil {
 			return ""
 		}
-		if failedAt(rep, "suffix 1") {
+		if failedAt(rep, "suffix 1") && strings.Contains(outcome(rep), "send on closed channel") {
 			return fmt.Sprintf("%s after %s: %s", seq.Suffix[1].Fn, end.Fn, outcome(rep))
 		}
 	}
