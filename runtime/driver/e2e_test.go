@@ -888,14 +888,15 @@ func TestSequentialFailureRetired(t *testing.T) {
 // path, a settings struct whose func field the constructor requires, a
 // constructor whose interval every call waits for, a constructor whose
 // goroutine kills the process on small intervals while the probe builds
-// its second object (Poller: no sign of process-wide state). Store's
+// its second object (Poller: no sign of process-wide state), a factory
+// parameter the package has a function for (Limiter). Store's
 // lock-off switch is never called
 // (Store is correct), and Strict, which no generated arguments build, is
 // "not tested", never clean.
 func TestReach(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
-	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker", "Poller"} {
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker", "Poller", "Limiter"} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, report.ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
@@ -922,10 +923,10 @@ func TestReach(t *testing.T) {
 	if !strings.HasPrefix(strict.Skipped, "no working object") {
 		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
 	}
-	if r := rep.Reach; r == nil || r.Total != 12 || r.Tested != 11 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
-		t.Errorf("reach %+v, want 11 of 12 with Strict not tested", r)
+	if r := rep.Reach; r == nil || r.Total != 13 || r.Tested != 12 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 12 of 13 with Strict not tested", r)
 	}
-	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 11 of 12 types with synchronisation") {
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 12 of 13 types with synchronisation") {
 		t.Errorf("no reach line in the report:\n%s", text)
 	}
 }

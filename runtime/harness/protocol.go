@@ -264,6 +264,10 @@ const (
 	// KShared is the value Test.Shared[Index], the same at every use in
 	// a set-up.
 	KShared = "shared"
+	// KFuncRef is the registered function Lit itself, as a value of the
+	// parameter's function type: the package's NewLocalWindow for a
+	// newWindow func() (Window, StopFunc) parameter.
+	KFuncRef = "funcref"
 )
 
 // A Message is one line of JSON the child writes to the driver on file

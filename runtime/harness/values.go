@@ -170,6 +170,12 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		return peerEnd(t, sc)
 	case KShared:
 		return r.sharedValue(v.Index, t, sc)
+	case KFuncRef:
+		fn, ok := r.funcs[v.Lit]
+		if !ok || !fn.Type().ConvertibleTo(t) {
+			return reflect.Value{}, fmt.Errorf("function %q for parameter of type %s", v.Lit, t)
+		}
+		return fn.Convert(t), nil
 	case KReader:
 		return newReader(v.Lit, t)
 	case KWriter:

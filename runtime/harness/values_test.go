@@ -401,3 +401,22 @@ func TestBuildShared(t *testing.T) {
 		t.Error("a shared value out of range was built")
 	}
 }
+
+// TestBuildFuncRef checks that a KFuncRef value is the registered
+// function itself, converted to the parameter's function type, and that
+// one of another type is refused.
+func TestBuildFuncRef(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterFunc("NewReader", func() (io.Reader, error) { return strings.NewReader("x"), nil })
+	type factory func() (io.Reader, error)
+	v, err := r.build(Value{K: KFuncRef, Lit: "NewReader"}, typeOf((*factory)(nil)), &scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd, err := v.Interface().(factory)(); err != nil || rd == nil {
+		t.Errorf("the factory returned %v, %v", rd, err)
+	}
+	if _, err := r.build(Value{K: KFuncRef, Lit: "NewReader"}, typeOf((*func() int)(nil)), &scope{}); err == nil {
+		t.Error("a function of another type was built")
+	}
+}

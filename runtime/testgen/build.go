@@ -2,6 +2,7 @@ package testgen
 
 import (
 	"go/types"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
@@ -78,6 +79,19 @@ func (g *Generator) CtorWorked(c harness.Call, took time.Duration) {
 		i++
 	}
 	g.ctorArgs[c.Fn] = slices.Insert(known, i, workedArgs{c.Args, took})
+}
+
+// ObjectWorks records that the object c built is one a method works on,
+// where the objects of the arguments known so far failed it: its
+// arguments come first from now on.
+func (g *Generator) ObjectWorks(c harness.Call) {
+	if c.Fn == "" {
+		return
+	}
+	g.CtorResult(c.Fn, true)
+	g.ctorArgs[c.Fn] = slices.Insert(slices.DeleteFunc(g.ctorArgs[c.Fn], func(w workedArgs) bool {
+		return reflect.DeepEqual(w.args, c.Args)
+	}), 0, workedArgs{args: c.Args})
 }
 
 // workedArgs are the arguments of a constructor's probe that built an

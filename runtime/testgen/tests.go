@@ -244,11 +244,32 @@ func (g *Generator) ArgProbe(m string) (harness.Test, bool) {
 // second fresh object: passed its own receiver, a method that locks both
 // would lock one mutex twice, which says nothing of its calls on two
 // objects.
-func (g *Generator) MethodProbe(m string) harness.Test {
+func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
+	object := g.object
+	if fresh {
+		object = g.freshObject
+	}
 	if g.s.Linker(m) {
-		return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0), g.object(1)},
+		return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0), object(1)},
 			Suffix: []harness.Call{g.call(0, m, []int{1})}}
 	}
-	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{g.object(0)},
+	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0)},
 		Suffix: []harness.Call{g.call(0, m, []int{0})}}
+}
+
+// freshObject is object with arguments drawn afresh, not those of an
+// earlier probe that built one.
+func (g *Generator) freshObject(i int) harness.Call {
+	fs := g.Ctors()
+	if len(fs) == 0 {
+		return harness.Call{}
+	}
+	f := fs[g.rng.IntN(len(fs))]
+	others := make([]int, i)
+	for j := range others {
+		others[j] = j
+	}
+	v := g.valuer(others)
+	v.freshNames = g.freshNames[f.Name]
+	return harness.Call{Fn: f.Name, Args: g.withPeers(f, v.args(f.Sig, 1))}
 }

@@ -391,6 +391,11 @@ func (v *valuer) context() harness.Value {
 // true or 1, so that the callbacks of Range- and ForEach-like methods
 // let the iteration go on.
 func (v *valuer) callback(sig *types.Signature) harness.Value {
+	if f := v.funcOfType(sig); f != nil && v.rng.IntN(4) != 0 {
+		// The package's own function of that type (a factory it
+		// provides for the parameter) makes what its users pass.
+		return harness.Value{K: harness.KFuncRef, Lit: f.Name}
+	}
 	for i := range sig.Results().Len() {
 		b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic)
 		if ok && b.Info()&(types.IsBoolean|types.IsNumeric) != 0 && v.rng.IntN(2) == 0 {
@@ -398,6 +403,25 @@ func (v *valuer) callback(sig *types.Signature) harness.Value {
 		}
 	}
 	return harness.Value{K: harness.KFunc}
+}
+
+// funcOfType returns a function of the package with signature sig (a
+// plain function, not a method expression, still in use), or nil.
+func (v *valuer) funcOfType(sig *types.Signature) *Func {
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	var fs []*Func
+	for _, name := range slices.Sorted(maps.Keys(v.s.Funcs)) {
+		f := v.s.Funcs[name]
+		if !strings.Contains(f.Name, ".") && !v.dropped(f.Name) && types.Identical(f.Sig, sig) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	return fs[v.rng.IntN(len(fs))]
 }
 
 // Method sets of the readers, writers and connections the harness

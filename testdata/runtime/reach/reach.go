@@ -4,7 +4,8 @@
 // arguments, a registry refusing duplicate names, a constructor with two
 // results, a method taking a receive-only channel, an unlocked Close, an
 // option that enables the racy path, settings with a required func, and a
-// constructor whose goroutine dies on small intervals.
+// constructor whose goroutine dies on small intervals, and a factory
+// parameter the package has a function for.
 // Store's lock-off switch must never be called: Store is correct.
 package reach
 
@@ -368,4 +369,50 @@ func (p *Poller) Poll() {
 	n := p.polls
 	p.mu.Unlock()
 	p.last = n // the race
+}
+
+// Window counts events of a sliding window.
+type Window interface {
+	Add(n int64)
+	Count() int64
+}
+
+// StopFunc stops a window.
+type StopFunc func()
+
+type localWindow struct{ n int64 }
+
+func (w *localWindow) Add(n int64)  { w.n += n }
+func (w *localWindow) Count() int64 { return w.n }
+
+// NewLocalWindow returns a window kept in memory: the factory a Limiter
+// is given.
+func NewLocalWindow() (Window, StopFunc) { return &localWindow{}, func() {} }
+
+// Limiter allows events while its window counts at most limit. Its
+// factory must make a window: one returning none makes every Allow
+// panic.
+type Limiter struct {
+	mu      sync.Mutex
+	w       Window
+	limit   int64
+	allowed int
+}
+
+// NewLimiter returns a limiter of the window newWindow makes.
+func NewLimiter(limit int64, newWindow func() (Window, StopFunc)) *Limiter {
+	w, _ := newWindow()
+	return &Limiter{w: w, limit: limit}
+}
+
+// Allow counts an event under the lock, and the events allowed without.
+func (l *Limiter) Allow() bool {
+	l.mu.Lock()
+	l.w.Add(1)
+	ok := l.w.Count() <= l.limit
+	l.mu.Unlock()
+	if ok {
+		l.allowed++ // the race
+	}
+	return ok
 }

@@ -116,6 +116,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.conn(v)
 	case harness.KPeer:
 		return w.peer
+	case harness.KFuncRef:
+		if f := w.s.Funcs[v.Lit]; f != nil {
+			return f.Expr
+		}
+		return "nil"
 	case harness.KShared:
 		// Built at its first use, in a variable the other uses name.
 		if name, ok := w.shared[v.Index]; ok {
