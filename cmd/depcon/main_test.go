@@ -306,3 +306,20 @@ func TestVetGC(t *testing.T) {
 		t.Errorf("memory limit %d, want %d", got, vetMemoryLimit)
 	}
 }
+
+// TestRelativePaths checks that depcon vet's positions under the current
+// directory are printed relative to it, as go vet prints them, and the
+// others as they are.
+func TestRelativePaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := wd + "/a/a.go:3:1: a message\n" + wd + "/a/a.go:2:1: \trelated\n/elsewhere/b.go:1:1: other\n"
+	want := "a/a.go:3:1: a message\na/a.go:2:1: \trelated\n/elsewhere/b.go:1:1: other\n"
+	if got := string(relativePaths([]byte(in))); got != want {
+		t.Errorf("relativePaths:\n%s\nwant\n%s", got, want)
+	}
+}

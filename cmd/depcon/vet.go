@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -135,6 +137,21 @@ type vetOptions struct {
 	cpuprofile, memprofile string
 }
 
+// relativePaths rewrites the positions that begin the lines of text,
+// under the current directory, relative to it, as go vet prints them.
+func relativePaths(text []byte) []byte {
+	wd, err := os.Getwd()
+	if err != nil {
+		return text
+	}
+	prefix := []byte(wd + string(filepath.Separator))
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimPrefix(l, prefix)
+	}
+	return bytes.Join(lines, nil)
+}
+
 // vetMain implements depcon vet without -sarif or -confirm: the
 // analyzers over the packages, diagnostics as go vet prints them.
 func vetMain(args []string, stdout, stderr io.Writer) int {
@@ -240,7 +257,10 @@ func vetMain(args []string, stdout, stderr io.Writer) int {
 	if opt.json {
 		err = graph.PrintJSON(stdout)
 	} else {
-		err = graph.PrintText(stderr, opt.context)
+		var text bytes.Buffer
+		if err = graph.PrintText(&text, opt.context); err == nil {
+			_, err = stderr.Write(relativePaths(text.Bytes()))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "depcon vet: writing the diagnostics: %v\n", err)
