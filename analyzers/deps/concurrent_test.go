@@ -114,6 +114,8 @@ func TestSetUpDoc(t *testing.T) {
 		{"This method must only be called once, during setup.", "only be called once"},
 		{"LoadOrStoreLazy returns the value; f will only be called once.", ""},
 		{"Do runs fn; the callback is only called once.", ""},
+		{"Go activates the pool. Must be called before submitting items.", "must be called before submitting"},
+		{"Flush writes the buffer. It must be called before closing the file.", ""},
 	} {
 		if got := setUpDoc(tc.doc); got != tc.want {
 			t.Errorf("setUpDoc(%q) = %q, want %q", tc.doc, got, tc.want)

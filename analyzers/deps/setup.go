@@ -321,7 +321,8 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 // setUpPhrases match the documentation of a method to call before the
 // object is used or shared.
 var setUpPhrases = regexp.MustCompile(`(?i)\b((must|should) (only )?be called (once |only once )?(before|prior to) ` +
-	`(\w+ )?(use|using|any|calling|invoking|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared))|` +
+	`(\w+ )?(use|using|any|calling|invoking|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared)|` +
+	`(submitt|send|enqueu|add|push|publish|writ|read|process|schedul|dispatch|post|emit|consum|produc|acquir|request)ing)|` +
 	`call (it |this( method)? )?(once )?before (using|use|any other|the first|starting|serving|sharing)|` +
 	`only (be )?called (once|during (initiali[sz]ation|setup|set-up|construction))|` +
 	`(during|at) (initiali[sz]ation|setup|set-up) (time|only)|before (it|the \w+) is (used|shared|started))`)
