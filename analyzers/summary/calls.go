@@ -60,6 +60,9 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 		return
 	}
 	if spec, ok := w.b.specialized(callee, c.Args); ok {
+		if spec == nil {
+			return // a recursive call, in the first round
+		}
 		sum = spec
 	}
 	var bindings []ssa.Value

@@ -16,7 +16,10 @@ import (
 //
 // A specialised summary is memoised unless it was computed from a
 // summary that was not final (one of the recursion in progress): it is
-// then computed again at the next call.
+// then computed again at the next call. A specialisation that calls
+// itself is computed to a fixed point, its recursive calls having the
+// previous round's summary (none at first; see lockstate.Specs); the
+// summary it returns is then nil while it is being computed.
 func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary, bool) {
 	fn := origin(callee)
 	if fn.Blocks == nil || !b.here(fn) {
@@ -24,6 +27,9 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 	}
 	if _, final := b.sums[fn]; !final {
 		return nil, false
+	}
+	if b.specs.Same == nil {
+		b.specs.Same = func(x, y *Summary) bool { return key(x) == key(y) }
 	}
 	k := lockstate.BoolArgs(fn, args)
 	return b.specs.Get(k, func() (*Summary, bool) {

@@ -22,8 +22,8 @@ import (
 //
 // has, at a call that passes a constant for that parameter, the effect
 // of its body with the branches the constant rules out removed: readErr
-// called with true neither takes the lock nor reads err without it held
-// by its caller; called with false, it reads err under the lock. The
+// called with true takes no lock and reads err under its caller's;
+// called with false, it reads err under the lock it takes. The
 // lock states of such a call are those of the callee specialised for
 // the constants (Consts): BoolArgs tells which calls have one, an Engine
 // that Assumes them leaves out the branches they rule out, and Specs
@@ -32,10 +32,6 @@ import (
 // Only the bool parameters that an if tests directly are specialised
 // on: the parameter itself, its negation, or its comparison with a
 // constant is the if's condition.
-
-// MaxSpecs is the most specialisations of one function that Specs
-// computes; calls beyond them have the function's general effect.
-const MaxSpecs = 4
 
 // Consts are constant values of bool parameters of a function at a
 // call: those of its parameters that the function tests directly (an
@@ -179,52 +175,3 @@ func (k Consts) RuledOut(b *ssa.BasicBlock, i int) bool {
 	v, ok := k.value(ifi.Cond)
 	return ok && v != (i == 0)
 }
-
-// Specs memoises the specialisations of functions for Consts, T being
-// what an analysis computes of one (a summary, a lock flow): at most
-// MaxSpecs per function, and none while one for the same Consts is
-// being computed (a recursion), so that a recursive function's
-// specialisations end.
-type Specs[T any] struct {
-	done map[*ssa.Function]map[string]T
-	busy map[*ssa.Function]map[string]bool
-}
-
-// Get returns the specialisation of k.Fn for k: memoised, or computed
-// by compute, which also reports whether its result may be memoised
-// (not when it used effects still being computed). It reports false,
-// and computes nothing, when k is zero, when k.Fn has MaxSpecs
-// specialisations already, or when that for k is being computed: the
-// call then has the function's general effect.
-func (s *Specs[T]) Get(k Consts, compute func() (T, bool)) (T, bool) {
-	var zero T
-	if k.IsZero() {
-		return zero, false
-	}
-	if t, ok := s.done[k.Fn][k.Key]; ok {
-		return t, true
-	}
-	if s.busy[k.Fn][k.Key] || len(s.done[k.Fn])+len(s.busy[k.Fn]) >= MaxSpecs {
-		return zero, false
-	}
-	if s.busy == nil {
-		s.busy = map[*ssa.Function]map[string]bool{}
-		s.done = map[*ssa.Function]map[string]T{}
-	}
-	if s.busy[k.Fn] == nil {
-		s.busy[k.Fn] = map[string]bool{}
-	}
-	s.busy[k.Fn][k.Key] = true
-	t, memo := compute()
-	delete(s.busy[k.Fn], k.Key)
-	if memo {
-		if s.done[k.Fn] == nil {
-			s.done[k.Fn] = map[string]T{}
-		}
-		s.done[k.Fn][k.Key] = t
-	}
-	return t, true
-}
-
-// Reset forgets the memoised specialisations.
-func (s *Specs[T]) Reset() { s.done = nil }
