@@ -21,7 +21,9 @@
 // roots, so that a loop's lock of one element is told from another's. The
 // summaries name the same values under the namer's other policy. A
 // callee's net effect on the locks its caller can name is mapped onto the
-// caller's paths at the call.
+// caller's paths at the call; a call that passes constants for bool
+// parameters the callee tests by an if has the effect of the callee's
+// flow specialised for them (lockstate.BoolArgs), as in the summaries.
 //
 // The lockleak and blockedlock analyzers read the flows through the
 // Analyzer's result, a *Program, which is safe for concurrent use.

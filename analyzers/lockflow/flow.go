@@ -23,6 +23,9 @@ type Program struct {
 	chanLocks map[string]bool
 	flows     map[*ssa.Function]*Flow
 	busy      map[*ssa.Function]bool
+	// specs are the flows of functions specialised for constant bool
+	// arguments (see callSummary).
+	specs lockstate.Specs[*Flow]
 	// recv maps the position of a method call to the source text of
 	// its receiver, to name local locks in messages.
 	recv map[token.Pos]string
@@ -80,14 +83,22 @@ func (p *Program) flow(fn *ssa.Function) *Flow {
 		return nil
 	}
 	p.busy[fn] = true
+	f := p.compute(fn, lockstate.Consts{})
+	delete(p.busy, fn)
+	p.flows[fn] = f
+	return f
+}
+
+// compute computes the lock flow of fn, specialised for the constant
+// arguments k (zero: none).
+func (p *Program) compute(fn *ssa.Function, k lockstate.Consts) *Flow {
 	f := &Flow{Fn: fn, namer: lockstate.NewNamer(fn), prog: p, in: map[*ssa.BasicBlock]*State{}, paths: map[string]lockstate.ExactPath{},
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.eng = lockstate.NewEngine[*State](fn, ops{f}, p.chanLocks)
+	f.eng.Assume(k)
 	f.prescan()
 	f.solve()
 	f.summarize()
-	delete(p.busy, fn)
-	p.flows[fn] = f
 	return f
 }
 
@@ -106,6 +117,25 @@ func (p *Program) summaryOf(fn *ssa.Function) *Summary {
 		return nil
 	}
 	return f.summary
+}
+
+// callSummary returns the summary of a callee called with args: that
+// of its flow specialised for the constant bool arguments among args
+// (see lockstate.BoolArgs), or its general one (summaryOf) when there
+// are none, when the callee's general flow is being computed (a
+// recursion), or when it has been specialised too often already
+// (lockstate.Specs).
+func (p *Program) callSummary(fn *ssa.Function, args []ssa.Value) *Summary {
+	sum := p.summaryOf(fn)
+	if sum == nil || fn.Pkg != p.pkg {
+		return sum
+	}
+	k := lockstate.BoolArgs(fn, args)
+	spec, ok := p.specs.Get(k, func() (*Flow, bool) { return p.compute(fn, k), true })
+	if !ok {
+		return sum
+	}
+	return spec.summary
 }
 
 // prescan finds the closures that release locks they may be entered

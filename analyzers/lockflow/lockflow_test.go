@@ -87,8 +87,9 @@ func states(prog *lockflow.Program, funcs []*ssa.Function) map[token.Pos]string 
 // Test checks the states at returns: an early return holding a lock, a
 // deferred unlock, a lock taken on one branch only, a helper's net
 // effect mapped onto its caller, exact indices, TryLock's true branch, a
-// local mutex, a release of the caller's lock, and a channel used as a
-// mutex, taken in a select's case.
+// local mutex, a release of the caller's lock, a channel used as a
+// mutex, taken in a select's case, and helpers called with a constant
+// for the bool parameter that decides whether they lock.
 func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), probe, "lockflow")
 }

@@ -144,7 +144,7 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		s.End()
 		return
 	}
-	sum := f.prog.summaryOf(callee)
+	sum := f.prog.callSummary(callee, c.Args)
 	if sum == nil {
 		return
 	}
@@ -211,7 +211,7 @@ func (f *Flow) effects(instr ssa.Instruction, c *ssa.CallCommon) map[string]uint
 		return out
 	}
 	callee, bindings := staticCallee(c)
-	sum := f.prog.summaryOf(callee)
+	sum := f.prog.callSummary(callee, c.Args)
 	if sum == nil {
 		return out
 	}
@@ -278,7 +278,7 @@ func (f *Flow) handsOff(instr ssa.Instruction, c *ssa.CallCommon) map[string]boo
 		return out
 	}
 	callee, bindings := staticCallee(c)
-	sum := f.prog.summaryOf(callee)
+	sum := f.prog.callSummary(callee, c.Args)
 	if sum == nil {
 		return out
 	}

@@ -134,6 +134,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// The functions that receive from a handoff channel, again: their
 	// accesses until the signal hold the sender's lock.
 	if b.handoffs = b.findHandoffs(ssainfo.SrcFuncs); b.handoffs != nil {
+		b.specs.Reset()
 		for _, fn := range ssainfo.SrcFuncs {
 			if b.receivesHandoff(fn) {
 				delete(b.sums, fn)
@@ -206,6 +207,9 @@ type builder struct {
 	// chanLocks are the classes of the channel fields used as mutexes
 	// (see lockstate.FindChanLocks).
 	chanLocks map[string]bool
+	// specs are the summaries of functions specialised for constant
+	// bool arguments (see specialized).
+	specs lockstate.Specs[*Summary]
 }
 
 // summary returns the summary of fn: computed from its body when the
@@ -232,16 +236,22 @@ func (b *builder) summary(fn *ssa.Function) *Summary {
 		return s
 	}
 	return b.rec.solve(fn, func() *Summary {
-		s := new(Summary)
-		w := &walker{b: b, fn: fn, r: lockstate.NewNamer(fn), sum: s, sites: map[siteKey]int32{}}
-		if p := fn.Pkg; p != nil {
-			w.pkg = p.Pkg.Path()
-		} else if o := fn.Origin(); o != nil && o.Pkg != nil {
-			w.pkg = o.Pkg.Pkg.Path()
-		}
-		w.run()
-		return s
+		return b.walk(fn, lockstate.Consts{})
 	}, func(s *Summary) { b.sums[fn] = s })
+}
+
+// walk computes the summary of fn from its body, specialised for the
+// constant arguments k (zero: none).
+func (b *builder) walk(fn *ssa.Function, k lockstate.Consts) *Summary {
+	s := new(Summary)
+	w := &walker{b: b, fn: fn, r: lockstate.NewNamer(fn), sum: s, sites: map[siteKey]int32{}, consts: k}
+	if p := fn.Pkg; p != nil {
+		w.pkg = p.Pkg.Path()
+	} else if o := fn.Origin(); o != nil && o.Pkg != nil {
+		w.pkg = o.Pkg.Pkg.Path()
+	}
+	w.run()
+	return s
 }
 
 // importedFacts returns the builder's source of the summaries of

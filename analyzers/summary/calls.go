@@ -59,6 +59,12 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 	if sum == nil {
 		return
 	}
+	if spec, ok := w.b.specialized(callee, c.Args); ok {
+		if spec == nil {
+			return // a recursive call, in the first round
+		}
+		sum = spec
+	}
 	var bindings []ssa.Value
 	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 		bindings = mc.Bindings

@@ -43,7 +43,12 @@
 // comes from that package's fact (Fact; under go vet, only an imported
 // package's: a fact about a package reaches its direct importers).
 // Either is mapped onto the caller's locations: a callee access to $1.x
-// with argument recv.child becomes recv.child.x.
+// with argument recv.child becomes recv.child.x. A call of a callee in
+// the same package that passes constants for bool parameters the callee
+// tests by an if (readErr(true), where readErr locks unless told its
+// caller holds the lock) applies the callee's summary specialised for
+// those values, without the branches they rule out
+// (lockstate.BoolArgs).
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.

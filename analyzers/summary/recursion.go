@@ -24,6 +24,9 @@ type recursion struct {
 	onStack map[*ssa.Function]int
 	partial map[*ssa.Function]*Summary // the previous round's, of roots
 	round   map[*ssa.Function]inRound  // non-final, of the current round
+	// used counts the summaries handed out that were not final (those
+	// of inProgress).
+	used int
 }
 
 type frame struct {
@@ -48,11 +51,13 @@ func (r *recursion) depend(i int) {
 // function of its component, is being summarised.
 func (r *recursion) inProgress(fn *ssa.Function) (*Summary, bool) {
 	if i, ok := r.onStack[fn]; ok {
+		r.used++
 		r.stack[i].hit = true
 		r.depend(i)
 		return r.partial[fn], true
 	}
 	if e, ok := r.round[fn]; ok {
+		r.used++
 		r.depend(e.low)
 		return e.sum, true
 	}

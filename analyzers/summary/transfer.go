@@ -48,7 +48,7 @@ func (w *walker) Instr(st *state, instr ssa.Instruction) {
 		}
 	case *ssa.Send:
 		ps := w.r.Paths(in.Chan)
-		if w.record && w.b.sendHeld != nil && len(st.held) > 0 {
+		if w.record && w.b.sendHeld != nil && len(st.held) > 0 && w.consts.IsZero() {
 			w.b.sendHeld[in] = withoutEntry(heldNow(st))
 		}
 		w.accessAll(st, ps, location, false, Chan, in)
@@ -58,7 +58,7 @@ func (w *walker) Instr(st *state, instr ssa.Instruction) {
 			w.accessAll(st, w.r.Paths(s.Chan), location, false, Chan, in)
 		}
 	case *ssa.Call:
-		if w.record {
+		if w.record && w.consts.IsZero() {
 			w.recordHeld(in, st)
 			delete(w.b.callOps, in) // an earlier round's
 		}

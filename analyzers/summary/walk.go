@@ -27,7 +27,12 @@ type walker struct {
 
 	// e is the lock-state engine that runs the walker's Ops over the
 	// function.
-	e       *lockstate.Engine[*state]
+	e *lockstate.Engine[*state]
+	// consts are the constant bool arguments the summary is
+	// specialised for (zero: none); a specialised summary records
+	// nothing in the builder's tables of calls and sends, which are the
+	// general summary's.
+	consts  lockstate.Consts
 	pkg     string            // the function's package path ("": unknown)
 	sites   map[siteKey]int32 // acquisition sites
 	exit    []Held            // intersection of the held sets at returns
@@ -227,6 +232,7 @@ func (s *state) Join(o *state) bool {
 func (w *walker) run() {
 	fn := w.fn
 	w.e = lockstate.NewEngine(fn, lockstate.Ops[*state](w), w.b.chanLocks)
+	w.e.Assume(w.consts)
 	in := w.solve(nil)
 	seed := w.entrySeed()
 	if len(seed) > 0 {
@@ -542,7 +548,7 @@ func (w *walker) release(st *state, instr ssa.Instruction, lock string) {
 // statement.
 func (w *walker) recordOp(instr ssa.Instruction, lock string, acquire bool) {
 	call, ok := instr.(*ssa.Call)
-	if !w.record || !ok || w.b.callOps == nil {
+	if !w.record || !ok || w.b.callOps == nil || !w.consts.IsZero() {
 		return
 	}
 	ops := w.b.callOps[call]

@@ -13,6 +13,10 @@
 // for the lattice an analysis supplies (Ops), and Solve, the dataflow
 // solver that runs it: the lock states are the locks that must be held
 // (package summary) and the ways each lock may be (package lockflow).
+// Both specialise a call that passes constants for the bool parameters
+// its callee tests by an if (BoolArgs): the Engine then runs the callee
+// without the branches they rule out (Engine.Assume), and Specs
+// memoises a few specialisations of each function.
 //
 // A location is written as an access path:
 //

@@ -123,6 +123,8 @@ type Engine[S State[S]] struct {
 	// (FindChanLocks); nil when there are none.
 	chanLocks map[string]bool
 	defers    []*ssa.Defer
+	// consts are the constant bool arguments assumed (Assume).
+	consts Consts
 }
 
 // NewEngine returns the Engine of fn for an analysis's ops, with the
@@ -138,6 +140,10 @@ func NewEngine[S State[S]](fn *ssa.Function, ops Ops[S], chanLocks map[string]bo
 	}
 	return e
 }
+
+// Assume makes the Engine run the function as specialised for k (see
+// BoolArgs): no path takes the branches k rules out.
+func (e *Engine[S]) Assume(k Consts) { e.consts = k }
 
 // Defers returns the function's defer statements, in the order of its
 // blocks and their instructions.
@@ -264,11 +270,17 @@ func (e *Engine[S]) Direct(instr ssa.Instruction) (Event, bool) {
 
 // Edge returns the State on the i-th out-edge of b (Transfer): the
 // branch of a select's case that sent on a channel used as a mutex
-// holds it, and so does the true branch of an if on a TryLock.
+// holds it, and so does the true branch of an if on a TryLock; no path
+// takes a branch that the constant arguments assumed rule out.
 func (e *Engine[S]) Edge(b *ssa.BasicBlock, i int, out S) (*ssa.BasicBlock, S) {
 	succ := b.Succs[i]
 	if !out.Reachable() {
 		return succ, out
+	}
+	if e.consts.RuledOut(b, i) {
+		s := out.Clone()
+		s.End()
+		return succ, s
 	}
 	if e.chanLocks != nil {
 		if sel, n, ok := SelectCaseEdge(b, i); ok && sel.States[n].Dir == types.SendOnly {

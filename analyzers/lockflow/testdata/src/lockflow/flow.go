@@ -111,3 +111,37 @@ func (j *journal) len() int {
 }
 
 func (j *journal) unlock() { <-j.lockC } // want `released j.lockC`
+
+// Helpers that take or release the lock as a bool parameter says: a call
+// passing a constant has the effect of the helper for that value; one
+// passing a variable, the helper's effect on either branch.
+func (s *store) acquire(locked bool) {
+	if !locked {
+		s.mu.Lock()
+	}
+} // want `may hold s.mu`
+
+func (s *store) release(held bool) {
+	if held == true {
+		s.mu.Unlock()
+	}
+} // want `released s.mu`
+
+func (s *store) acquired() {
+	s.acquire(false)
+} // want `held s.mu`
+
+func (s *store) keptHeld() {
+	s.mu.Lock()
+	s.release(false)
+} // want `held s.mu`
+
+func (s *store) releasedAfter() {
+	s.mu.Lock()
+	s.release(true)
+} // want `released s.mu`
+
+func (s *store) either(b bool) {
+	s.mu.Lock()
+	s.release(b)
+} // want `may hold s.mu`
