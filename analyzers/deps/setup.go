@@ -343,9 +343,15 @@ func setUpDoc(doc string) string {
 	return ""
 }
 
-// auxiliaries are the words between a clause's subject and its verb.
-var auxiliaries = map[string]bool{"will": true, "would": true, "must": true, "should": true, "can": true, "may": true,
-	"is": true, "are": true, "be": true, "only": true, "also": true, "then": true, "not": true}
+// auxiliary reports whether w, lower case, is a word that stands between
+// a clause's subject and its verb.
+func auxiliary(w string) bool {
+	switch w {
+	case "will", "would", "must", "should", "can", "may", "is", "are", "be", "only", "also", "then", "not":
+		return true
+	}
+	return false
+}
 
 // aboutOther reports whether the clause that ends with before has for
 // subject something other than the method: a parameter (a short
@@ -353,7 +359,7 @@ var auxiliaries = map[string]bool{"will": true, "would": true, "must": true, "sh
 // given (otherAgent).
 func aboutOther(before string) bool {
 	words := strings.Fields(before)
-	for len(words) > 0 && auxiliaries[strings.ToLower(words[len(words)-1])] {
+	for len(words) > 0 && auxiliary(strings.ToLower(words[len(words)-1])) {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {
