@@ -103,10 +103,11 @@ type workedArgs struct {
 
 // ctorCall returns the call of constructor f for an object, earlier
 // objects others: with the arguments of the fastest probe that worked,
-// three times in four when there are some, fresh strings in them when f
-// needs them.
-func (g *Generator) ctorCall(f *Func, others []int) harness.Call {
-	if known := g.ctorArgs[f.Name]; len(known) > 0 && g.rng.IntN(4) != 0 {
+// three times in four when there are some and fresh is not set (a probe
+// retried after its method panicked wants others), fresh strings in them
+// when f needs them.
+func (g *Generator) ctorCall(f *Func, others []int, fresh bool) harness.Call {
+	if known := g.ctorArgs[f.Name]; len(known) > 0 && !fresh && g.rng.IntN(4) != 0 {
 		args := append([]harness.Value(nil), known[0].args...)
 		if g.freshNames[f.Name] {
 			args = g.freshStrings(f.Sig, args)

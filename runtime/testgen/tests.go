@@ -90,7 +90,15 @@ func (g *Generator) share(test *harness.Test) {
 // object returns the call that constructs shared object i: a random
 // constructor still in use, or the zero value when there is none.
 // Earlier objects may be passed to it.
-func (g *Generator) object(i int) harness.Call {
+func (g *Generator) object(i int) harness.Call { return g.newObject(i, false) }
+
+// freshObject is object with arguments drawn afresh, not those of an
+// earlier probe that built one.
+func (g *Generator) freshObject(i int) harness.Call { return g.newObject(i, true) }
+
+// newObject returns the call that constructs shared object i (see
+// ctorCall).
+func (g *Generator) newObject(i int, fresh bool) harness.Call {
 	fs := g.Ctors()
 	if len(fs) == 0 {
 		return harness.Call{}
@@ -100,7 +108,7 @@ func (g *Generator) object(i int) harness.Call {
 	for j := range others {
 		others[j] = j
 	}
-	return g.ctorCall(f, others)
+	return g.ctorCall(f, others, fresh)
 }
 
 // call returns a call of method m on object recv; parameters of the type
@@ -257,19 +265,3 @@ func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
 		Suffix: []harness.Call{g.call(0, m, []int{0})}}
 }
 
-// freshObject is object with arguments drawn afresh, not those of an
-// earlier probe that built one.
-func (g *Generator) freshObject(i int) harness.Call {
-	fs := g.Ctors()
-	if len(fs) == 0 {
-		return harness.Call{}
-	}
-	f := fs[g.rng.IntN(len(fs))]
-	others := make([]int, i)
-	for j := range others {
-		others[j] = j
-	}
-	v := g.valuer(others)
-	v.freshNames = g.freshNames[f.Name]
-	return harness.Call{Fn: f.Name, Args: g.withPeers(f, v.args(f.Sig, 1))}
-}
