@@ -264,4 +264,3 @@ func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
 	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0)},
 		Suffix: []harness.Call{g.call(0, m, []int{0})}}
 }
-
