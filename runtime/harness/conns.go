@@ -29,8 +29,7 @@ func (r *Registry) newConn(v Value, t reflect.Type, sc *scope) (reflect.Value, e
 	}
 	// The peer is built while the object is: a handshake needs both.
 	// Whether it fails shows in what the object does.
-	peer := *sc
-	peer.peer = reflect.ValueOf(&other).Elem()
+	peer := scope{objs: sc.objs, results: sc.results, peer: reflect.ValueOf(&other).Elem()}
 	call := *v.Call
 	go func() { _, _ = r.construct(call, &peer) }()
 	return reflect.ValueOf(&end).Elem().Convert(t), nil
