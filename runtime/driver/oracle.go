@@ -56,6 +56,25 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 	return v
 }
 
+// ownGoroutinesOnly returns v as the type's defect, or nil. Of a type
+// concurrent only through its own goroutines (deps.TypePlan.OwnGoroutines)
+// nothing says its callers may overlap: what happens between the test's
+// own calls is not its defect, and what its goroutines do is a bug, no
+// question of its contract, since they run on after the call that
+// started them returned.
+func (r *typeRun) ownGoroutinesOnly(v *finding) *finding {
+	if v == nil || !r.s.Plan.OwnGoroutines {
+		return v
+	}
+	if !v.ownGoroutine {
+		r.logf("%s between the test's own calls not reported: %s is concurrent only through its own goroutines",
+			v.Kind, r.s.Plan.Name)
+		return nil
+	}
+	v.Question = ""
+	return v
+}
+
 // unsupportedAfterEnd returns, for a test one of whose two calls ends
 // the object's use (deps.Teardown: Close, Stop…), how the other call
 // fails when it runs after it, one after the other, by sending on the

@@ -190,20 +190,7 @@ func (r *typeRun) loop() {
 			}
 			return
 		}
-		v := r.execute(c)
-		if v != nil && r.s.Plan.OwnGoroutines {
-			// Nothing says the type's callers may overlap: only what
-			// its own goroutines do is its defect, and no question of
-			// its contract, since they run on after the call that
-			// started them returned.
-			if !v.ownGoroutine {
-				r.logf("%s between the test's own calls not reported: %s is concurrent only through its own goroutines",
-					v.Kind, r.s.Plan.Name)
-				v = nil
-			} else {
-				v.Question = ""
-			}
-		}
+		v := r.ownGoroutinesOnly(r.execute(c))
 		if v != nil {
 			r.retire(c.Target, v)
 			r.violation(v)
