@@ -292,16 +292,20 @@ const (
 
 // reader returns a reader over data for a parameter of type t.
 func (w *writer) reader(data string, t types.Type) string {
-	w.imports["strings"] = "strings"
-	r := "strings.NewReader(" + strconv.Quote(data) + ")"
 	switch {
+	case isNamedPtr(t, "strings", "Reader"):
+		w.imports["strings"] = "strings"
+		return "strings.NewReader(" + strconv.Quote(data) + ")"
 	case isNamedPtr(t, "bufio", "Reader"):
 		w.imports["bufio"] = "bufio"
-		return "bufio.NewReader(" + r + ")"
-	case isNamedPtr(t, "bytes", "Reader"):
-		w.imports["bytes"] = "bytes"
-		return "bytes.NewReader([]byte(" + strconv.Quote(data) + "))"
-	case needs(t, "Close"):
+		w.imports["strings"] = "strings"
+		return "bufio.NewReader(strings.NewReader(" + strconv.Quote(data) + "))"
+	}
+	// As the harness does (harness.newReader): a *bytes.Reader, with a
+	// Close when the parameter needs one.
+	w.imports["bytes"] = "bytes"
+	r := "bytes.NewReader([]byte(" + strconv.Quote(data) + "))"
+	if needs(t, "Close") && !isNamedPtr(t, "bytes", "Reader") {
 		w.readCloser = true
 		return "depconReadCloser{" + r + "}"
 	}

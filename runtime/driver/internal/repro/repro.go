@@ -295,7 +295,7 @@ func (w *writer) join(c harness.Call, sig *types.Signature, args []string) strin
 func (w *writer) helpers() string {
 	var b strings.Builder
 	if w.readCloser {
-		b.WriteString("\ntype depconReadCloser struct{ *strings.Reader }\n\nfunc (depconReadCloser) Close() error { return nil }\n")
+		b.WriteString("\ntype depconReadCloser struct{ *bytes.Reader }\n\nfunc (depconReadCloser) Close() error { return nil }\n")
 	}
 	if w.writeCloser {
 		b.WriteString("\ntype depconWriteCloser struct{ bytes.Buffer }\n\nfunc (*depconWriteCloser) Close() error { return nil }\n" +
