@@ -436,12 +436,13 @@ func TestSetUp(t *testing.T) {
 		"Ring.Init":        "it is named as an initialiser (Init) and takes no lock",
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
 		"expiring.WithTTL": "it returns its receiver (a fluent setter)",
+		"Layered.Size":     "it returns the configuration it is promoted from (a fluent setter)",
 	}
 	// Queue.Init writes items, which Push appends to under the lock;
 	// Conn.Close writes, unlocked, what Read reads locked; Sink.Stop
 	// ends the object's use: none is a set-up method.
 	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue", "Conn",
-		"Sink", "Ring", "Handler", "expiring", "Headers"} {
+		"Sink", "Ring", "Handler", "expiring", "Headers", "Layered"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			tp = p.Full(typ)

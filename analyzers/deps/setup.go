@@ -28,7 +28,8 @@ import (
 //     before Start", "call it once, before serving"), or it calls on its
 //     receiver a method whose documentation or directive says so;
 //   - it is a fluent setter: it returns its receiver and writes no state
-//     under a lock (WithSize(n) *T, chained after the constructor);
+//     under a lock (WithSize(n) *T, chained after the constructor), or
+//     such a setter of an embedded configuration struct, promoted;
 //   - it is an option conversion: named With… and returning another type
 //     of the package, taking no lock (a pool's WithErrors() *ErrorPool,
 //     which wraps the pool before it is used);
@@ -53,7 +54,16 @@ import (
 // directive and the documentation say so.
 func setUp(m *method, all []*method) string {
 	fn := m.m.Func
-	if fn == nil || fn.Synthetic != "" {
+	if fn == nil {
+		return ""
+	}
+	if fn.Synthetic != "" {
+		// A setter promoted from an embedded configuration struct
+		// (Size(n) *Config, on a Cache embedding *Config) is the
+		// configuration's fluent setter.
+		if g := promotedFrom(fn); g != nil && returnsReceiver(g) && !writesLocked(m) && !teardown(m.m.Name) {
+			return "it returns the configuration it is promoted from (a fluent setter)"
+		}
 		return ""
 	}
 	if args, ok := directive(m.doc, DirSetUp); ok {
@@ -182,6 +192,27 @@ func initialiser(name string) bool {
 		rest, ok = strings.CutPrefix(name, "Init")
 	}
 	return ok && (rest == "" || unicode.IsUpper([]rune(rest)[0]))
+}
+
+// promotedFrom returns the method a promotion wrapper calls, or nil.
+func promotedFrom(fn *ssa.Function) *ssa.Function {
+	var callee *ssa.Function
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if callee != nil || call.Call.StaticCallee() == nil {
+				return nil
+			}
+			callee = call.Call.StaticCallee()
+		}
+	}
+	if callee == nil || callee.Signature.Recv() == nil {
+		return nil
+	}
+	return callee
 }
 
 // returnsReceiver reports whether every return of the method fn returns

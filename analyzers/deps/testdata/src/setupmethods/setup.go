@@ -583,3 +583,32 @@ func (s *Headers) Len() int {
 	defer s.mu.RUnlock()
 	return s.n
 }
+
+// CacheConfig configures a Layered cache with fluent setters.
+type CacheConfig struct {
+	size int
+}
+
+// Size sets the size.
+func (c *CacheConfig) Size(n int) *CacheConfig {
+	c.size = n
+	return c
+}
+
+// Layered embeds its configuration: Size, promoted, is its set-up
+// method; Get reads the configuration and the map under the lock.
+type Layered struct {
+	*CacheConfig
+	mu sync.Mutex
+	m  map[string]int
+}
+
+// Get returns the value of k.
+func (l *Layered) Get(k string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) > l.size {
+		return 0
+	}
+	return l.m[k]
+}
