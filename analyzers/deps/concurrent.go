@@ -43,8 +43,9 @@ func concurrentWhy(t *summary.Type, self, recv string) string {
 // goroutine that accesses a field of the object which a method also
 // accesses outside any goroutine, one of the two writing (a Start whose
 // loop reads the jobs an Add appends to). Its calls need not overlap for
-// the two to race: the goroutine runs while the caller goes on. "" when
-// no goroutine shares a field so.
+// the two to race: the goroutine runs while the caller goes on. The
+// goroutine of an iterator (a method returning the channel it feeds) is
+// not such a sharing. "" when no goroutine shares a field so.
 func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 	type access struct {
 		method, loc string
@@ -52,6 +53,7 @@ func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 	}
 	var inside, outside []access
 	for _, m := range t.Methods {
+		iterator := m.Func != nil && returnsChan(m.Func.Signature)
 		for _, a := range m.Summary.Accesses {
 			loc, ok := normalize(m, self, a.Loc)
 			if !ok || !strings.HasPrefix(loc, "T") || a.Flags.Synchronized() {
@@ -59,7 +61,9 @@ func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 			}
 			x := access{m.Name, loc, a.Write}
 			if a.Flags&summary.Goroutine != 0 {
-				inside = append(inside, x)
+				if !iterator {
+					inside = append(inside, x)
+				}
 			} else {
 				outside = append(outside, x)
 			}
@@ -80,6 +84,19 @@ func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 		}
 	}
 	return ""
+}
+
+// returnsChan reports whether sig returns a channel: a method whose
+// goroutine feeds the channel it returns is an iterator (Iter() <-chan
+// T), which runs as long as its caller drains it; using the object
+// meanwhile is the caller's choice, not the type's concurrency.
+func returnsChan(sig *types.Signature) bool {
+	for i := range sig.Results().Len() {
+		if _, ok := sig.Results().At(i).Type().Underlying().(*types.Chan); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // notShared says why the type t is meant for one goroutine at a time

@@ -824,7 +824,7 @@ func TestOwnGoroutines(t *testing.T) {
 	if !slices.Equal(pairs, []string{"Polls ∥ Start"}) {
 		t.Errorf("Poller's pairs %q, want Polls ∥ Start only", pairs)
 	}
-	for _, typ := range []string{"Copier", "Plain"} {
+	for _, typ := range []string{"Copier", "Plain", "Set"} {
 		if tp := p.Type(typ); tp != nil && tp.Concurrent {
 			t.Errorf("%s is concurrent: %s", typ, tp.ConcurrentWhy)
 		}

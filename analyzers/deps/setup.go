@@ -150,6 +150,23 @@ func teardown(name string) bool {
 	return false
 }
 
+// Restart reports whether a method's name says it brings an object back
+// into use after its end (Reboot, Restart, Reopen, Resume): it is
+// tested on objects whose use a prefix ended.
+func Restart(name string) bool {
+	for end := 1; end <= len(name); end++ {
+		if end < len(name) && !unicode.IsUpper(rune(name[end])) && name[end] != '_' {
+			continue
+		}
+		switch strings.ToLower(name[:end]) {
+		case "reboot", "restart", "reopen", "resume", "revive", "reconnect", "relaunch":
+			return true
+		}
+		return false
+	}
+	return false
+}
+
 // teardownWord reports whether w, lower case, names the end of an
 // object's use.
 func teardownWord(w string) bool {

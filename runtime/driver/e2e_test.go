@@ -1028,6 +1028,20 @@ func TestUseAfterEnd(t *testing.T) {
 	}
 }
 
+// TestRestart checks that a method that brings the object back into use
+// (Reboot) is tested on objects a prefix closed (Release): the race of a
+// Reboot on a closed pool is found, which no test of an open pool reaches.
+func TestRestart(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("restart")})
+	p := typeReport(t, rep, "Pool")
+	if !slices.ContainsFunc(p.Violations, func(v *report.Violation) bool {
+		return v.Kind == report.KindRace && (v.Pair[0] == "Reboot" || v.Pair[1] == "Reboot")
+	}) {
+		t.Errorf("Pool: %+v, want a race of Reboot\n%s", p.Violations, reportText(rep))
+	}
+}
+
 // TestComparedValues checks that a self-deadlock on the path a reserved
 // name takes (Add("*") locks again) is found at every seed, the values
 // the method compares its parameters with being tried before its self

@@ -32,7 +32,7 @@ type producer struct {
 func (g *Generator) producers(p types.Type, consumer string) []producer {
 	var out []producer
 	for _, m := range g.s.Names {
-		if g.excluded[m] || g.noPrefix[m] {
+		if g.excluded[m] || g.noPrefix[m] || g.endsUse[m] {
 			continue
 		}
 		res := g.s.Methods[m].Results()

@@ -82,6 +82,11 @@ type Generator struct {
 	contract *contract        // what the methods' documentation forbids
 	excluded map[string]bool  // methods no test may call
 	noPrefix map[string]bool  // methods no prefix may call
+	// endsUse holds the methods that end the object's use (Close,
+	// Release: deps.Teardown): a prefix calls them only before a
+	// method that brings the object back (deps.Restart), since the
+	// concurrent calls would otherwise use a closed object.
+	endsUse  map[string]bool
 	ctorOK   map[string]int
 	ctorFail map[string]int
 	// ctorArgs holds the arguments with which each constructor built an
@@ -111,6 +116,7 @@ func New(s *Subject, cfg Config) *Generator {
 		retired:    map[*Target]bool{},
 		excluded:   map[string]bool{},
 		noPrefix:   map[string]bool{},
+		endsUse:    map[string]bool{},
 		ctorOK:     map[string]int{},
 		ctorFail:   map[string]int{},
 		ctorArgs:   map[string][]workedArgs{},
@@ -125,7 +131,7 @@ func New(s *Subject, cfg Config) *Generator {
 			g.excluded[m.Name] = true // never called (deps.Method.LockOff)
 		}
 		if deps.Teardown(m.Name) {
-			g.noPrefix[m.Name] = true // the concurrent calls would use a closed object
+			g.endsUse[m.Name] = true // in prefixes only before a restart (see changers)
 		}
 	}
 	g.contract.extend(s.Plan)

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
 
@@ -134,16 +135,18 @@ func (g *Generator) valuer(others []int) *valuer {
 	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped, configs: &g.configs}
 }
 
-// changers returns the methods a prefix may call: those that write shared
-// state according to the plan, or all when none does.
-func (g *Generator) changers() []string {
+// changers returns the methods a prefix of a test of t may call: those
+// that write shared state according to the plan, or all when none does;
+// those that end the object's use only when t's pair brings it back.
+func (g *Generator) changers(t *Target) []string {
+	restarts := t != nil && (deps.Restart(t.M1) || deps.Restart(t.M2))
 	var all, writers []string
 	acc := map[string]int{}
 	for _, m := range g.s.Plan.Methods {
 		acc[m.Name] = m.Writes
 	}
 	for _, m := range g.s.Names {
-		if g.excluded[m] || g.noPrefix[m] {
+		if g.excluded[m] || g.noPrefix[m] || g.endsUse[m] && !restarts {
 			continue
 		}
 		all = append(all, m)
@@ -168,7 +171,7 @@ func (g *Generator) conflicting(t *Target, m string) bool {
 // objects it starts with a symmetric linking pair a.L(b), b.L(a) when
 // some method takes the type under test.
 func (g *Generator) prefix(t *Target) []harness.Call {
-	ms := g.changers()
+	ms := g.changers(t)
 	if len(ms) == 0 {
 		return nil
 	}

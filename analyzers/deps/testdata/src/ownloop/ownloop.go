@@ -1,7 +1,7 @@
 // Package ownloop holds types with no synchronisation of their own:
 // Poller's Start runs a goroutine that writes a field its callers read,
 // so it runs concurrently with them; Copier's goroutine works on a copy,
-// and Plain starts none: neither is concurrent.
+// Plain starts none, and Set's is an iterator: none is concurrent.
 package ownloop
 
 // Poller counts polls in a goroutine Start starts.
@@ -44,3 +44,22 @@ func (p *Plain) Inc() { p.n++ }
 
 // Get returns n.
 func (p *Plain) Get() int { return p.n }
+
+// Set is a set whose Iter feeds a channel from a goroutine: an iterator,
+// which runs while its caller drains it. Set is not concurrent.
+type Set struct{ m map[int]bool }
+
+// Add adds v.
+func (s *Set) Add(v int) { s.m[v] = true }
+
+// Iter returns the elements on a channel.
+func (s *Set) Iter() <-chan int {
+	ch := make(chan int)
+	go func() {
+		for v := range s.m {
+			ch <- v
+		}
+		close(ch)
+	}()
+	return ch
+}
