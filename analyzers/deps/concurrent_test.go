@@ -122,3 +122,16 @@ func TestSetUpDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestRestart checks the names of methods that bring an object back
+// into use after its end.
+func TestRestart(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Reboot": true, "Restart": true, "ReopenFile": true, "resume": true,
+		"Reset": false, "Rebooted": false, "Start": false, "Close": false,
+	} {
+		if got := Restart(name); got != want {
+			t.Errorf("Restart(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

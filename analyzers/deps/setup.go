@@ -140,29 +140,27 @@ func Teardown(name string) bool { return teardown(name) }
 // teardown reports whether a method's name says it ends the object's use:
 // its first word, in either case, is one of those of teardownWord
 // (Close, CloseAll, stopWorkers, Shutdown, TearDown).
-func teardown(name string) bool {
+func teardown(name string) bool { return teardownWord(firstWord(name)) }
+
+// firstWord returns the first word of a method's name, lower case:
+// "close" for CloseAll and Close_all, "stop" for stopWorkers.
+func firstWord(name string) string {
 	for end := 1; end <= len(name); end++ {
 		if end < len(name) && !unicode.IsUpper(rune(name[end])) && name[end] != '_' {
 			continue
 		}
-		return teardownWord(strings.ToLower(name[:end]))
+		return strings.ToLower(name[:end])
 	}
-	return false
+	return ""
 }
 
 // Restart reports whether a method's name says it brings an object back
 // into use after its end (Reboot, Restart, Reopen, Resume): it is
 // tested on objects whose use a prefix ended.
 func Restart(name string) bool {
-	for end := 1; end <= len(name); end++ {
-		if end < len(name) && !unicode.IsUpper(rune(name[end])) && name[end] != '_' {
-			continue
-		}
-		switch strings.ToLower(name[:end]) {
-		case "reboot", "restart", "reopen", "resume", "revive", "reconnect", "relaunch":
-			return true
-		}
-		return false
+	switch firstWord(name) {
+	case "reboot", "restart", "reopen", "resume", "revive", "reconnect", "relaunch":
+		return true
 	}
 	return false
 }
