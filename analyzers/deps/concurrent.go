@@ -47,11 +47,12 @@ func concurrentWhy(t *summary.Type, self, recv string) string {
 // goroutine of an iterator (a method returning the channel it feeds) is
 // not such a sharing. "" when no goroutine shares a field so.
 func sharedWithGoroutine(t *summary.Type, self, recv string) string {
-	type access struct {
+	// A use is an access of a method to a location of the object.
+	type use struct {
 		method, loc string
-		write       bool
+		a           summary.Access
 	}
-	var inside, outside []access
+	var inside, outside []use
 	for _, m := range t.Methods {
 		iterator := m.Func != nil && returnsChan(m.Func.Signature)
 		for _, a := range m.Summary.Accesses {
@@ -59,27 +60,19 @@ func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 			if !ok || !strings.HasPrefix(loc, "T") || a.Flags.Synchronized() {
 				continue
 			}
-			x := access{m.Name, loc, a.Write}
-			if a.Flags&summary.Goroutine != 0 {
-				if !iterator {
-					inside = append(inside, x)
-				}
-			} else {
-				outside = append(outside, x)
+			switch u := (use{m.Name, loc, a}); {
+			case a.Flags&summary.Goroutine == 0:
+				outside = append(outside, u)
+			case !iterator:
+				inside = append(inside, u)
 			}
 		}
 	}
-	verb := func(w bool) string {
-		if w {
-			return "writes"
-		}
-		return "reads"
-	}
 	for _, g := range inside {
 		for _, o := range outside {
-			if (g.write || o.write) && lockstate.Compatible(g.loc, o.loc) {
-				return g.method + " starts a goroutine that " + verb(g.write) + " " + typeDisplay(g.loc, recv) +
-					", which " + o.method + " " + verb(o.write)
+			if (g.a.Write || o.a.Write) && lockstate.Compatible(g.loc, o.loc) {
+				return g.method + " starts a goroutine that " + rw(g.a) + " " + typeDisplay(g.loc, recv) +
+					", which " + o.method + " " + rw(o.a)
 			}
 		}
 	}
