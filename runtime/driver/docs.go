@@ -303,6 +303,7 @@ func sharedGetters(pkg *packages.Package) map[string]bool {
 // packageFacts are what the driver reads from a package's source once,
 // for all the subjects of the package.
 type packageFacts struct {
+	doc      string // the package's doc comment
 	literals []string
 	asserted []types.Type
 	shared   map[string]bool
@@ -310,7 +311,7 @@ type packageFacts struct {
 }
 
 func readPackage(pkg *packages.Package) *packageFacts {
-	return &packageFacts{literals: stringLiterals(pkg), asserted: assertedTypes(pkg),
+	return &packageFacts{doc: summary.PackageDoc(pkg.Syntax), literals: stringLiterals(pkg), asserted: assertedTypes(pkg),
 		shared: sharedGetters(pkg), clock: clockFuncs(pkg)}
 }
 
@@ -320,7 +321,7 @@ func readPackage(pkg *packages.Package) *packageFacts {
 // of a process-wide instance (moved to s.Shared).
 func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
 	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), summary.TypeDoc(pkg.Syntax, typ), wrappedDocs(pkg, typ)
-	s.PkgDoc = summary.PackageDoc(pkg.Syntax)
+	s.PkgDoc = f.doc
 	s.Clock = methodsIn(pkg, typ, f.clock)
 	s.Compared = comparedValues(pkg, typ)
 	s.Literals, s.Asserted = f.literals, f.asserted
