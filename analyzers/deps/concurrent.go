@@ -79,14 +79,27 @@ func sharedWithGoroutine(t *summary.Type, self, recv string) string {
 	return ""
 }
 
-// returnsChan reports whether sig returns a channel: a method whose
-// goroutine feeds the channel it returns is an iterator (Iter() <-chan
-// T), which runs as long as its caller drains it; using the object
-// meanwhile is the caller's choice, not the type's concurrency.
+// returnsChan reports whether sig returns a channel, or an iterator
+// holding one (a pointer to a struct with a channel field): a method
+// whose goroutine feeds what it returns is an iterator (Iter() <-chan T,
+// Iterator() *Iterator), which runs as long as its caller drains it;
+// using the object meanwhile is the caller's choice, not the type's
+// concurrency.
 func returnsChan(sig *types.Signature) bool {
 	for i := range sig.Results().Len() {
-		if _, ok := sig.Results().At(i).Type().Underlying().(*types.Chan); ok {
+		t := sig.Results().At(i).Type()
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Chan:
 			return true
+		case *types.Struct:
+			for j := range u.NumFields() {
+				if _, ok := u.Field(j).Type().Underlying().(*types.Chan); ok {
+					return true
+				}
+			}
 		}
 	}
 	return false

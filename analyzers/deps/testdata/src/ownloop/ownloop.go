@@ -63,3 +63,22 @@ func (s *Set) Iter() <-chan int {
 	}()
 	return ch
 }
+
+// Cursor hands out a Set's elements.
+type Cursor struct {
+	C    <-chan int
+	stop chan struct{}
+}
+
+// Cursor returns the elements through a Cursor a goroutine feeds: an
+// iterator too.
+func (s *Set) Cursor() *Cursor {
+	ch := make(chan int)
+	go func() {
+		for v := range s.m {
+			ch <- v
+		}
+		close(ch)
+	}()
+	return &Cursor{C: ch, stop: make(chan struct{})}
+}
