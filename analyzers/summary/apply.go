@@ -91,6 +91,9 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 						c := callerAll[i]
 						c.Broken = c.Broken || h.Broken
 						out = append(out, c)
+					} else if i < 0 && w.handedOver(h.Lock) && !heldIn(out, h.Lock) {
+						h.Site = w.site(instr, handedSite)
+						out = append(out, h)
 					}
 					continue
 				}
@@ -258,9 +261,16 @@ func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Su
 		return
 	}
 	// Net effects: the releases first (an unlock-and-relock callee
-	// releases, then holds again on return).
+	// releases, then holds again on return). A callee that releases a
+	// lock its caller was entered holding makes the caller a function
+	// entered holding it too (entrySeed): writeLocked() { …; unlock() }
+	// runs under its own caller's lock up to the call.
 	for _, r := range sum.Released {
-		for _, l := range m.loc(r) {
+		ls := m.loc(r)
+		for _, l := range ls {
+			if h, ok := entryHeld(sum, r); ok && len(ls) == 1 {
+				w.enteredHolding(st, l, h.Class, h.Mode)
+			}
 			w.release(st, instr, l)
 		}
 	}
@@ -269,6 +279,47 @@ func (w *walker) netEffects(st *state, instr ssa.Instruction, m *mapper, sum *Su
 			w.acquire(st, instr, h.Site, l, h.Class, h.Mode, false)
 		}
 	}
+}
+
+// handedOver reports whether the function, at a call of a callee entered
+// holding lock where it does not hold it for sure, had the lock handed
+// over: it tries to take lock, a channel used as a mutex, in a select
+// whose other cases lead to the call too. Another holder passes the
+// lock through one of them instead of releasing it
+//
+//	select {
+//	case s.lockC <- struct{}{}: // acquired
+//	case s.mergeC <- req:
+//		if <-s.merged { return } // else the lock is handed over
+//	}
+//	s.writeLocked() // releases s.lockC
+//
+// and the callee's accesses made before it releases the lock are the
+// function's own critical section.
+func (w *walker) handedOver(lock string) bool { return w.selected[lock] }
+
+// entryHeld returns the lock r as sum records it held on entry to its
+// function, at an access or acquisition made before releasing it.
+func entryHeld(sum *Summary, r string) (Held, bool) {
+	find := func(hs []Held) (Held, bool) {
+		for _, h := range hs {
+			if h.Lock == r && h.Site == entrySite {
+				return h, true
+			}
+		}
+		return Held{}, false
+	}
+	for i := range sum.Accesses {
+		if h, ok := find(sum.Accesses[i].Held); ok {
+			return h, true
+		}
+	}
+	for i := range sum.Acquires {
+		if h, ok := find(sum.Acquires[i].Held); ok {
+			return h, true
+		}
+	}
+	return Held{}, false
 }
 
 func heldIn(hs []Held, lock string) bool {

@@ -35,7 +35,7 @@ func TestChanLocks(t *testing.T) {
 		got = append(got, slices.Collect(maps.Keys(act.Result.(*summary.Result).ChanLocks))...)
 	}
 	slices.Sort(got)
-	want := []string{"chanlock.Journal.lockC", "chanlockdl.Log.lockC"}
+	want := []string{"chanlock.Batcher.lockC", "chanlock.Journal.lockC", "chanlock.Skipper.lockC", "chanlockdl.Log.lockC"}
 	if !slices.Equal(got, want) {
 		t.Errorf("channel locks %q, want %q", got, want)
 	}

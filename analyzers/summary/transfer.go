@@ -3,7 +3,6 @@ package summary
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -116,6 +115,9 @@ func (w *walker) chanLock(st *state, instr ssa.Instruction, ev lockstate.Event) 
 		w.lockPaths(st, instr, ev.Lock, locks, ev.Kind == lockstate.Acquire, ev.Mode)
 	case lockstate.Attempt:
 		for _, p := range locks {
+			if sel, ok := instr.(*ssa.Select); ok && len(sel.States) > 1 {
+				setAdd(&w.selected, p.Location())
+			}
 			w.acquire(st, instr, 0, p.Location(), lockClass(p, ev.Lock), ev.Mode, true)
 		}
 	case lockstate.Taken:
@@ -138,16 +140,29 @@ func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []l
 			w.acquire(st, instr, 0, loc, lockClass(p, v), mode, len(ps) > 1)
 			continue
 		}
-		if !slices.ContainsFunc(st.held, func(h Held) bool { return h.Lock == loc }) && len(ps) == 1 {
-			if w.entryRel == nil {
-				w.entryRel = map[string]Held{}
-			}
-			if _, ok := w.entryRel[loc]; !ok {
-				w.entryRel[loc] = Held{Lock: loc, Class: lockClass(p, v), Mode: mode, Site: entrySite,
-					Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
-			}
+		if len(ps) == 1 {
+			w.enteredHolding(st, loc, lockClass(p, v), mode)
 		}
 		w.release(st, instr, loc)
+	}
+}
+
+// enteredHolding records, before a release of lock, that the function
+// is entered holding it when it does not hold it here (see entrySeed).
+// An exported function is not entered holding a lock that other
+// packages cannot name (lockstate.Private): its callers there cannot
+// hold it, and one that releases it is a defect, or a helper of its
+// package's own callers that the package documents.
+func (w *walker) enteredHolding(st *state, lock, class string, mode lockstate.Mode) {
+	if heldIn(st.held, lock) || w.exported() && lockstate.Private(lock) {
+		return
+	}
+	if w.entryRel == nil {
+		w.entryRel = map[string]Held{}
+	}
+	if _, ok := w.entryRel[lock]; !ok {
+		w.entryRel[lock] = Held{Lock: lock, Class: class, Mode: mode, Site: entrySite,
+			Pos: w.fn.Pos(), Where: w.b.where(w.fn.Pos())}
 	}
 }
 
@@ -181,4 +196,11 @@ func (w *walker) Defer(st *state, i int, _ *ssa.Defer) {
 // them when the function has more than maxDefers.
 func (w *walker) Runs(st *state, i int) bool {
 	return len(w.e.Defers()) > maxDefers || st.deferred&(1<<i) != 0
+}
+
+// exported reports whether code of other packages may call the function
+// by name: an exported function or method, not a closure.
+func (w *walker) exported() bool {
+	obj, ok := w.fn.Object().(*types.Func)
+	return ok && obj.Exported() && w.fn.Parent() == nil
 }

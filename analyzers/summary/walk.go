@@ -39,12 +39,15 @@ type walker struct {
 	exitSet bool
 
 	// acquired are the locks the function acquires (itself or through a
-	// call that returns holding them); entryRel the
-	// locks it releases (directly) where it does not hold them: held on
+	// call that returns holding them); entryRel the locks it releases,
+	// itself or through a callee, where it does not hold them: held on
 	// entry, by its caller or by the function that started it as a
-	// goroutine and handed the lock over (see entrySeed).
+	// goroutine and handed the lock over (see entrySeed). selected are
+	// the channel locks it tries to take in a select with other cases
+	// (see handedOver).
 	acquired map[string]bool
 	entryRel map[string]Held
+	selected map[string]bool
 	// ops lists, by lock, the instructions that acquire (opAcquire) or
 	// release (opRelease) it, deferred calls at their defer statement.
 	ops map[string]map[ssa.Instruction]uint8
@@ -294,8 +297,13 @@ func (w *walker) solve(held []Held) []*state {
 	return in
 }
 
-// entrySite is the acquisition site of a lock held on entry.
-const entrySite int32 = -1
+// entrySite is the acquisition site of a lock held on entry;
+// handedSite, in a callee's site space, that of a lock handed over to
+// the function (handedOver).
+const (
+	entrySite  int32 = -1
+	handedSite int32 = -2
+)
 
 // withoutEntry returns hs without the locks held on entry (entrySeed):
 // they guard the function's accesses, but the function's acquisitions,

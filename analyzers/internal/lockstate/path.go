@@ -1,6 +1,7 @@
 package lockstate
 
 import (
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -301,4 +302,45 @@ func namedClass(t types.Type) string {
 		return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 	}
 	return ""
+}
+
+// Private reports whether code of another package cannot name the
+// location loc: it steps through an unexported field, or is rooted at an
+// unexported package variable. A lock there can be held only by code of
+// the package that declares it.
+func Private(loc string) bool {
+	rest := loc
+	if _, n, ok := global(loc); ok {
+		name := loc[strings.LastIndexByte(loc[:n], '.')+1 : n]
+		if !token.IsExported(name) {
+			return true
+		}
+		rest = loc[n:]
+	} else if i := strings.IndexAny(loc, ".[-"); i >= 0 {
+		rest = loc[i:]
+	} else {
+		return false
+	}
+	for rest != "" {
+		switch {
+		case strings.HasPrefix(rest, "[*]"):
+			rest = rest[3:]
+			continue
+		case strings.HasPrefix(rest, "->"):
+			rest = rest[2:]
+		case rest[0] == '.':
+			rest = rest[1:]
+		default:
+			return false
+		}
+		n := strings.IndexAny(rest, ".[-")
+		if n < 0 {
+			n = len(rest)
+		}
+		if n > 0 && !token.IsExported(rest[:n]) {
+			return true
+		}
+		rest = rest[n:]
+	}
+	return false
 }

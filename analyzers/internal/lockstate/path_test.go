@@ -259,3 +259,27 @@ func TestTypeClass(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivate(t *testing.T) {
+	for loc, want := range map[string]bool{
+		"$0.mu":                    true,
+		"$0.Mu":                    false,
+		"$0.Mutex":                 false,
+		"$0.s->stNextFileNum":      true,
+		"$0.S->Mu":                 false,
+		"$0.S->mu":                 true,
+		"$0.Locks[*].Mu":           false,
+		"$0.writeLockC->":          true,
+		"$0":                       false,
+		"$1->":                     false,
+		"@example.com/p.mu":        true,
+		"@example.com/p.Mu.state":  true,
+		"@example.com/p.Mu":        false,
+		`@"gopkg.in/yaml.v3".V.Mu`: false,
+		`@"gopkg.in/yaml.v3".v.Mu`: true,
+	} {
+		if got := Private(loc); got != want {
+			t.Errorf("Private(%q) = %v, want %v", loc, got, want)
+		}
+	}
+}
