@@ -931,6 +931,30 @@ func TestReach(t *testing.T) {
 	}
 }
 
+// TestLiteralAndDir checks two more ways users obtain objects: a type
+// with no constructor whose exported Writer field must be set is built
+// by a composite literal setting it (AsyncLog, though Std returns a
+// process-wide one), and a constructor that opens a store in an
+// existing directory gets one (Open's dirPath). Both races are found and
+// reproduced; their twins stay clean.
+func TestLiteralAndDir(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("literal", "dirarg")})
+	for typ, repro := range map[string]string{"AsyncLog": "&AsyncLog{Out: ", "Queue": "t.TempDir()"} {
+		tr := typeReport(t, rep, typ)
+		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
+			!strings.Contains(tr.Violations[0].Reproducer, repro) {
+			t.Errorf("%s: skipped %q, built by %v, violations %+v: want a race reproduced on an object built with %q\n%s",
+				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
+		}
+	}
+	for _, typ := range []string{"SyncLog", "SafeQueue"} {
+		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) {
+			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
+		}
+	}
+}
+
 // TestOwnGoroutineDeath checks that a constructor whose first object's
 // goroutine kills the process while the probe builds the second (Poller
 // with a small interval, the first probe's at seed 2) is probed again

@@ -137,15 +137,16 @@ func (r *typeRun) probe() bool {
 		}
 	}
 	zero := len(r.g.Ctors()) == 0
+	literal := r.s.LiteralFields()
 	if shared := r.s.Shared; len(shared) > 0 {
-		if zero && len(global) == 0 {
+		if zero && len(global) == 0 && len(literal) == 0 {
 			r.rep.Skipped = fmt.Sprintf("only a process-wide instance: %s returns a package-level variable, "+
 				"which every test would share, so no test can have fresh objects", strings.Join(shared, ", "))
 			return false
 		}
 		r.note("%s not used: it returns a process-wide instance (a package-level variable)", strings.Join(shared, ", "))
 	}
-	if zero && len(global) > 0 {
+	if zero && len(global) > 0 && len(literal) == 0 {
 		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process, "+
 			"with fresh names too (it changes process-wide state, such as a registration), so no test can have fresh objects",
 			strings.Join(global, ", "))
@@ -160,6 +161,9 @@ func (r *typeRun) probe() bool {
 	}
 	if zero {
 		r.rep.BuiltBy = []string{report.ZeroValue}
+		if len(literal) > 0 {
+			r.rep.BuiltBy = []string{fmt.Sprintf("a composite literal setting %s", strings.Join(literal, ", "))}
+		}
 	}
 	switch {
 	case zero && slices.ContainsFunc(r.s.Ctors, func(f *testgen.Func) bool { return !f.Iface() }):
@@ -169,11 +173,11 @@ func (r *typeRun) probe() bool {
 			"arguments (%s)", testgen.CtorProbes, strings.Join(firstFailures(failures, 3), "; "))
 		return false
 	case zero && len(r.s.Ctors) > 0:
-		r.note("no constructor returned a %s (%s): testing the zero value", r.s.Plan.Name,
-			strings.Join(firstFailures(failures, 3), "; "))
+		r.note("no constructor returned a %s (%s): testing %s", r.s.Plan.Name,
+			strings.Join(firstFailures(failures, 3), "; "), r.rep.BuiltBy[0])
 	case zero:
-		r.note("no constructor found (a function of the package returning %s, *%s or an interface they implement): testing the zero value",
-			r.s.Plan.Name, r.s.Plan.Name)
+		r.note("no constructor found (a function of the package returning %s, *%s or an interface they implement): testing %s",
+			r.s.Plan.Name, r.s.Plan.Name, r.rep.BuiltBy[0])
 	}
 	var panics []string
 	callable := 0

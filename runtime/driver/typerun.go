@@ -272,6 +272,14 @@ func describeObjects(test harness.Test) string {
 	var parts []string
 	for _, o := range test.Objects {
 		if o.Fn == "" {
+			if len(o.Args) == 1 {
+				var fields []string
+				for _, e := range o.Args[0].Elems {
+					fields = append(fields, e.Field+": "+describeArgs([]harness.Value{e}))
+				}
+				parts = append(parts, "literal {"+strings.Join(fields, ", ")+"}")
+				continue
+			}
 			parts = append(parts, "zero value")
 			continue
 		}
@@ -325,6 +333,8 @@ func describeArgs(args []harness.Value) string {
 		switch {
 		case a.K == harness.KLit:
 			out = append(out, a.Lit)
+		case a.K == harness.KPath && a.Lit == ".":
+			out = append(out, "new-dir")
 		case a.K == harness.KPath:
 			out = append(out, "new-dir/"+a.Lit)
 		case a.K == harness.KCall && a.Call != nil:

@@ -137,7 +137,8 @@ const (
 type Test struct {
 	Type string `json:"type"` // name of the type under test, as registered
 	// Objects holds, for each shared object, the call that constructs it:
-	// a registered constructor, or Fn == "" for the zero value.
+	// a registered constructor, or Fn == "" for the zero value, or for
+	// a composite literal when its one argument is a KStruct.
 	Objects []Call `json:"objects"`
 	Prefix  []Call `json:"prefix,omitempty"` // method calls on the shared objects
 	// Suffix holds the calls the two goroutines make (OpRun), or the
@@ -242,7 +243,9 @@ const (
 	// ("depcon-file.tmp") in a new, empty directory made for this value
 	// alone, so that each object and each iteration opens a file of its
 	// own (a database's file lock, taken by one object, does not block
-	// the next). The directories are under the child's TMPDIR, in the
+	// the next); Lit "." names the new directory itself, for a
+	// parameter naming a directory that must exist. The directories are
+	// under the child's TMPDIR, in the
 	// jail's scratch directory, and are removed when the request ends.
 	KPath = "path"
 	// KFresh is a string no other value of the process has: Lit

@@ -187,10 +187,14 @@ func (x *execution) callMethod(c Call, sc *scope) outcome {
 }
 
 // newObject makes a shared object: a pointer to a value of the type under
-// test, built by constructor c or, when c.Fn is "", the zero value.
+// test, built by constructor c or, when c.Fn is "", the zero value, or
+// the literal its one KStruct argument describes.
 func (x *execution) newObject(c Call, sc *scope) (reflect.Value, error) {
 	zero := reflect.ValueOf(x.r.types[x.req.Test.Type]())
 	if c.Fn == "" {
+		if len(c.Args) == 1 && c.Args[0].K == KStruct {
+			return x.r.build(c.Args[0], zero.Type(), sc)
+		}
 		return zero, nil
 	}
 	v, err := x.r.construct(c, sc)

@@ -33,14 +33,14 @@ const CtorProbes = 6
 const growFrom = 3
 
 // CtorProbe returns a sequential test that builds two objects with
-// constructor f ("" for the zero value), at its attempt-th probe (from
+// constructor f (nil: the literal of a type without one), at its attempt-th probe (from
 // 0): twice with the same arguments, since a constructor that changes
 // process-wide state (a registration on a default mux, a global
 // registry) fails the second time, and cannot give a test fresh objects.
 // With fresh set, the second object gets fresh strings instead (see
 // FreshStrings).
 func (g *Generator) CtorProbe(f *Func, attempt int, fresh bool) harness.Test {
-	c := harness.Call{}
+	c := g.literal()
 	if f != nil {
 		v := g.valuer(nil)
 		if attempt >= growFrom {

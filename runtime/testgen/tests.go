@@ -102,7 +102,7 @@ func (g *Generator) freshObject(i int) harness.Call { return g.newObject(i, true
 func (g *Generator) newObject(i int, fresh bool) harness.Call {
 	fs := g.Ctors()
 	if len(fs) == 0 {
-		return harness.Call{}
+		return g.literal()
 	}
 	f := fs[g.rng.IntN(len(fs))]
 	others := make([]int, i)

@@ -61,7 +61,11 @@ func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
 		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 && namesFile(p.Name()) {
-			out = append(out, harness.Value{K: harness.KPath, Lit: pathLits[v.rng.IntN(len(pathLits))]})
+			lits := pathLits
+			if namesDir(p.Name()) {
+				lits = dirLits
+			}
+			out = append(out, harness.Value{K: harness.KPath, Lit: lits[v.rng.IntN(len(lits))]})
 			continue
 		}
 		out = append(out, v.value(p.Type(), depth))
@@ -72,6 +76,18 @@ func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 // pathLits are the names a parameter naming a file gets, each in a new
 // directory of its own (harness.KPath).
 var pathLits = []string{"depcon-file", "depcon-dir/file", "depcon-file.tmp", "depcon-dir"}
+
+// dirLits are those a parameter naming a directory gets: mostly the new
+// directory itself ("."), which a constructor opening a store in an
+// existing directory needs, else a path in it that does not exist yet.
+var dirLits = []string{".", ".", "depcon-dir"}
+
+// namesDir reports whether a parameter's name says it names a
+// directory.
+func namesDir(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "dir") || strings.Contains(n, "folder")
+}
 
 // namesFile reports whether a parameter's name says it names a file.
 func namesFile(name string) bool {

@@ -149,8 +149,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return e
 	case harness.KPath:
 		// A file of its own in every iteration, as depcon gave it.
-		w.imports["path/filepath"] = "filepath"
-		e := "filepath.Join(t.TempDir(), " + strconv.Quote(v.Lit) + ")"
+		e := "t.TempDir()"
+		if v.Lit != "." {
+			w.imports["path/filepath"] = "filepath"
+			e = "filepath.Join(t.TempDir(), " + strconv.Quote(v.Lit) + ")"
+		}
 		if _, named := types.Unalias(t).(*types.Named); named {
 			e = w.typ(t) + "(" + e + ")"
 		}

@@ -250,6 +250,9 @@ func simple(v harness.Value) bool {
 // object returns the expression that builds a shared object.
 func (w *writer) object(c harness.Call) string {
 	if c.Fn == "" {
+		if len(c.Args) == 1 && c.Args[0].K == harness.KStruct {
+			return w.expr(c.Args[0], types.NewPointer(w.s.Type))
+		}
 		return "&" + w.s.TypeExpr() + "{}"
 	}
 	return w.adapt(w.funcCall(c), w.s.Funcs[c.Fn], types.NewPointer(w.s.Type))
