@@ -955,6 +955,28 @@ func TestLiteralAndDir(t *testing.T) {
 	}
 }
 
+// TestGenericFuncs checks that generic functions of the package build
+// objects and values: Cache, obtained only through a generic builder
+// (NewBuilder[K, V](n).Build()), is built with the type arguments of the
+// type under test, and Registry's Add gets a Source made by the generic
+// NewStatic[T]. Both races are found and reproduced by tests that call
+// the same instantiations; SafeRegistry stays clean.
+func TestGenericFuncs(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("generic")})
+	for typ, repro := range map[string]string{"Cache": "NewBuilder[int, int](", "Registry": "NewStatic["} {
+		tr := typeReport(t, rep, typ)
+		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
+			!strings.Contains(tr.Violations[0].Reproducer, repro) {
+			t.Errorf("%s: skipped %q, built by %v, violations %+v: want a race reproduced with %q\n%s",
+				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
+		}
+	}
+	if tr := typeReport(t, rep, "SafeRegistry"); tr.Skipped != "" || len(tr.Violations) > 0 {
+		t.Errorf("SafeRegistry: skipped %q, violations %+v: want it built and clean", tr.Skipped, tr.Violations)
+	}
+}
+
 // TestOwnGoroutineDeath checks that a constructor whose first object's
 // goroutine kills the process while the probe builds the second (Poller
 // with a small interval, the first probe's at seed 2) is probed again

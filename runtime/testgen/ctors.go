@@ -95,8 +95,20 @@ func (s *Subject) findBuilders() {
 			continue
 		}
 		b, ok := tn.Type().(*types.Named)
-		if !ok || b.TypeParams().Len() > 0 || types.IsInterface(b) || s.isSubject(b) {
+		if !ok || types.IsInterface(b) || s.isSubject(b) {
 			continue
+		}
+		if b.TypeParams().Len() > 0 {
+			// A generic builder builds the type under test with its
+			// type arguments: Builder[K, V] for a Cache[K, V].
+			if b.TypeParams().Len() != len(s.TypeArgs) {
+				continue
+			}
+			inst, err := types.Instantiate(nil, b, s.TypeArgs, true)
+			if err != nil {
+				continue
+			}
+			b = inst.(*types.Named)
 		}
 		var chain, terminal []*Func
 		mset := types.NewMethodSet(types.NewPointer(b))
@@ -110,9 +122,9 @@ func (s *Subject) findBuilders() {
 			switch {
 			case res == nil:
 			case types.Identical(res, b):
-				chain = append(chain, methodExpr(b, m, res))
+				chain = append(chain, s.methodExpr(b, m, res))
 			case s.builds(res):
-				terminal = append(terminal, methodExpr(b, m, res))
+				terminal = append(terminal, s.methodExpr(b, m, res))
 			}
 		}
 		if len(terminal) == 0 {
@@ -125,20 +137,22 @@ func (s *Subject) findBuilders() {
 }
 
 // methodExpr returns method m of *b as a function taking its receiver
-// first.
-func methodExpr(b *types.Named, m *types.Func, res *types.Named) *Func {
+// first, named without b's type arguments, written with them.
+func (s *Subject) methodExpr(b *types.Named, m *types.Func, res *types.Named) *Func {
 	msig := m.Type().(*types.Signature)
 	recv := msig.Recv().Type()
-	expr := b.Obj().Name() + "." + m.Name()
+	name := b.Obj().Name() + "." + m.Name()
+	expr := types.TypeString(b, s.Qualifier) + "." + m.Name()
 	if _, ptr := recv.(*types.Pointer); ptr {
-		expr = "(*" + b.Obj().Name() + ")." + m.Name()
+		name = "(*" + b.Obj().Name() + ")." + m.Name()
+		expr = "(*" + types.TypeString(b, s.Qualifier) + ")." + m.Name()
 	}
 	params := []*types.Var{types.NewParam(m.Pos(), m.Pkg(), "recv", recv)}
 	for i := range msig.Params().Len() {
 		params = append(params, msig.Params().At(i))
 	}
 	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), msig.Results(), msig.Variadic())
-	return &Func{Name: expr, Expr: expr, Sig: sig, Res: res}
+	return &Func{Name: name, Expr: expr, Sig: sig, Res: res}
 }
 
 func (s *Subject) addFunc(f *Func) {
@@ -180,29 +194,26 @@ func (s *Subject) ctorsOf() []*Func {
 	return append(direct, ifaces...)
 }
 
-// instantiate instantiates the generic function fn whose result res is
-// the type under test or an interface it may implement, or returns nil.
-// The result's type arguments must be fn's type parameters; they take
-// the type arguments of the type under test, position by position.
+// instantiate instantiates the generic function fn, whose result is
+// res, or returns nil. When res's type arguments are fn's type
+// parameters, as many as the type under test has (func New[K, V any]()
+// *Map[K, V], a builder's NewBuilder[K, V]), they take the type under
+// test's, position by position: its constructors and builders build it.
+// Otherwise fn's type parameters take the first candidates that satisfy
+// them (typeArgs): a function building a value of another type of the
+// package (NewResource[T]) for a parameter, never the type under test.
 func (s *Subject) instantiate(fn *types.Func, res *types.Named) *Func {
-	if len(s.TypeArgs) == 0 || res.TypeArgs().Len() != len(s.TypeArgs) {
-		return nil
-	}
-	if !types.IsInterface(res) && res.Origin() != s.Type.(*types.Named).Origin() {
-		return nil
-	}
 	sig := fn.Type().(*types.Signature)
-	tps := sig.TypeParams()
-	args := make([]types.Type, tps.Len())
-	for i := range res.TypeArgs().Len() {
-		tp, ok := res.TypeArgs().At(i).(*types.TypeParam)
-		if !ok || tp.Index() >= len(args) || args[tp.Index()] != nil {
+	subject := types.IsInterface(res) || res.Origin() == s.Type.(*types.Named).Origin()
+	args := s.boundArgs(sig.TypeParams(), res)
+	if args == nil {
+		if subject && len(s.TypeArgs) > 0 {
 			return nil
 		}
-		args[tp.Index()] = s.TypeArgs[i]
-	}
-	if slices.Contains(args, nil) {
-		return nil
+		var err error
+		if args, err = typeArgs(sig.TypeParams()); err != nil {
+			return nil
+		}
 	}
 	inst, err := types.Instantiate(nil, sig, args, true)
 	if err != nil {
@@ -215,10 +226,31 @@ func (s *Subject) instantiate(fn *types.Func, res *types.Named) *Func {
 	}
 	f := &Func{Name: fn.Name(), Expr: fn.Name() + "[" + strings.Join(names, ", ") + "]", Sig: isig,
 		Res: resultNamed(isig)}
-	if f.Res == nil || !s.builds(f.Res) {
+	if f.Res == nil || subject && !s.builds(f.Res) {
 		return nil
 	}
 	return f
+}
+
+// boundArgs returns the type arguments of the type under test for the
+// type parameters tps, when res's type arguments are exactly those
+// parameters and as many as the type under test has; nil otherwise.
+func (s *Subject) boundArgs(tps *types.TypeParamList, res *types.Named) []types.Type {
+	if len(s.TypeArgs) == 0 || res.TypeArgs().Len() != len(s.TypeArgs) {
+		return nil
+	}
+	args := make([]types.Type, tps.Len())
+	for i := range res.TypeArgs().Len() {
+		tp, ok := res.TypeArgs().At(i).(*types.TypeParam)
+		if !ok || tp.Index() >= len(args) || args[tp.Index()] != nil {
+			return nil
+		}
+		args[tp.Index()] = s.TypeArgs[i]
+	}
+	if slices.Contains(args, nil) {
+		return nil
+	}
+	return args
 }
 
 // resultNamed returns N when sig returns N or *N for a named type N
