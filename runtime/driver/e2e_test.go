@@ -889,14 +889,16 @@ func TestSequentialFailureRetired(t *testing.T) {
 // constructor whose interval every call waits for, a constructor whose
 // goroutine kills the process on small intervals while the probe builds
 // its second object (Poller: no sign of process-wide state), a factory
-// parameter the package has a function for (Limiter). Store's
+// parameter the package has a function for (Limiter), a method whose
+// object's ticker ends the process on a zero interval (Rate: the
+// arguments are blamed, not the method). Store's
 // lock-off switch is never called
 // (Store is correct), and Strict, which no generated arguments build, is
 // "not tested", never clean.
 func TestReach(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("reach")})
-	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker", "Poller", "Limiter"} {
+	for _, typ := range []string{"flusher", "Pool", "Meter", "Group", "Watcher", "Conn", "Batcher", "Recycler", "Ticker", "Poller", "Limiter", "Rate"} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || slices.Contains(tr.BuiltBy, report.ZeroValue) {
 			t.Errorf("%s: not tested with a working object: %q, built by %v", typ, tr.Skipped, tr.BuiltBy)
@@ -923,10 +925,10 @@ func TestReach(t *testing.T) {
 	if !strings.HasPrefix(strict.Skipped, "no working object") {
 		t.Errorf("Strict: skipped %q, want no working object\n%s", strict.Skipped, reportText(rep))
 	}
-	if r := rep.Reach; r == nil || r.Total != 13 || r.Tested != 12 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
-		t.Errorf("reach %+v, want 12 of 13 with Strict not tested", r)
+	if r := rep.Reach; r == nil || r.Total != 14 || r.Tested != 13 || len(r.NotTested) != 1 || r.NotTested[0].Type != "Strict" {
+		t.Errorf("reach %+v, want 13 of 14 with Strict not tested", r)
 	}
-	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 12 of 13 types with synchronisation") {
+	if text := reportText(rep); !strings.Contains(text, "reach: tested with a working object: 13 of 14 types with synchronisation") {
 		t.Errorf("no reach line in the report:\n%s", text)
 	}
 }

@@ -183,6 +183,12 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 // sequentialDeath handles a child that died in a sequential step: the
 // method or constructor called there is kept out of later tests.
 func (r *typeRun) sequentialDeath(c *testgen.Case, rep *child.Reply) {
+	if inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
+		// A goroutine of an object ended the process: its arguments are
+		// to blame more than the call in progress.
+		r.forgetObjects(c.Test, rep.Death.Msg)
+		return
+	}
 	switch {
 	case stepIndex(rep.Step, "prefix") >= 0:
 		m := c.Test.Prefix[stepIndex(rep.Step, "prefix")].Fn
@@ -198,6 +204,16 @@ func (r *typeRun) sequentialDeath(c *testgen.Case, rep *child.Reply) {
 	default:
 		r.logf("test %d skipped: %s", r.tests, outcome(rep))
 	}
+}
+
+// forgetObjects keeps the constructor arguments of test's objects, one of
+// whose goroutines ended the process with msg, out of later objects.
+func (r *typeRun) forgetObjects(test harness.Test, msg string) {
+	if r.g.ForgetObjects(test.Objects) {
+		r.logf("test %d: an object's goroutine ended the process (%s): its constructor's arguments are not used again", r.tests, msg)
+		return
+	}
+	r.logf("test %d skipped: an object's goroutine ended the process (%s)", r.tests, msg)
 }
 
 // stepIndex returns i for step "kind i", or -1.

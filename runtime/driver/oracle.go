@@ -46,6 +46,9 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 				r.logf("test %d: %s %s, but also sequentially (%s;%s): %s", r.tests, cand.kind, cand.msg,
 					seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep))
 				r.failsSequentially(c.Target, fmt.Sprintf("%s;%s: %s", seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep)))
+				if cand.ownGoroutine && rep.Death != nil {
+					r.forgetObjects(test, rep.Death.Msg)
+				}
 			}
 			return nil
 		}

@@ -195,17 +195,19 @@ func (r *typeRun) probe() bool {
 		// unlucky arguments) says nothing about m: try other arguments.
 		var test harness.Test
 		var rep *child.Reply
-		// One that panics may have been given unlucky arguments too: the
-		// retries build the object with fresh ones, and the arguments
-		// that work are the objects' from then on (a factory parameter
-		// whose default makes an object every call panics on).
+		// One that panics, or whose object's goroutine ends the process,
+		// may have been given unlucky arguments too: the retries build
+		// the object with fresh ones, and the arguments that work are the
+		// objects' from then on (a factory parameter whose default makes
+		// an object every call panics on; a zero interval the object's
+		// ticker, started by the call, refuses).
 		for attempt := range 3 {
 			test = r.g.MethodProbe(m, attempt > 0)
 			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
 				return false
 			}
-			if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" {
+			if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" && !inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
 				if attempt > 0 {
 					r.g.ObjectWorks(test.Objects[0])
 				}

@@ -94,6 +94,25 @@ func (g *Generator) ObjectWorks(c harness.Call) {
 	}), 0, workedArgs{args: c.Args})
 }
 
+// ForgetObjects drops the arguments of the constructor calls objs from
+// those known to build working objects (see CtorWorked): an object built
+// with them ended the process from a goroutine of its own (a zero
+// interval its ticker refuses). It reports whether it dropped any.
+func (g *Generator) ForgetObjects(objs []harness.Call) bool {
+	dropped := false
+	for _, c := range objs {
+		if c.Fn == "" {
+			continue
+		}
+		n := len(g.ctorArgs[c.Fn])
+		g.ctorArgs[c.Fn] = slices.DeleteFunc(g.ctorArgs[c.Fn], func(w workedArgs) bool {
+			return reflect.DeepEqual(w.args, c.Args)
+		})
+		dropped = dropped || len(g.ctorArgs[c.Fn]) < n
+	}
+	return dropped
+}
+
 // workedArgs are the arguments of a constructor's probe that built an
 // object, and how long the probe took.
 type workedArgs struct {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/depcon/depcon/runtime/harness"
@@ -132,6 +133,10 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 		return v.context()
 	}
 	if isNamed(t, "time", "Duration") {
+		if v.grow > 0 {
+			// A growing probe: 8ms, 64ms, 512ms.
+			return harness.Value{K: harness.KLit, Lit: strconv.Itoa(1_000_000 << (3 * v.grow))}
+		}
 		return harness.Value{K: harness.KLit, Lit: v.duration(depth)}
 	}
 	if c := v.ctor(t, depth); c != nil {

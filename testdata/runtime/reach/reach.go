@@ -4,8 +4,9 @@
 // arguments, a registry refusing duplicate names, a constructor with two
 // results, a method taking a receive-only channel, an unlocked Close, an
 // option that enables the racy path, settings with a required func, and a
-// constructor whose goroutine dies on small intervals, and a factory
-// parameter the package has a function for.
+// constructor whose goroutine dies on small intervals, a factory
+// parameter the package has a function for, and a method whose object's
+// ticker dies on small intervals.
 // Store's lock-off switch must never be called: Store is correct.
 package reach
 
@@ -416,3 +417,37 @@ func (l *Limiter) Allow() bool {
 	}
 	return ok
 }
+
+// Rate counts hits. Its first Incr starts a ticker of a twentieth of its
+// interval in a goroutine, which a zero or tiny interval makes panic:
+// the call then ends the process from the object's goroutine, which says
+// nothing of Incr; larger intervals work.
+type Rate struct {
+	mu       sync.Mutex
+	interval time.Duration
+	started  bool
+	hits     int
+}
+
+// NewRate returns a counter over interval.
+func NewRate(interval time.Duration) *Rate { return &Rate{interval: interval} }
+
+// Incr counts a hit, starting the ticker at the first.
+func (r *Rate) Incr() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.started {
+		r.started = true
+		go r.tick(r.interval / 20)
+	}
+	r.hits++
+}
+
+func (r *Rate) tick(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	<-t.C
+}
+
+// Hits returns the hits, without the lock: the race.
+func (r *Rate) Hits() int { return r.hits }
