@@ -157,7 +157,6 @@ func (cfg Config) Validate() error {
 // more than the CPUs Go uses. A type's testing leaves its CPU idle part
 // of the time (a child that starts, a watchdog that waits, the
 // linearizability oracle's pauses, a reproducer's build), and a
-// scheduled test runs on one CPU: on two CPUs, the README's main job
-// took 114 s with two types at a time, 85 to 97 s with three, and 82
-// and 86 s with four (84 s with five) at a91a904.
+// scheduled test runs on one CPU: the types beyond one per CPU use the
+// idle time.
 func DefaultParallel() int { return runtime.GOMAXPROCS(0) + 2 }
