@@ -3,8 +3,11 @@ package unguarded
 import (
 	"fmt"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/internal/report"
@@ -47,8 +50,12 @@ func checkOnce(pass *analysis.Pass, t *typeEntries, uses []use, reported reports
 		}
 	}
 	recv := t.obj.Type()
+	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	for _, u := range uses {
 		if u.a.Write || !u.a.Pos.IsValid() || u.quiet || callsDo(recv, u.m) || promotedHere(u.m, t) {
+			continue
+		}
+		if f, _ := field(u.a.Loc); t.started[u.m] && startedAfterOnceWrites(res, u.m.Func, strings.TrimPrefix(f, "$0.")) {
 			continue
 		}
 		// The writes of what u reads: the field may be a struct whose
@@ -104,4 +111,89 @@ func callsDo(recv types.Type, m *summary.Method) bool {
 		}
 	}
 	return false
+}
+
+// startedAfterOnceWrites reports whether method fn runs only as
+// goroutines that functions a sync.Once's Do runs start after writing
+// the receiver's field name: the go statement orders the goroutine's
+// reads after those writes, and the Once makes them the only ones
+//
+//	func (w *Writer) init() { w.file = open(); go w.loop() } // w.once.Do(w.init)
+func startedAfterOnceWrites(res *summary.Result, fn *ssa.Function, name string) bool {
+	sites := 0
+	for _, f := range res.SSA.SrcFuncs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				g, ok := instr.(*ssa.Go)
+				if !ok || g.Call.IsInvoke() || methodOf(g.Call.Value) != fn {
+					continue
+				}
+				if !runByOnce(res, f) || !writtenBefore(f, g, name) {
+					return false
+				}
+				sites++
+			}
+		}
+	}
+	return sites > 0
+}
+
+// runByOnce reports whether some call of sync.Once's Do in the package
+// runs fn: it is passed fn, a closure of it, or a method value of it.
+func runByOnce(res *summary.Result, fn *ssa.Function) bool {
+	for _, f := range res.SSA.SrcFuncs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok || lockstate.SyncMethod(c.Call.StaticCallee()) != "(*sync.Once).Do" || len(c.Call.Args) != 2 {
+					continue
+				}
+				arg := c.Call.Args[1]
+				if mc, ok := arg.(*ssa.MakeClosure); ok {
+					arg = mc.Fn
+				}
+				g, ok := arg.(*ssa.Function)
+				if ok && (g == fn || g.Synthetic != "" && g.Object() != nil && g.Object() == fn.Object()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// writtenBefore reports whether fn stores to its receiver's field name,
+// and every such store comes before go statement g on every path.
+func writtenBefore(fn *ssa.Function, g *ssa.Go, name string) bool {
+	stores := 0
+	for _, b := range fn.Blocks {
+		for i, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || len(fn.Params) == 0 || fa.X != fn.Params[0] || fieldName(fa) != name {
+				continue
+			}
+			stores++
+			if b == g.Block() {
+				if i > slices.Index(b.Instrs, ssa.Instruction(g)) {
+					return false
+				}
+			} else if !b.Dominates(g.Block()) {
+				return false
+			}
+		}
+	}
+	return stores > 0
+}
+
+// fieldName returns the name of the field fa addresses.
+func fieldName(fa *ssa.FieldAddr) string {
+	st, ok := lockstate.Deref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return ""
+	}
+	return st.Field(fa.Field).Name()
 }

@@ -1,6 +1,9 @@
 package unguarded
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Rotator resolves its configuration once, under a sync.Once, and reads
 // it under its lock or after a Do of the Once; its background mill
@@ -80,3 +83,54 @@ func (f *Fuzzer) Dir() string {
 
 // Failed reads the failure flag.
 func (f *Fuzzer) Failed() bool { return f.state.failed }
+
+// LazyWriter starts its writing goroutine from the function its Once
+// runs, after setting the file the goroutine reads: the go statement
+// orders the read after the write. Silent.
+type LazyWriter struct {
+	once sync.Once
+	ch   chan []byte
+	file *strings.Builder
+}
+
+func (w *LazyWriter) init() {
+	w.ch = make(chan []byte, 8)
+	w.file = new(strings.Builder)
+	go w.loop()
+}
+
+func (w *LazyWriter) loop() {
+	for p := range w.ch {
+		w.file.Write(p)
+	}
+}
+
+func (w *LazyWriter) Write(p []byte) {
+	w.once.Do(w.init)
+	w.ch <- p
+}
+
+// LateWriter sets the file after starting the goroutine that reads it:
+// the read races with the write.
+type LateWriter struct {
+	once sync.Once
+	ch   chan []byte
+	file *strings.Builder
+}
+
+func (w *LateWriter) init() {
+	w.ch = make(chan []byte, 8)
+	go w.loop()
+	w.file = new(strings.Builder)
+}
+
+func (w *LateWriter) loop() {
+	for p := range w.ch {
+		w.file.Write(p) // want `w.file is read in loop with no lock and no Do of the sync.Once whose function writes it`
+	}
+}
+
+func (w *LateWriter) Write(p []byte) {
+	w.once.Do(w.init)
+	w.ch <- p
+}
