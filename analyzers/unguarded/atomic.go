@@ -22,8 +22,9 @@ type entryAccess struct {
 // mixed reports the plain accesses of a location of the receiver that
 // other accesses make with sync/atomic: the atomic side takes no lock, so
 // a plain access races with it unless both hold a common lock (in write
-// mode on one side at least) or both only read.
-func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
+// mode on one side at least) or both only read. The methods out of the
+// users' reach (unreached) make no access that races.
+func mixed(pass *analysis.Pass, t *typeEntries, reported reports, unreached map[*summary.Method]bool) {
 	if isLocker(t.obj.Type()) {
 		return // a lock implementation: its atomics are its synchronisation
 	}
@@ -31,6 +32,9 @@ func mixed(pass *analysis.Pass, t *typeEntries, reported reports) {
 	plains := map[string][]entryAccess{}
 	var locs []string
 	for _, m := range t.methods {
+		if unreached[m] {
+			continue // no user calls it: its accesses race with nothing
+		}
 		for _, a := range m.Summary.Accesses {
 			if !strings.HasPrefix(a.Loc, "$0.") || a.Flags&(summary.SyncMap|summary.Chan|summary.Indirect|summary.May|summary.LastRef) != 0 {
 				continue

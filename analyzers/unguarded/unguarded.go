@@ -98,7 +98,8 @@ func run(pass *analysis.Pass) (any, error) {
 		// which lock guards a field, but are not reported.
 		unreached := map[*summary.Method]bool{}
 		for _, m := range t.methods {
-			if f, ok := m.Func.Object().(*types.Func); ok && !t.started[m] && reach.Unreached(f) {
+			if f, ok := m.Func.Object().(*types.Func); ok && !t.started[m] && (reach.Unreached(f) ||
+				promoted(m, t) && reach.UnreachedPromoted(t.obj.Type().(*types.Named), f)) {
 				unreached[m] = true
 			}
 		}
@@ -107,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		lay := structLayout(pass, t.obj)
-		mixed(pass, t, reported)
+		mixed(pass, t, reported, unreached)
 		lazy := lazyInits(res, t.obj, t.methods)
 		byField := map[string][]use{}
 		var fields []string
@@ -517,21 +518,35 @@ func (t *typeEntries) truncated(res *summary.Result) bool {
 // embedded type declared in the same package (the wrapper the SSA form
 // makes for it).
 func promotedHere(m *summary.Method, t *typeEntries) bool {
+	n := promotedFrom(m, t)
+	return n != nil && n.Obj().Pkg() == t.obj.Pkg()
+}
+
+// promoted reports whether m is a method of t promoted from an embedded
+// type.
+func promoted(m *summary.Method, t *typeEntries) bool { return promotedFrom(m, t) != nil }
+
+// promotedFrom returns the embedded type whose method m is promoted to
+// t, or nil when m is t's own.
+func promotedFrom(m *summary.Method, t *typeEntries) *types.Named {
 	if m.Func == nil || m.Func.Synthetic == "" {
-		return false
+		return nil
 	}
 	fn, ok := m.Func.Object().(*types.Func)
 	if !ok {
-		return false
+		return nil
 	}
 	recv := fn.Signature().Recv()
 	if recv == nil {
-		return false
+		return nil
 	}
 	rt := recv.Type()
 	if p, ok := rt.(*types.Pointer); ok {
 		rt = p.Elem()
 	}
 	n, ok := types.Unalias(rt).(*types.Named)
-	return ok && n.Origin().Obj() != t.obj && n.Obj().Pkg() == t.obj.Pkg()
+	if !ok || n.Origin().Obj() == t.obj {
+		return nil
+	}
+	return n
 }

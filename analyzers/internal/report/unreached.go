@@ -12,6 +12,7 @@ import (
 type Reach struct {
 	pass    *analysis.Pass
 	named   map[*types.Func]bool          // methods (origins) that non-test code names
+	onType  map[typeMethod]bool           // the same, by the type they are selected on
 	ifaces  map[string][]*types.Interface // interfaces the package uses, by method name
 	exposed map[*types.TypeName]bool      // whether an exported name mentions the type
 }
@@ -50,8 +51,39 @@ func (r *Reach) Unreached(m *types.Func) bool {
 	if r.named[m.Origin()] {
 		return false
 	}
+	return r.outOfReach(named, m.Name())
+}
+
+// UnreachedPromoted is Unreached for method m promoted to the unexported
+// type named from a type it embeds: it is out of reach when no code of
+// the package's non-test files selects it on named (calls of m on the
+// embedded type, or on other types that embed it, do not reach named's),
+// no interface the package uses has it, and no exported name mentions
+// named (a logger copied into an unexported io.Writer wrapper, whose
+// promoted SetLevel nothing can call).
+func (r *Reach) UnreachedPromoted(named *types.Named, m *types.Func) bool {
+	pass := r.pass
+	if named.Obj().Exported() || named.Obj().Parent() != pass.Pkg.Scope() || InTestFile(pass, named.Obj().Pos()) {
+		return false
+	}
+	r.build()
+	if r.onType[typeMethod{named.Origin().Obj(), m.Name()}] {
+		return false
+	}
+	return r.outOfReach(named, m.Name())
+}
+
+// A typeMethod is a method name selected on a type.
+type typeMethod struct {
+	t    *types.TypeName
+	name string
+}
+
+// outOfReach reports whether no interface the package uses has a method
+// name that named fulfils, and no exported name mentions named.
+func (r *Reach) outOfReach(named *types.Named, name string) bool {
 	ptr := types.NewPointer(named)
-	for _, iface := range r.ifaces[m.Name()] {
+	for _, iface := range r.ifaces[name] {
 		if types.Implements(named, iface) || types.Implements(ptr, iface) {
 			return false
 		}
@@ -59,7 +91,7 @@ func (r *Reach) Unreached(m *types.Func) bool {
 	obj := named.Obj()
 	e, ok := r.exposed[obj]
 	if !ok {
-		e = exposed(pass, obj)
+		e = exposed(r.pass, obj)
 		r.exposed[obj] = e
 	}
 	return !e
@@ -72,7 +104,7 @@ func (r *Reach) build() {
 		return
 	}
 	pass := r.pass
-	r.named, r.ifaces = map[*types.Func]bool{}, map[string][]*types.Interface{}
+	r.named, r.ifaces, r.onType = map[*types.Func]bool{}, map[string][]*types.Interface{}, map[typeMethod]bool{}
 	for id, obj := range pass.TypesInfo.Uses {
 		if f, ok := obj.(*types.Func); ok && !InTestFile(pass, id.Pos()) {
 			r.named[f.Origin()] = true
@@ -81,6 +113,9 @@ func (r *Reach) build() {
 	for sel, s := range pass.TypesInfo.Selections {
 		if f, ok := s.Obj().(*types.Func); ok && !InTestFile(pass, sel.Pos()) {
 			r.named[f.Origin()] = true
+			if n, ok := types.Unalias(deref(s.Recv())).(*types.Named); ok {
+				r.onType[typeMethod{n.Origin().Obj(), f.Name()}] = true
+			}
 		}
 	}
 	seen := map[*types.Interface]bool{}
@@ -165,4 +200,12 @@ func mentions(t types.Type, tn *types.TypeName, seen map[types.Type]bool) bool {
 		}
 	}
 	return false
+}
+
+// deref returns the element type of a pointer type, or t.
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
