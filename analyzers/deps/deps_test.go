@@ -437,12 +437,13 @@ func TestSetUp(t *testing.T) {
 		"Group.WithErrors": "it is an option conversion into ErrGroup, made before use",
 		"expiring.WithTTL": "it returns its receiver (a fluent setter)",
 		"Layered.Size":     "it returns the configuration it is promoted from (a fluent setter)",
+		"Mux.Match":        "it takes no lock and is the only writer of m.matchers, which the other methods read without synchronisation",
 	}
 	// Queue.Init writes items, which Push appends to under the lock;
 	// Conn.Close writes, unlocked, what Read reads locked; Sink.Stop
 	// ends the object's use: none is a set-up method.
 	for _, typ := range []string{"Cache", "Pool", "Server", "Counter", "List", "Group", "Registry", "Queue", "Conn",
-		"Sink", "Ring", "Handler", "expiring", "Headers", "Layered"} {
+		"Sink", "Ring", "Handler", "expiring", "Headers", "Layered", "Mux"} {
 		tp := p.Type(typ)
 		if tp == nil {
 			tp = p.Full(typ)

@@ -44,10 +44,10 @@ import (
 //     teardown): that runs while the object is in use;
 //   - its documentation says it is safe for concurrent use ("a
 //     thread-safe way of setting a header");
-//   - it writes, taking no lock, a field that another method accesses
-//     under a lock (see guardedElsewhere), unless it is a fluent setter:
-//     the type guards that field, and the unlocked write is a bug
-//     candidate;
+//   - it writes, taking no lock, a field that the other methods access
+//     under a lock held at every access (see guardedElsewhere), unless
+//     it is a fluent setter: the type guards that field, and the
+//     unlocked write is a bug candidate;
 //   - it switches the type's synchronisation off (Method.LockOff).
 //
 // Of a method whose summary was cut at its size limit, only the
@@ -177,25 +177,52 @@ func teardownWord(w string) bool {
 }
 
 // guardedElsewhere returns a location that m writes with a plain write
-// and no lock held, and that another method accesses with a lock held;
-// "" when there is none.
+// and no lock held, and that the other methods access with a lock held
+// at every access: a lock that guards it; "" when there is none. A lock
+// held at some of those accesses only guards nothing: a reader that
+// happens to run in a critical section (cmux's Close, reading the
+// matchers under the lock of its connections, which Serve reads
+// without it) is no evidence of a guard.
 func guardedElsewhere(m *method, all []*method) string {
 	for _, w := range m.accesses {
 		if !w.a.Write || w.call || w.a.Flags.Synchronized() || locked(w.a) {
 			continue
 		}
+		var common []string
+		seen := false
 		for _, o := range all {
 			if o == m {
 				continue
 			}
 			for _, a := range o.accesses {
-				if !a.call && lockstate.Compatible(w.loc, a.loc) && locked(a.a) {
-					return display(m, w.a.Loc)
+				if a.call || !lockstate.Compatible(w.loc, a.loc) {
+					continue
+				}
+				held := heldLocks(a.a)
+				if !seen {
+					common, seen = held, true
+				} else {
+					common = slices.DeleteFunc(common, func(l string) bool { return !slices.Contains(held, l) })
 				}
 			}
 		}
+		if len(common) > 0 {
+			return display(m, w.a.Loc)
+		}
 	}
 	return ""
+}
+
+// heldLocks returns the locks held at a, but for those released and
+// taken again since an earlier access (Broken).
+func heldLocks(a summary.Access) []string {
+	var out []string
+	for _, h := range a.Held {
+		if !h.Broken {
+			out = append(out, h.Lock)
+		}
+	}
+	return out
 }
 
 // initialiser reports whether a method's name says it initialises its

@@ -612,3 +612,30 @@ func (l *Layered) Get(k string) int {
 	}
 	return l.m[k]
 }
+
+// Mux registers its matchers before serving: Serve reads them without a
+// lock, and Close reads them under the lock that guards the connection
+// count. That lock guards no matcher: Match is a set-up method (Queue.Init
+// is not: Push appends to the items under the lock at its every access).
+type Mux struct {
+	mu       sync.Mutex
+	matchers []string
+	conns    int
+}
+
+func (m *Mux) Match(s string) { m.matchers = append(m.matchers, s) }
+
+func (m *Mux) Serve() int {
+	n := len(m.matchers)
+	m.mu.Lock()
+	m.conns++
+	m.mu.Unlock()
+	return n
+}
+
+func (m *Mux) Close() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.conns = 0
+	return len(m.matchers)
+}
