@@ -979,6 +979,24 @@ func TestGenericFuncs(t *testing.T) {
 	}
 }
 
+// TestHTTPHandler checks that an http.Handler is called with a response
+// recorder and a request whose client leaves once the other call has
+// returned (or after harness.RequestTimeout): Broker's ServeHTTP, which
+// streams until its client leaves, is tested against its other methods,
+// and its race found and reproduced; SafeBroker stays clean.
+func TestHTTPHandler(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("handler")})
+	b := typeReport(t, rep, "Broker")
+	if b.Confirmed() == 0 || b.Violations[0].Kind != report.KindRace ||
+		!strings.Contains(b.Violations[0].Reproducer, "httptest.NewRequest(") {
+		t.Errorf("Broker: %+v: want a race of ServeHTTP reproduced with a test request\n%s", b.Violations, reportText(rep))
+	}
+	if s := typeReport(t, rep, "SafeBroker"); s.Skipped != "" || len(s.Violations) > 0 {
+		t.Errorf("SafeBroker: skipped %q, violations %+v: want it tested and clean", s.Skipped, s.Violations)
+	}
+}
+
 // TestOwnGoroutineDeath checks that a constructor whose first object's
 // goroutine kills the process while the probe builds the second (Poller
 // with a small interval, the first probe's at seed 2) is probed again

@@ -118,6 +118,9 @@ func (x *execution) concurrent(p *prepared, watchdog time.Duration, sch *schedul
 			ready.Done()
 			gate.Wait()
 			outs[g] = invokeAs(g, p.fns[g], p.ins[g])
+			// A request served by the other call ends with this one:
+			// its client leaves.
+			p.sc.endRequests()
 			if sch != nil {
 				sch.finished(g)
 			}

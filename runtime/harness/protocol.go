@@ -248,6 +248,13 @@ const (
 	// under the child's TMPDIR, in the
 	// jail's scratch directory, and are removed when the request ends.
 	KPath = "path"
+	// KResponse is a new httptest.ResponseRecorder, for a parameter of
+	// type http.ResponseWriter or *httptest.ResponseRecorder.
+	KResponse = "response"
+	// KRequest is a new GET request of "/", for a parameter of type
+	// *http.Request, whose context ends after RequestTimeout, or once
+	// one of the two concurrent calls has returned.
+	KRequest = "request"
 	// KFresh is a string no other value of the process has: Lit
 	// followed by a number, new at each build (the name of a registry
 	// that refuses duplicates, in every iteration).

@@ -60,6 +60,17 @@ type scope struct {
 	// those built so far in this set-up, by index.
 	shared []Value
 	built  map[int]reflect.Value
+	// leave ends the requests built in this scope (KRequest): their
+	// clients leave.
+	leave []context.CancelFunc
+}
+
+// endRequests ends the requests built in scope sc: a handler serving
+// one until its client leaves returns.
+func (sc *scope) endRequests() {
+	for _, cancel := range sc.leave {
+		cancel()
+	}
 }
 
 // sharedValue returns the test's shared value i (KShared) for a
@@ -166,6 +177,10 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		return assign(f, t)
 	case KConn:
 		return r.newConn(v, t, sc)
+	case KResponse:
+		return newResponse(t)
+	case KRequest:
+		return newRequest(t, sc)
 	case KPeer:
 		return peerEnd(t, sc)
 	case KShared:

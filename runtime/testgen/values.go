@@ -132,6 +132,12 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	if isContext(t) {
 		return v.context()
 	}
+	if isNamed(t, "net/http", "ResponseWriter") {
+		return harness.Value{K: harness.KResponse}
+	}
+	if p, ok := t.(*types.Pointer); ok && isNamed(p.Elem(), "net/http", "Request") {
+		return harness.Value{K: harness.KRequest}
+	}
 	if isNamed(t, "time", "Duration") {
 		if v.grow > 0 {
 			// A growing probe: 8ms, 64ms, 512ms.

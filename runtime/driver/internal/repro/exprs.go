@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -114,6 +115,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.funcLit(t, v.Lit == funcTrue)
 	case harness.KConn:
 		return w.conn(v)
+	case harness.KResponse:
+		w.imports["net/http/httptest"] = "httptest"
+		return "httptest.NewRecorder()"
+	case harness.KRequest:
+		return w.request()
 	case harness.KPeer:
 		return w.peer
 	case harness.KFuncRef:
@@ -270,6 +276,17 @@ func (w *writer) funcLit(t types.Type, truthy bool) string {
 // context returns a context as the harness builds it for lit: a
 // background one, one already cancelled, or one that times out after a
 // millisecond.
+// request returns a new GET request of "/" whose context ends after
+// harness.RequestTimeout (harness.KRequest).
+func (w *writer) request() string {
+	w.imports["context"] = "context"
+	w.imports["net/http/httptest"] = "httptest"
+	ctx, cancel := w.temp("ctx"), w.temp("cancel")
+	w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), %d*time.Millisecond)\ndefer %s()",
+		ctx, cancel, harness.RequestTimeout/time.Millisecond, cancel))
+	return fmt.Sprintf("httptest.NewRequest(\"GET\", \"/\", nil).WithContext(%s)", ctx)
+}
+
 func (w *writer) context(lit string) string {
 	w.imports["context"] = "context"
 	switch lit {
