@@ -15,9 +15,8 @@ import (
 const RequestTimeout = 50 * time.Millisecond
 
 var (
-	responseWriterType = reflect.TypeOf((*http.ResponseWriter)(nil)).Elem()
-	recorderType       = reflect.TypeOf((*httptest.ResponseRecorder)(nil))
-	requestType        = reflect.TypeOf((*http.Request)(nil))
+	recorderType = reflect.TypeOf((*httptest.ResponseRecorder)(nil))
+	requestType  = reflect.TypeOf((*http.Request)(nil))
 )
 
 // newResponse returns a new response recorder (KResponse) for a
