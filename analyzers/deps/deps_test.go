@@ -112,6 +112,15 @@ func TestEntryHeld(t *testing.T) {
 	checkPairs(t, tp, "Get~Reset:pc", "Reset~Reset:pc", "Reset~Set:pc")
 }
 
+// TestNoReturn checks that a path ending in a call that never returns
+// (a helper calling os.Exit) leaves no lock state behind: Settings.Must
+// reads under the lock on every path that reaches the read, and Warned,
+// whose failure path returns, reads without it.
+func TestNoReturn(t *testing.T) {
+	checkPairs(t, plan(t, "noreturn", "Settings"))
+	checkPairs(t, plan(t, "noreturn", "Warned"), "Must~Set:pc")
+}
+
 // TestBufReader is DepCon+'s running example: Close is not synchronised,
 // so Close–Read are dependent; Read–Mark both hold the lock (not
 // parallel); Available–Available only read (no conflict). Unlike the

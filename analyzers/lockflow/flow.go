@@ -96,6 +96,7 @@ func (p *Program) compute(fn *ssa.Function, k lockstate.Consts) *Flow {
 		entryHeld: map[string]bool{}, entryReleased: map[string]bool{}, handedOff: map[string]bool{}}
 	f.eng = lockstate.NewEngine[*State](fn, ops{f}, p.chanLocks)
 	f.eng.Assume(k)
+	f.eng.NoReturn(p.noReturn)
 	f.prescan()
 	f.solve()
 	f.summarize()

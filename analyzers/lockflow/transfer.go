@@ -140,10 +140,6 @@ func (f *Flow) call(c *ssa.CallCommon, instr ssa.Instruction, s *State) {
 		}
 		return
 	}
-	if f.prog.noReturn != nil && f.prog.noReturn(callee) {
-		s.End()
-		return
-	}
 	sum := f.prog.callSummary(callee, c.Args)
 	if sum == nil {
 		return

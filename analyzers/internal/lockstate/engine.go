@@ -125,7 +125,14 @@ type Engine[S State[S]] struct {
 	defers    []*ssa.Defer
 	// consts are the constant bool arguments assumed (Assume).
 	consts Consts
+	// noReturn tells the functions whose calls never return (NoReturn).
+	noReturn func(*ssa.Function) bool
 }
+
+// NoReturn makes the Engine end the paths at the calls of the functions
+// f reports to never return (os.Exit, log.Fatal, a helper that always
+// panics; see ctrlflow.CFGs.NoReturn): no lock state follows them.
+func (e *Engine[S]) NoReturn(f func(*ssa.Function) bool) { e.noReturn = f }
 
 // NewEngine returns the Engine of fn for an analysis's ops, with the
 // classes of the channel fields used as mutexes (nil: none).
@@ -208,6 +215,12 @@ func (e *Engine[S]) call(s S, instr ssa.Instruction, c *ssa.CallCommon, how How)
 	ev, lockOp := e.CallEvent(instr, c, how)
 	switch {
 	case !lockOp:
+		if how == Here && e.noReturn != nil {
+			if callee := c.StaticCallee(); callee != nil && e.noReturn(callee) {
+				s.End()
+				return
+			}
+		}
 		e.ops.Call(s, instr, c, how)
 	case ev.Kind != 0:
 		e.ops.Lock(s, instr, ev)
