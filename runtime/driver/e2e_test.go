@@ -997,6 +997,18 @@ func TestHTTPHandler(t *testing.T) {
 	}
 }
 
+// TestCallFailingAlone checks that a panic of one concurrent call after
+// the other call failed alone on its arguments (Feed's Send(nil), which
+// leaves the feed without a type) is not reported: both orders run one
+// after the other fail too.
+func TestCallFailingAlone(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("badargs")})
+	if f := typeReport(t, rep, "Feed"); f.Skipped != "" || len(f.Violations) > 0 {
+		t.Errorf("Feed: skipped %q, violations %+v: want it tested and clean\n%s", f.Skipped, f.Violations, reportText(rep))
+	}
+}
+
 // TestOwnGoroutineDeath checks that a constructor whose first object's
 // goroutine kills the process while the probe builds the second (Poller
 // with a small interval, the first probe's at seed 2) is probed again
