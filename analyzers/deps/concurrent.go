@@ -116,6 +116,12 @@ func notShared(t *summary.Type) string {
 	if phrase := unsharedDoc(t.Doc); phrase != "" {
 		return "doc: " + phrase
 	}
+	if phrase := callerOrdered(t.Doc, ""); phrase != "" {
+		return "doc: " + phrase
+	}
+	if phrase := callerOrdered(t.PkgDoc, t.Obj.Name()); phrase != "" {
+		return "package doc: " + phrase
+	}
 	if safeDoc(t.Doc) != "" || safeDoc(t.PkgDoc) != "" {
 		return ""
 	}
@@ -160,6 +166,39 @@ func unsharedDoc(doc string) string {
 				return strings.ToLower(phrase)
 			}
 		}
+	}
+	return ""
+}
+
+// callerOrderedPhrases match a sentence that leaves the ordering of the
+// calls to their callers: the methods are synchronised with what the
+// type does on its own, not with one another ("correctly synchronized as
+// long as the caller ensures that invocations have a clear
+// happens-before ordering between them", "callers must synchronize
+// access").
+var callerOrderedPhrases = regexp.MustCompile(`(?i)\b(callers?|users?|clients?) (must |should |needs? to |have to )?` +
+	`((synchroni[sz]e|serializ|serialis|coordinate)|` +
+	`(ensures?|guarantees?)\b[^.]*?(happens[- ]before|ordering|ordered|synchroni[sz]|serializ|serialis|mutual exclusion|exclusive access|one at a time))`)
+
+// everyMethod matches a sentence about all the methods, or all the
+// package's API.
+var everyMethod = regexp.MustCompile(`(?i)\b(all|every|any|each)\b`)
+
+// callerOrdered returns the phrase of doc saying that callers must order
+// the calls (callerOrderedPhrases), or "". For a package's doc, typ
+// names the type: the sentence must name it or speak of all the
+// methods ("All cron methods"), not of another type.
+func callerOrdered(doc, typ string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for _, sentence := range Sentences(doc) {
+		loc := callerOrderedPhrases.FindStringIndex(sentence)
+		if loc == nil {
+			continue
+		}
+		if typ != "" && !regexp.MustCompile(`\b`+regexp.QuoteMeta(typ)+`\b`).MatchString(sentence) && !everyMethod.MatchString(sentence) {
+			continue
+		}
+		return strings.ToLower(sentence[loc[0]:loc[1]])
 	}
 	return ""
 }

@@ -135,3 +135,23 @@ func TestRestart(t *testing.T) {
 		}
 	}
 }
+
+func TestCallerOrdered(t *testing.T) {
+	for _, tc := range []struct {
+		doc, typ, want string
+	}{
+		{"Package cron implements a cron spec parser. All cron methods are designed to be correctly synchronized as long as the caller ensures that invocations have a clear happens-before ordering between them.",
+			"Cron", "caller ensures that invocations have a clear happens-before"},
+		{"Callers must synchronize access to a Buffer.", "", "callers must synchronize"},
+		{"The user must serialize calls of Write.", "", "user must serializ"},
+		{"Callers must synchronize access to a Buffer.", "Cron", ""}, // the package doc speaks of another type
+		{"Users must ensure the directory exists.", "", ""},
+		{"The caller must ensure that f does not block.", "", ""},
+		{"A Pool is safe for concurrent use. Callbacks must ensure their own synchronization.", "", ""},
+		{"The user provides the synchronization of the writer.", "", ""},
+	} {
+		if got := callerOrdered(tc.doc, tc.typ); got != tc.want {
+			t.Errorf("callerOrdered(%q, %q) = %q, want %q", tc.doc, tc.typ, got, tc.want)
+		}
+	}
+}
