@@ -1009,6 +1009,21 @@ func TestCallFailingAlone(t *testing.T) {
 	}
 }
 
+// TestForeignCtors checks that a parameter of another module's type
+// whose zero value is no working value (a *closer.Closer, whose map
+// NewCloser makes) gets a value of that package's constructor: the
+// set-up call Init works, and the race of Done ∥ DoneUntil after it is
+// found and reproduced by a test that imports the package.
+func TestForeignCtors(t *testing.T) {
+	t.Parallel()
+	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("watermark")})
+	w := typeReport(t, rep, "WaterMark")
+	if w.Confirmed() == 0 || w.Violations[0].Kind != report.KindRace ||
+		!strings.Contains(w.Violations[0].Reproducer, "closer.NewCloser(") {
+		t.Errorf("WaterMark: %+v: want a race reproduced after Init(closer.NewCloser(n))\n%s", w.Violations, reportText(rep))
+	}
+}
+
 // TestOwnGoroutineDeath checks that a constructor whose first object's
 // goroutine kills the process while the probe builds the second (Poller
 // with a small interval, the first probe's at seed 2) is probed again

@@ -19,6 +19,9 @@ type Func struct {
 	// interface: the value it returns then has some dynamic type that
 	// implements Res.
 	Res *types.Named
+	// Pkg is the package that declares it when it is not the package
+	// under test (see findForeignFuncs); Expr then names it within Pkg.
+	Pkg *types.Package
 }
 
 // Iface reports whether f returns an interface.
@@ -79,6 +82,63 @@ func (s *Subject) findFuncs() {
 		s.addFunc(f)
 	}
 	s.findBuilders()
+	s.findForeignFuncs()
+}
+
+// findForeignFuncs adds the constructors, in their own packages, of the
+// types of other modules' packages that the parameters of the methods
+// and constructors name (a *z.Closer gets z.NewCloser(n)): exported,
+// non-generic functions of that package returning the type or a pointer
+// to it. A pointer to the zero value of such a type is often no working
+// value. The standard library's are left out: its values come from the
+// harness (readers, writers, contexts, connections) or work as zero
+// values.
+func (s *Subject) findForeignFuncs() {
+	var sigs []*types.Signature
+	for _, name := range s.Names {
+		sigs = append(sigs, s.Methods[name])
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Funcs)) {
+		sigs = append(sigs, s.Funcs[name].Sig)
+	}
+	seen := map[*types.TypeName]bool{}
+	for _, sig := range sigs {
+		for i := range sig.Params().Len() {
+			pt := sig.Params().At(i).Type()
+			if p, isPtr := pt.(*types.Pointer); isPtr {
+				pt = p.Elem()
+			}
+			n, ok := types.Unalias(pt).(*types.Named)
+			if !ok || seen[n.Obj()] || n.TypeArgs().Len() > 0 || types.IsInterface(n) {
+				continue
+			}
+			seen[n.Obj()] = true
+			pkg := n.Obj().Pkg()
+			if pkg == nil || pkg == s.Pkg || !n.Obj().Exported() || stdPackage(pkg.Path()) {
+				continue
+			}
+			for _, fname := range pkg.Scope().Names() {
+				fn, ok := pkg.Scope().Lookup(fname).(*types.Func)
+				if !ok || !fn.Exported() {
+					continue
+				}
+				sig := fn.Type().(*types.Signature)
+				if sig.TypeParams().Len() > 0 {
+					continue
+				}
+				if res := resultNamed(sig); res != nil && types.Identical(res, n) {
+					s.addFunc(&Func{Name: pkg.Name() + "." + fname, Expr: fname, Sig: sig, Res: res, Pkg: pkg})
+				}
+			}
+		}
+	}
+}
+
+// stdPackage reports whether path is a standard library package's: its
+// first element has no dot.
+func stdPackage(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 // findBuilders adds the methods of builders: a builder is a named type

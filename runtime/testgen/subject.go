@@ -38,7 +38,8 @@ type Subject struct {
 	// implements.
 	Ctors []*Func
 	// Funcs are the functions that build values of named types of the
-	// package, the type under test's included, by name.
+	// package, the type under test's included, and of the other modules'
+	// types its parameters name (Func.Pkg), by name.
 	Funcs map[string]*Func
 	// Docs are the documentation comments of the methods, by name, when
 	// the caller has the syntax: they state what callers must not do.

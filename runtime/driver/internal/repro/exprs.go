@@ -124,7 +124,7 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return w.peer
 	case harness.KFuncRef:
 		if f := w.s.Funcs[v.Lit]; f != nil {
-			return f.Expr
+			return w.funcExpr(f)
 		}
 		return "nil"
 	case harness.KShared:

@@ -267,7 +267,7 @@ func (w *writer) funcCall(c harness.Call) string {
 	for j, a := range c.Args {
 		args = append(args, w.expr(a, param(f.Sig, j)))
 	}
-	return w.join(harness.Call{Fn: f.Expr, Recv: -1}, f.Sig, args)
+	return w.join(harness.Call{Fn: w.funcExpr(f), Recv: -1}, f.Sig, args)
 }
 
 // methodCall returns the call c on its object, its arguments inline.
@@ -360,3 +360,13 @@ func (w *writer) setup(b *strings.Builder, v *Violation) {
 
 // resultVar names the variable holding result k of prefix call i.
 func resultVar(i, k int) string { return fmt.Sprintf("p%dr%d", i, k) }
+
+// funcExpr returns how the reproducer names function f: as the package
+// under test does, or qualified by its own package, imported.
+func (w *writer) funcExpr(f *testgen.Func) string {
+	if f.Pkg == nil {
+		return f.Expr
+	}
+	w.imports[f.Pkg.Path()] = f.Pkg.Name()
+	return f.Pkg.Name() + "." + f.Expr
+}
