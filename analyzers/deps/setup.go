@@ -170,7 +170,8 @@ func Restart(name string) bool {
 func teardownWord(w string) bool {
 	switch w {
 	case "close", "stop", "shutdown", "shut", "release", "dispose", "destroy", "terminate", "teardown", "tear",
-		"quit", "kill", "abort", "free", "cleanup", "halt", "disconnect", "cancel", "unsubscribe", "unregister":
+		"quit", "kill", "abort", "free", "cleanup", "halt", "disconnect", "cancel", "unsubscribe", "unregister",
+		"finish", "end":
 		return true
 	}
 	return false

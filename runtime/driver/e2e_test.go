@@ -1103,7 +1103,8 @@ func TestOwnGoroutines(t *testing.T) {
 // Close at all (Collector's Submit panics after it, one call after the
 // other), and is when it does (Guarded's Submit returns ErrClosed after
 // Close, and races with it between its check and its send; File's Size
-// crashes after Close on a nil buffer, a defect of its own).
+// crashes after Close on a nil buffer, a defect of its own). Throttle
+// and Checked are the same pair with a Finish.
 func TestUseAfterEnd(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("closing")})
@@ -1113,6 +1114,12 @@ func TestUseAfterEnd(t *testing.T) {
 	g := typeReport(t, rep, "Guarded")
 	if g.Confirmed() == 0 || g.Violations[0].Pair != [2]string{"Close", "Submit"} {
 		t.Errorf("Guarded: %+v, want Close ∥ Submit", g.Violations)
+	}
+	if th := typeReport(t, rep, "Throttle"); len(th.Violations) > 0 {
+		t.Errorf("Throttle: %+v, want none: Do after Finish panics\n%s", th.Violations, reportText(rep))
+	}
+	if c := typeReport(t, rep, "Checked"); c.Confirmed() == 0 || c.Violations[0].Pair != [2]string{"Do", "Finish"} {
+		t.Errorf("Checked: %+v, want Do ∥ Finish", c.Violations)
 	}
 	if f := typeReport(t, rep, "File"); !slices.ContainsFunc(f.Violations, func(v *report.Violation) bool {
 		return v.Kind == report.KindRace && (v.Pair == [2]string{"Close", "Size"} || slices.Contains(v.AlsoSeenAs, [2]string{"Close", "Size"}))

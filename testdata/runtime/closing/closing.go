@@ -1,10 +1,11 @@
-// Package closing holds two queues whose Close closes the channel Submit
+// Package closing holds queues whose Close closes the channel Submit
 // sends on. Collector's Submit is not meant to follow its Close (it
 // panics if it does, one call after the other): a Submit racing with
 // Close is a call after the end of its use, not reported. Guarded's
 // Submit checks a closed flag under its lock, and returns an error after
 // Close: it does support calls after Close, and its race, between the
-// check and the send, is a defect.
+// check and the send, is a defect. Throttle and Checked are the same
+// pair with a Finish.
 package closing
 
 import (
@@ -95,3 +96,87 @@ func (f *File) Write(p []byte) {
 
 // Close drops the buffer.
 func (f *File) Close() { f.buf = nil }
+
+// Throttle bounds the workers running at once: Do before each worker,
+// Done when it ends, and Finish once, after the last Do, to wait for
+// them. Finish closes the channel Do sends on: a Do during Finish is a
+// call after the end of its use (in sequence it panics), not reported.
+type Throttle struct {
+	once sync.Once
+	wg   sync.WaitGroup
+	ch   chan struct{}
+	errs chan error
+}
+
+// NewThrottle returns a throttle of max workers.
+func NewThrottle(max int) *Throttle {
+	if max < 1 {
+		max = 1
+	}
+	return &Throttle{ch: make(chan struct{}, max), errs: make(chan error, max)}
+}
+
+// Do waits for a worker's turn.
+func (t *Throttle) Do() {
+	t.ch <- struct{}{}
+	t.wg.Add(1)
+}
+
+// Done ends a worker's turn.
+func (t *Throttle) Done(err error) {
+	select {
+	case <-t.ch:
+	default:
+	}
+	if err != nil {
+		select {
+		case t.errs <- err:
+		default:
+		}
+	}
+	t.wg.Done()
+}
+
+// Finish waits for the workers, and returns the first error.
+func (t *Throttle) Finish() error {
+	var err error
+	t.once.Do(func() {
+		t.wg.Wait()
+		close(t.ch)
+		close(t.errs)
+		for e := range t.errs {
+			if err == nil {
+				err = e
+			}
+		}
+	})
+	return err
+}
+
+// Checked is a throttle whose Do returns ErrClosed after Finish: it
+// supports calls after the end of its use, and Do reads the finished
+// flag without the lock Finish sets it under: the race is a defect.
+type Checked struct {
+	mu       sync.Mutex
+	finished bool
+	n        int
+}
+
+// Do takes a worker's turn, or returns ErrClosed after Finish.
+func (c *Checked) Do() error {
+	if c.finished {
+		return ErrClosed
+	}
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return nil
+}
+
+// Finish ends the throttle's use.
+func (c *Checked) Finish() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.finished = true
+	return c.n
+}
