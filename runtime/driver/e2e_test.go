@@ -1000,12 +1000,24 @@ func TestHTTPHandler(t *testing.T) {
 // TestCallFailingAlone checks that a panic of one concurrent call after
 // the other call failed alone on its arguments (Feed's Send(nil), which
 // leaves the feed without a type) is not reported: both orders run one
-// after the other fail too.
+// after the other fail too; nor is a race between two calls that both
+// panic alone (Server's Serve(nil) and Addr before serving), while the
+// same race of Checked, whose calls return instead, is.
 func TestCallFailingAlone(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("badargs")})
 	if f := typeReport(t, rep, "Feed"); f.Skipped != "" || len(f.Violations) > 0 {
 		t.Errorf("Feed: skipped %q, violations %+v: want it tested and clean\n%s", f.Skipped, f.Violations, reportText(rep))
+	}
+	s := typeReport(t, rep, "Server")
+	if s.Skipped != "" || len(s.Violations) > 0 || !slices.ContainsFunc(s.Notes, func(n string) bool {
+		return strings.Contains(n, "both calls panic when made alone")
+	}) {
+		t.Errorf("Server: skipped %q, violations %+v, notes %q: want its race between failing calls noted, not reported",
+			s.Skipped, s.Violations, s.Notes)
+	}
+	if c := typeReport(t, rep, "Checked"); c.Confirmed() == 0 || c.Violations[0].Pair != [2]string{"Addr", "Serve"} {
+		t.Errorf("Checked: %+v, want the race of Addr ∥ Serve", c.Violations)
 	}
 }
 

@@ -244,6 +244,10 @@ func (r *typeRun) probe() bool {
 			r.seqTime[m] = max(r.seqTime[m], slices.Max(append(res.Durations, 0)))
 		case harness.StatusPanic:
 			panics = append(panics, fmt.Sprintf("%s: %s", m, res.Msg))
+			if r.failsAlone == nil {
+				r.failsAlone = map[string]bool{}
+			}
+			r.failsAlone[m] = true
 			r.logf("%s panics when called alone on a fresh object, with 3 argument sets: %s", m, res.Msg)
 			// A prefix may put the object in a state the method accepts:
 			// it stays in the concurrent calls, but no prefix calls it.

@@ -60,8 +60,11 @@ type typeRun struct {
 	// before the iterations.
 	linVaried map[[2]string]bool
 	seqTime   map[string]time.Duration // slowest sequential run of each method
-	scheds    map[*testgen.Target]*pairSched
-	cur       struct { // the schedule of the test being run
+	// failsAlone holds the methods that panicked when called alone on a
+	// fresh object, with every argument set the probe tried.
+	failsAlone map[string]bool
+	scheds     map[*testgen.Target]*pairSched
+	cur        struct { // the schedule of the test being run
 		sc    *harness.Schedule
 		order *order
 		lin   *harness.Lin

@@ -1,4 +1,4 @@
-// Package badargs holds a type whose calls fail alone on some arguments
+// Package badargs holds types whose calls fail alone on some arguments
 // and leave it broken: Feed takes the type of the first value sent, and
 // a nil value, which has no type, panics in that first Send; a Send of a
 // typed value after it panics too. Used with typed values, as its
@@ -8,6 +8,7 @@ package badargs
 
 import (
 	"fmt"
+	"net"
 	"reflect"
 	"sync"
 )
@@ -41,4 +42,78 @@ func (f *Feed) Sent() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.sent
+}
+
+// Server serves on a listener. Serve(nil) panics, and so does Addr
+// before Serve: a race between the two is one between calls that fail
+// alone, with arguments the API rules out; not reported.
+type Server struct {
+	mu    sync.Mutex
+	ln    net.Listener
+	name  string
+	conns int
+}
+
+// SetName names the server.
+func (s *Server) SetName(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.name = name
+}
+
+// Name returns the server's name.
+func (s *Server) Name() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name
+}
+
+// Conns returns the number of connections served.
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// NewServer returns a server.
+func NewServer() *Server { return &Server{} }
+
+// Serve serves on ln.
+func (s *Server) Serve(ln net.Listener) string {
+	s.mu.Lock()
+	s.ln = ln
+	s.mu.Unlock()
+	return ln.Addr().String()
+}
+
+// Addr returns the address served, once serving.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Checked is Server whose calls fail with an error, not a panic: its
+// race is reported.
+type Checked struct {
+	mu sync.Mutex
+	ln net.Listener
+}
+
+// NewChecked returns a server.
+func NewChecked() *Checked { return &Checked{} }
+
+// Serve serves on ln.
+func (s *Checked) Serve(ln net.Listener) string {
+	s.mu.Lock()
+	s.ln = ln
+	s.mu.Unlock()
+	if ln == nil {
+		return ""
+	}
+	return ln.Addr().String()
+}
+
+// Addr returns the address served, "" before serving.
+func (s *Checked) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
 }
