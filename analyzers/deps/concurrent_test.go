@@ -155,3 +155,18 @@ func TestCallerOrdered(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialOneGoroutine checks that documentation restricting a
+// method to one goroutine at a time forbids concurrent calls of it.
+func TestSequentialOneGoroutine(t *testing.T) {
+	for doc, want := range map[string]string{
+		"Add moves the clock forward. This should only be called from a single goroutine at a time.": "should only be called from a single goroutine at a time",
+		"Flush must be used by one goroutine at a time.":                                             "must be used by one goroutine at a time",
+		"Get may be called from any goroutine.":                                                      "",
+		"The callback is called from a single goroutine at a time.":                                  "",
+	} {
+		if got := SequentialDoc(doc); got != want {
+			t.Errorf("SequentialDoc(%q) = %q, want %q", doc, got, want)
+		}
+	}
+}
