@@ -83,7 +83,7 @@ func (r *typeRun) probe() bool {
 		for attempt := 0; attempt < testgen.CtorProbes; attempt++ {
 			test := r.g.CtorProbe(f, attempt, fresh)
 			t0 := time.Now()
-			rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: r.probeCap()})
+			rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
 				return false
 			}
@@ -203,7 +203,7 @@ func (r *typeRun) probe() bool {
 		// ticker, started by the call, refuses).
 		for attempt := range 3 {
 			test = r.g.MethodProbe(m, attempt > 0)
-			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: r.probeCap()})
+			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
 				return false
 			}
@@ -279,7 +279,7 @@ func (r *typeRun) probe() bool {
 			callable++
 		case harness.StatusRunning:
 			r.g.Exclude(m)
-			r.note("%s is not tested: called alone, it does not return (still running after %v)", m, r.probeCap())
+			r.note("%s is not tested: called alone, it does not return (still running after %v)", m, minHardCap)
 		default:
 			r.logf("probe of %s inconclusive: %s", m, outcome(rep))
 			callable++
@@ -409,14 +409,6 @@ func firstFailures(failures []string, n int) []string {
 // slowCtor is how long a constructor's probe may take before other
 // arguments are tried for faster objects.
 const slowCtor = 100 * time.Millisecond
-
-// probeCap bounds a probe's call that is still running: minHardCap,
-// or an eighth of the budget when that is shorter (at least a second),
-// so that a few calls that run on (a mock clock's Add looping over a
-// long duration) leave the tests most of the budget.
-func (r *typeRun) probeCap() time.Duration {
-	return min(minHardCap, max(time.Second, r.cfg.Budget/8))
-}
 
 // panicked reports whether the call under probe panicked.
 func panicked(rep *child.Reply) bool {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -67,21 +66,6 @@ func TestShard(t *testing.T) {
 		}
 		if n <= 4 && maxPairs-minPairs > 10 {
 			t.Errorf("%d shards: pairs from %d to %d", n, minPairs, maxPairs)
-		}
-	}
-}
-
-// TestProbeCap checks that a probe's call still running is given up
-// after an eighth of the budget, between one and five seconds.
-func TestProbeCap(t *testing.T) {
-	for budget, want := range map[time.Duration]time.Duration{
-		4 * time.Second:  time.Second,
-		10 * time.Second: 1250 * time.Millisecond,
-		60 * time.Second: 5 * time.Second,
-	} {
-		r := &typeRun{cfg: Config{Budget: budget}}
-		if got := r.probeCap(); got != want {
-			t.Errorf("budget %v: probe cap %v, want %v", budget, got, want)
 		}
 	}
 }
