@@ -41,7 +41,7 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 		seq.Suffix = []harness.Call{test.Suffix[order[0]], test.Suffix[order[1]]}
 		r.stop()
 		rep := r.do(r.request(harness.OpSeq, seq, c.Target.M1, c.Target.M2))
-		if rep == nil || reproduces(cand, rep, order) {
+		if rep == nil || reproduces(cand, rep) {
 			if rep != nil {
 				r.logf("test %d: %s %s, but also sequentially (%s;%s): %s", r.tests, cand.kind, cand.msg,
 					seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep))
@@ -154,7 +154,7 @@ func (r *typeRun) failsSequentially(t *testgen.Target, how string) {
 // panic: a call that fails alone (Send(nil) on a feed that needs a
 // typed value) may leave the object broken, and the other call's panic
 // in the concurrent run is its consequence, not the interleaving's.
-func reproduces(cand *candidate, rep *child.Reply, order [2]int) bool {
+func reproduces(cand *candidate, rep *child.Reply) bool {
 	if d := rep.Death; d != nil {
 		switch cand.kind {
 		case report.KindDeadlock:
