@@ -933,40 +933,37 @@ func TestReach(t *testing.T) {
 	}
 }
 
-// TestLiteralAndDir checks two more ways users obtain objects: a type
-// with no constructor whose exported Writer field must be set is built
-// by a composite literal setting it (AsyncLog, though Std returns a
-// process-wide one), and a constructor that opens a store in an
-// existing directory gets one (Open's dirPath). Both races are found and
-// reproduced; their twins stay clean.
-func TestLiteralAndDir(t *testing.T) {
+// TestObjects checks the ways of building objects and arguments that
+// testdata objects needs, each on a buggy type whose race must be found
+// and reproduced the way it was built, and a correct twin:
+//   - a type with no constructor whose exported Writer field must be set
+//     is built by a composite literal (AsyncLog, though Std returns a
+//     process-wide one; twin SyncLog);
+//   - a constructor that opens a store in an existing directory gets one
+//     (Queue's Open; twin SafeQueue);
+//   - generic functions build objects and values: Cache only through
+//     NewBuilder[K, V](n).Build(), Registry's Add given NewStatic[T]'s
+//     Source (twin SafeRegistry);
+//   - an http.Handler gets a recorder and a request whose client leaves
+//     once the other call has returned (Broker; twin SafeBroker);
+//   - a parameter of another package's type gets that package's
+//     constructor (WaterMark's Init(closer.NewCloser(n)));
+//   - calls that fail alone are no concurrent failures: Feed's Send(nil)
+//     breaks the feed for the other Send, and Server's Serve(nil) and
+//     Addr before serving both panic alone (noted, not reported); twin
+//     Checked, whose calls return, is reported.
+func TestObjects(t *testing.T) {
 	t.Parallel()
-	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("literal", "dirarg")})
-	for typ, repro := range map[string]string{"AsyncLog": "&AsyncLog{Out: ", "Queue": "t.TempDir()"} {
-		tr := typeReport(t, rep, typ)
-		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
-			!strings.Contains(tr.Violations[0].Reproducer, repro) {
-			t.Errorf("%s: skipped %q, built by %v, violations %+v: want a race reproduced on an object built with %q\n%s",
-				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
-		}
-	}
-	for _, typ := range []string{"SyncLog", "SafeQueue"} {
-		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) {
-			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
-		}
-	}
-}
-
-// TestGenericFuncs checks that generic functions of the package build
-// objects and values: Cache, obtained only through a generic builder
-// (NewBuilder[K, V](n).Build()), is built with the type arguments of the
-// type under test, and Registry's Add gets a Source made by the generic
-// NewStatic[T]. Both races are found and reproduced by tests that call
-// the same instantiations; SafeRegistry stays clean.
-func TestGenericFuncs(t *testing.T) {
-	t.Parallel()
-	rep := depconTest(t, Config{Budget: 8 * time.Second, Patterns: pkgs("generic")})
-	for typ, repro := range map[string]string{"Cache": "NewBuilder[int, int](", "Registry": "NewStatic["} {
+	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("objects")})
+	for typ, repro := range map[string]string{
+		"AsyncLog":  "&AsyncLog{Out: ",
+		"Queue":     "t.TempDir()",
+		"Cache":     "NewBuilder[int, int](",
+		"Registry":  "NewStatic[",
+		"Broker":    "httptest.NewRequest(",
+		"WaterMark": "closer.NewCloser(",
+		"Checked":   "NewChecked(",
+	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
 			!strings.Contains(tr.Violations[0].Reproducer, repro) {
@@ -974,65 +971,15 @@ func TestGenericFuncs(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	if tr := typeReport(t, rep, "SafeRegistry"); tr.Skipped != "" || len(tr.Violations) > 0 {
-		t.Errorf("SafeRegistry: skipped %q, violations %+v: want it built and clean", tr.Skipped, tr.Violations)
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server"} {
+		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
+			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
+		}
 	}
-}
-
-// TestHTTPHandler checks that an http.Handler is called with a response
-// recorder and a request whose client leaves once the other call has
-// returned (or after harness.RequestTimeout): Broker's ServeHTTP, which
-// streams until its client leaves, is tested against its other methods,
-// and its race found and reproduced; SafeBroker stays clean.
-func TestHTTPHandler(t *testing.T) {
-	t.Parallel()
-	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("handler")})
-	b := typeReport(t, rep, "Broker")
-	if b.Confirmed() == 0 || b.Violations[0].Kind != report.KindRace ||
-		!strings.Contains(b.Violations[0].Reproducer, "httptest.NewRequest(") {
-		t.Errorf("Broker: %+v: want a race of ServeHTTP reproduced with a test request\n%s", b.Violations, reportText(rep))
-	}
-	if s := typeReport(t, rep, "SafeBroker"); s.Skipped != "" || len(s.Violations) > 0 {
-		t.Errorf("SafeBroker: skipped %q, violations %+v: want it tested and clean", s.Skipped, s.Violations)
-	}
-}
-
-// TestCallFailingAlone checks that a panic of one concurrent call after
-// the other call failed alone on its arguments (Feed's Send(nil), which
-// leaves the feed without a type) is not reported: both orders run one
-// after the other fail too; nor is a race between two calls that both
-// panic alone (Server's Serve(nil) and Addr before serving), while the
-// same race of Checked, whose calls return instead, is.
-func TestCallFailingAlone(t *testing.T) {
-	t.Parallel()
-	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("badargs")})
-	if f := typeReport(t, rep, "Feed"); f.Skipped != "" || len(f.Violations) > 0 {
-		t.Errorf("Feed: skipped %q, violations %+v: want it tested and clean\n%s", f.Skipped, f.Violations, reportText(rep))
-	}
-	s := typeReport(t, rep, "Server")
-	if s.Skipped != "" || len(s.Violations) > 0 || !slices.ContainsFunc(s.Notes, func(n string) bool {
+	if s := typeReport(t, rep, "Server"); !slices.ContainsFunc(s.Notes, func(n string) bool {
 		return strings.Contains(n, "both calls panic when made alone")
 	}) {
-		t.Errorf("Server: skipped %q, violations %+v, notes %q: want its race between failing calls noted, not reported",
-			s.Skipped, s.Violations, s.Notes)
-	}
-	if c := typeReport(t, rep, "Checked"); c.Confirmed() == 0 || c.Violations[0].Pair != [2]string{"Addr", "Serve"} {
-		t.Errorf("Checked: %+v, want the race of Addr ∥ Serve", c.Violations)
-	}
-}
-
-// TestForeignCtors checks that a parameter of another module's type
-// whose zero value is no working value (a *closer.Closer, whose map
-// NewCloser makes) gets a value of that package's constructor: the
-// set-up call Init works, and the race of Done ∥ DoneUntil after it is
-// found and reproduced by a test that imports the package.
-func TestForeignCtors(t *testing.T) {
-	t.Parallel()
-	rep := depconTest(t, Config{Budget: 6 * time.Second, Patterns: pkgs("watermark")})
-	w := typeReport(t, rep, "WaterMark")
-	if w.Confirmed() == 0 || w.Violations[0].Kind != report.KindRace ||
-		!strings.Contains(w.Violations[0].Reproducer, "closer.NewCloser(") {
-		t.Errorf("WaterMark: %+v: want a race reproduced after Init(closer.NewCloser(n))\n%s", w.Violations, reportText(rep))
+		t.Errorf("Server: notes %q: want its race between failing calls noted", s.Notes)
 	}
 }
 

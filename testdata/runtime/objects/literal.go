@@ -1,9 +1,9 @@
-// Package literal holds types its users build with a composite literal,
-// as the package has no constructor for them: a Writer field to set
-// (&AsyncLog{Out: w}). Std returns a process-wide AsyncLog, which no
-// test may share. AsyncLog counts its writes without its lock; SyncLog,
-// its twin, is correct.
-package literal
+// Types their users build with a composite literal, as the package has
+// no constructor for them: a Writer field to set (&AsyncLog{Out: w}). Std
+// returns a process-wide AsyncLog, which no test may share. AsyncLog
+// counts its writes without its lock; SyncLog, its twin, is correct.
+
+package objects
 
 import (
 	"io"

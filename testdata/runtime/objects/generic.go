@@ -1,9 +1,10 @@
-// Package generic holds types obtained through generic functions: Cache
-// is built only by a generic builder (NewBuilder[K, V](n).Build()), and
-// Registry's Add needs a Source, which only the generic NewStatic[T]
-// makes. Cache counts its hits without its lock and Registry its loads;
-// SafeRegistry, Registry's twin, is correct.
-package generic
+// Types obtained through generic functions: Cache is built only by a
+// generic builder (NewBuilder[K, V](n).Build()), and Registry's Add needs
+// a Source, which only the generic NewStatic[T] makes. Cache counts its
+// hits without its lock and Registry its loads; SafeRegistry, Registry's
+// twin, is correct.
+
+package objects
 
 import (
 	"errors"

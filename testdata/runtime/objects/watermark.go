@@ -1,14 +1,15 @@
-// Package watermark tracks the marks done by its users, once Init has
-// been given a closer.Closer, which another package's constructor makes
+// A WaterMark tracks the marks done by its users, once Init has been
+// given a closer.Closer, which another package's constructor makes
 // (closer.NewCloser): on a zero Closer, Init panics, and Done refuses to
 // run before Init. Done updates the mark under the lock, and DoneUntil
 // reads it without: the race.
-package watermark
+
+package objects
 
 import (
 	"sync"
 
-	"github.com/depcon/depcon/testdata/runtime/watermark/closer"
+	"github.com/depcon/depcon/testdata/runtime/objects/closer"
 )
 
 // WaterMark tracks the highest mark done.

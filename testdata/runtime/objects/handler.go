@@ -1,7 +1,8 @@
-// Package handler holds HTTP handlers that serve an event stream until
-// their client leaves: Broker counts the streams it served without its
-// lock; SafeBroker, its twin, is correct.
-package handler
+// HTTP handlers that serve an event stream until their client leaves:
+// Broker counts the streams it served without its lock; SafeBroker, its
+// twin, is correct.
+
+package objects
 
 import (
 	"fmt"

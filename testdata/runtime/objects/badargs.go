@@ -1,10 +1,11 @@
-// Package badargs holds types whose calls fail alone on some arguments
-// and leave it broken: Feed takes the type of the first value sent, and
-// a nil value, which has no type, panics in that first Send; a Send of a
-// typed value after it panics too. Used with typed values, as its
-// documentation says, Feed is correct: no concurrent failure of it is
-// its defect.
-package badargs
+// Calls that fail alone on some arguments and leave the object broken:
+// Feed takes the type of the first value sent, and a nil value, which has
+// no type, panics in that first Send; a Send of a typed value after it
+// panics too. Used with typed values, as its documentation says, Feed is
+// correct: no concurrent failure of it is its defect. Server's Serve(nil)
+// and Addr before serving both panic alone; Checked, its twin, returns.
+
+package objects
 
 import (
 	"fmt"

@@ -1,7 +1,8 @@
-// Package dirarg holds a queue stored in a directory that must exist
-// (Open(name, dirPath) fails otherwise). Queue counts its items without
-// its lock; SafeQueue, its twin, is correct.
-package dirarg
+// A queue stored in a directory that must exist (Open(name, dirPath)
+// fails otherwise). Queue counts its items without its lock; SafeQueue,
+// its twin, is correct.
+
+package objects
 
 import (
 	"errors"
