@@ -90,13 +90,18 @@ func TestInternalTo(t *testing.T) {
 	}
 }
 
-// TestSequentialOnce checks that documentation requiring a single call
-// forbids concurrent calls of the method.
-func TestSequentialOnce(t *testing.T) {
+// TestSequentialDoc checks that documentation requiring a single call,
+// or one goroutine at a time, forbids concurrent calls of the method,
+// and that documentation about what the method runs does not.
+func TestSequentialDoc(t *testing.T) {
 	for doc, want := range map[string]string{
-		"Stop stops the timer; user must call it just once.": "must call it just once",
-		"Init must be called only once.":                     "must be called only once",
-		"Stop may be called any number of times.":            "",
+		"Stop stops the timer; user must call it just once.":                                         "must call it just once",
+		"Init must be called only once.":                                                             "must be called only once",
+		"Stop may be called any number of times.":                                                    "",
+		"Add moves the clock forward. This should only be called from a single goroutine at a time.": "should only be called from a single goroutine at a time",
+		"Flush must be used by one goroutine at a time.":                                             "must be used by one goroutine at a time",
+		"Get may be called from any goroutine.":                                                      "",
+		"The callback is called from a single goroutine at a time.":                                  "",
 	} {
 		if got := SequentialDoc(doc); got != want {
 			t.Errorf("SequentialDoc(%q) = %q, want %q", doc, got, want)
@@ -152,21 +157,6 @@ func TestCallerOrdered(t *testing.T) {
 	} {
 		if got := callerOrdered(tc.doc, tc.typ); got != tc.want {
 			t.Errorf("callerOrdered(%q, %q) = %q, want %q", tc.doc, tc.typ, got, tc.want)
-		}
-	}
-}
-
-// TestSequentialOneGoroutine checks that documentation restricting a
-// method to one goroutine at a time forbids concurrent calls of it.
-func TestSequentialOneGoroutine(t *testing.T) {
-	for doc, want := range map[string]string{
-		"Add moves the clock forward. This should only be called from a single goroutine at a time.": "should only be called from a single goroutine at a time",
-		"Flush must be used by one goroutine at a time.":                                             "must be used by one goroutine at a time",
-		"Get may be called from any goroutine.":                                                      "",
-		"The callback is called from a single goroutine at a time.":                                  "",
-	} {
-		if got := SequentialDoc(doc); got != want {
-			t.Errorf("SequentialDoc(%q) = %q, want %q", doc, got, want)
 		}
 	}
 }
