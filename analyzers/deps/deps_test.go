@@ -110,6 +110,9 @@ func checkPairs(t *testing.T, tp *deps.TypePlan, want ...string) {
 func TestEntryHeld(t *testing.T) {
 	tp := plan(t, "entryheld", "Gauge")
 	checkPairs(t, tp, "Get~Reset:pc", "Reset~Reset:pc", "Reset~Set:pc")
+	// Locked's exported Lock lets callers of other packages take its
+	// lock: SetAndUnlock is entered holding it.
+	checkPairs(t, plan(t, "entryheld", "Locked"))
 }
 
 // TestNoReturn checks that a path ending in a call that never returns

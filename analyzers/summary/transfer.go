@@ -150,11 +150,12 @@ func (w *walker) lockPaths(st *state, instr ssa.Instruction, v ssa.Value, ps []l
 // enteredHolding records, before a release of lock, that the function
 // is entered holding it when it does not hold it here (see entrySeed).
 // An exported function is not entered holding a lock that other
-// packages cannot name (lockstate.Private): its callers there cannot
+// packages cannot name (lockstate.Private), unless its receiver's type
+// lets them take its lock (a Lock method): its callers there cannot
 // hold it, and one that releases it is a defect, or a helper of its
 // package's own callers that the package documents.
 func (w *walker) enteredHolding(st *state, lock, class string, mode lockstate.Mode) {
-	if heldIn(st.held, lock) || w.exported() && lockstate.Private(lock) {
+	if heldIn(st.held, lock) || w.exported() && lockstate.Private(lock) && !w.recvLocker() {
 		return
 	}
 	if w.entryRel == nil {
@@ -203,4 +204,19 @@ func (w *walker) Runs(st *state, i int) bool {
 func (w *walker) exported() bool {
 	obj, ok := w.fn.Object().(*types.Func)
 	return ok && obj.Exported() && w.fn.Parent() == nil
+}
+
+// recvLocker reports whether the function is a method of a type with an
+// exported Lock or RLock method: callers of other packages may hold its
+// lock.
+func (w *walker) recvLocker() bool {
+	recv := w.fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	ms := types.NewMethodSet(recv.Type())
+	if _, ok := recv.Type().(*types.Pointer); !ok {
+		ms = types.NewMethodSet(types.NewPointer(recv.Type()))
+	}
+	return ms.Lookup(nil, "Lock") != nil || ms.Lookup(nil, "RLock") != nil
 }

@@ -31,3 +31,24 @@ func (g *Gauge) Get() int {
 func (g *Gauge) Reset() {
 	g.setAndUnlock(0)
 }
+
+// Locked lets its callers take its lock (Lock): SetAndUnlock writes and
+// releases the lock its caller took, and its write is guarded, though
+// the lock is unexported: Get ∥ SetAndUnlock is not dependent.
+type Locked struct {
+	mu  sync.Mutex
+	val int
+}
+
+func (l *Locked) Lock() { l.mu.Lock() }
+
+func (l *Locked) SetAndUnlock(v int) {
+	l.val = v
+	l.mu.Unlock()
+}
+
+func (l *Locked) Get() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.val
+}
