@@ -356,6 +356,11 @@ func (r *typeRun) searchArgs() {
 			}
 			req := r.request(harness.OpTrace, test, m, m)
 			req.MaxTime = traceTime
+			// One traced test may not take more than the whole search:
+			// on a loaded machine, a call that waits (a lock the other
+			// object holds) would otherwise hold it for the hard cap.
+			limit := max(time.Second, r.cfg.Budget/argSearchShare)
+			req.Watchdog, req.HardCap = min(req.Watchdog, limit), min(req.HardCap, limit)
 			t0 := time.Now()
 			rep := r.do(req)
 			if rep == nil {
