@@ -114,7 +114,8 @@ func (s *Subject) findForeignFuncs() {
 			}
 			seen[n.Obj()] = true
 			pkg := n.Obj().Pkg()
-			if pkg == nil || pkg == s.Pkg || !n.Obj().Exported() || stdPackage(pkg.Path()) {
+			if pkg == nil || pkg == s.Pkg || !n.Obj().Exported() || stdPackage(pkg.Path()) ||
+				!importable(pkg.Path(), s.Pkg.Path()) {
 				continue
 			}
 			for _, fname := range pkg.Scope().Names() {
@@ -132,6 +133,24 @@ func (s *Subject) findForeignFuncs() {
 			}
 		}
 	}
+}
+
+// importable reports whether the package from may import the package
+// path: a path with an "internal" element only from below its parent (a
+// type reached through an alias of another module's internal type is
+// not).
+func importable(path, from string) bool {
+	elems := strings.Split(path, "/")
+	for i, e := range elems {
+		if e != "internal" {
+			continue
+		}
+		parent := strings.Join(elems[:i], "/")
+		if from != parent && !strings.HasPrefix(from, parent+"/") {
+			return false
+		}
+	}
+	return true
 }
 
 // stdPackage reports whether path is a standard library package's: its

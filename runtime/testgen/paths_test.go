@@ -70,3 +70,20 @@ func TestEnumArguments(t *testing.T) {
 		t.Errorf("a constant of Mode in %d of 200 arguments, want most", hits)
 	}
 }
+
+func TestImportable(t *testing.T) {
+	for _, tc := range []struct {
+		path, from string
+		want       bool
+	}{
+		{"example.com/z", "example.com/m", true},
+		{"example.com/y/internal/z", "example.com/m", false},
+		{"example.com/y/internal/z", "example.com/y", true},
+		{"example.com/y/internal/z", "example.com/y/cache", true},
+		{"example.com/y/internal", "example.com/yy", false},
+	} {
+		if got := importable(tc.path, tc.from); got != tc.want {
+			t.Errorf("importable(%q, %q) = %v, want %v", tc.path, tc.from, got, tc.want)
+		}
+	}
+}
