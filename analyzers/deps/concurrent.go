@@ -190,12 +190,19 @@ var everyMethod = regexp.MustCompile(`(?i)\b(all|every|any|each)\b`)
 // methods ("All cron methods"), not of another type.
 func callerOrdered(doc, typ string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
+	if !callerOrderedPhrases.MatchString(doc) {
+		return ""
+	}
+	var names *regexp.Regexp
+	if typ != "" {
+		names = regexp.MustCompile(`\b` + regexp.QuoteMeta(typ) + `\b`)
+	}
 	for _, sentence := range Sentences(doc) {
 		loc := callerOrderedPhrases.FindStringIndex(sentence)
 		if loc == nil {
 			continue
 		}
-		if typ != "" && !regexp.MustCompile(`\b`+regexp.QuoteMeta(typ)+`\b`).MatchString(sentence) && !everyMethod.MatchString(sentence) {
+		if names != nil && !names.MatchString(sentence) && !everyMethod.MatchString(sentence) {
 			continue
 		}
 		return strings.ToLower(sentence[loc[0]:loc[1]])

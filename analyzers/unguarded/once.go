@@ -51,12 +51,26 @@ func checkOnce(pass *analysis.Pass, t *typeEntries, uses []use, reported reports
 	}
 	recv := t.obj.Type()
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	// ordered memoises startedAfterOnceWrites by reader and field.
+	type key struct {
+		fn    *ssa.Function
+		field string
+	}
+	ordered := map[key]bool{}
 	for _, u := range uses {
 		if u.a.Write || !u.a.Pos.IsValid() || u.quiet || callsDo(recv, u.m) || promotedHere(u.m, t) {
 			continue
 		}
-		if f, _ := field(u.a.Loc); t.started[u.m] && startedAfterOnceWrites(res, u.m.Func, strings.TrimPrefix(f, "$0.")) {
-			continue
+		if f, _ := field(u.a.Loc); t.started[u.m] {
+			k := key{u.m.Func, strings.TrimPrefix(f, "$0.")}
+			ok, seen := ordered[k]
+			if !seen {
+				ok = startedAfterOnceWrites(res, k.fn, k.field)
+				ordered[k] = ok
+			}
+			if ok {
+				continue
+			}
 		}
 		// The writes of what u reads: the field may be a struct whose
 		// other parts the Once does not write.
@@ -173,7 +187,10 @@ func writtenBefore(fn *ssa.Function, g *ssa.Go, name string) bool {
 				continue
 			}
 			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || len(fn.Params) == 0 || fa.X != fn.Params[0] || fieldName(fa) != name {
+			if !ok || len(fn.Params) == 0 || fa.X != fn.Params[0] {
+				continue
+			}
+			if f, _ := lockstate.FieldOf(fa.X.Type(), fa.Field); f != name {
 				continue
 			}
 			stores++
@@ -187,13 +204,4 @@ func writtenBefore(fn *ssa.Function, g *ssa.Go, name string) bool {
 		}
 	}
 	return stores > 0
-}
-
-// fieldName returns the name of the field fa addresses.
-func fieldName(fa *ssa.FieldAddr) string {
-	st, ok := lockstate.Deref(fa.X.Type()).Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
 }

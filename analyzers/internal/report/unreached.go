@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A Reach says which methods of a pass's package are out of its users'
@@ -113,7 +115,7 @@ func (r *Reach) build() {
 	for sel, s := range pass.TypesInfo.Selections {
 		if f, ok := s.Obj().(*types.Func); ok && !InTestFile(pass, sel.Pos()) {
 			r.named[f.Origin()] = true
-			if n, ok := types.Unalias(deref(s.Recv())).(*types.Named); ok {
+			if n, ok := types.Unalias(lockstate.Deref(s.Recv())).(*types.Named); ok {
 				r.onType[typeMethod{n.Origin().Obj(), f.Name()}] = true
 			}
 		}
@@ -200,12 +202,4 @@ func mentions(t types.Type, tn *types.TypeName, seen map[types.Type]bool) bool {
 		}
 	}
 	return false
-}
-
-// deref returns the element type of a pointer type, or t.
-func deref(t types.Type) types.Type {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
