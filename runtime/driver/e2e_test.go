@@ -948,6 +948,9 @@ func TestReach(t *testing.T) {
 //     once the other call has returned (Broker; twin SafeBroker);
 //   - a parameter of another package's type gets that package's
 //     constructor (WaterMark's Init(closer.NewCloser(n)));
+//   - an interface nothing of the package implements gets a stub, and
+//     its methods' interface results stubs of theirs (Bus's Listener and
+//     its Scope; twin SafeBus);
 //   - calls that fail alone are no concurrent failures: Feed's Send(nil)
 //     breaks the feed for the other Send, and Server's Serve(nil) and
 //     Addr before serving both panic alone (noted, not reported); twin
@@ -963,6 +966,7 @@ func TestObjects(t *testing.T) {
 		"Broker":    "httptest.NewRequest(",
 		"WaterMark": "closer.NewCloser(",
 		"Checked":   "NewChecked(",
+		"Bus":       "&depconStub0{}",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -971,7 +975,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}

@@ -189,7 +189,8 @@ type Value struct {
 	// Type names, for a KFunc value, the function type of the package
 	// it has, registered with RegisterTypeOf: an adapter such as
 	// http.HandlerFunc, passed to a parameter of an interface it
-	// implements (http.Handler).
+	// implements (http.Handler). For a KStub value it names the stub
+	// type, registered the same way.
 	Type string `json:"type,omitempty"`
 }
 
@@ -274,6 +275,10 @@ const (
 	// KShared is the value Test.Shared[Index], the same at every use in
 	// a set-up.
 	KShared = "shared"
+	// KStub is a new value of the registered stub type Type (see
+	// RegisterTypeOf): a type the registration file declares to
+	// implement the parameter's interface, whose methods do nothing.
+	KStub = "stub"
 	// KFuncRef is the registered function Lit itself, as a value of the
 	// parameter's function type: the package's NewLocalWindow for a
 	// newWindow func() (Window, StopFunc) parameter.

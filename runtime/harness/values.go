@@ -175,6 +175,12 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 			return reflect.Value{}, err
 		}
 		return assign(f, t)
+	case KStub:
+		zero := r.types[v.Type]
+		if zero == nil {
+			return reflect.Value{}, fmt.Errorf("stub of unregistered type %q", v.Type)
+		}
+		return assign(reflect.ValueOf(zero()), t) // a new *T
 	case KConn:
 		return r.newConn(v, t, sc)
 	case KResponse:

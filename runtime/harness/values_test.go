@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -418,5 +419,32 @@ func TestBuildFuncRef(t *testing.T) {
 	}
 	if _, err := r.build(Value{K: KFuncRef, Lit: "NewReader"}, typeOf((*func() int)(nil)), &scope{}); err == nil {
 		t.Error("a function of another type was built")
+	}
+}
+
+// stubNamer is a stub, as a registration file declares one.
+type stubNamer struct{ _ *stubNamer }
+
+func (*stubNamer) String() string { return "" }
+
+// TestBuildStub checks that a KStub value is a new value of its
+// registered stub type at each build, and that an unregistered one fails.
+func TestBuildStub(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterTypeOf("example.com/p.Namer", (*stubNamer)(nil))
+	st := typeOf((*fmt.Stringer)(nil))
+	a, err := r.build(Value{K: KStub, Type: "example.com/p.Namer"}, st, &scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.build(Value{K: KStub, Type: "example.com/p.Namer"}, st, &scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.Interface().(*stubNamer); !ok || a.Interface() == b.Interface() {
+		t.Errorf("built %#v and %#v: want two new *stubNamer", a.Interface(), b.Interface())
+	}
+	if _, err := r.build(Value{K: KStub, Type: "example.com/p.Other"}, st, &scope{}); err == nil {
+		t.Error("a stub of an unregistered type was built")
 	}
 }

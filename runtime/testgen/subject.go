@@ -82,6 +82,9 @@ type Subject struct {
 	// adapters are the package's function types with methods.
 	adapters []*types.Named
 	byRes    map[*types.TypeName][]*Func
+	// stubs are the interfaces that stubs implement, by StubKey (see
+	// stubs.go).
+	stubs map[string]*types.Named
 }
 
 // NewSubject returns the subject for the type plan of package pkg. It
@@ -124,6 +127,7 @@ func NewSubject(pkg *types.Package, plan *deps.TypePlan) (*Subject, error) {
 	}
 	slices.Sort(s.Names)
 	s.findFuncs()
+	s.findStubs()
 	s.Ctors = s.ctorsOf()
 	s.enums = enumsOf(pkg)
 	s.adapters = adaptersOf(pkg)

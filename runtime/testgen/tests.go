@@ -131,6 +131,16 @@ func (g *Generator) fresh(recv int, m string, others []int) harness.Call {
 	return c
 }
 
+// nonNilCall returns a call of m on object recv whose pointer, map and
+// interface arguments are not nil where another value fits, and whose
+// arguments are not the values m compares them with: a probe retried
+// after a failure.
+func (g *Generator) nonNilCall(recv int, m string, others []int) harness.Call {
+	v := g.valuer(others)
+	v.nonNil = true
+	return harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
+}
+
 func (g *Generator) valuer(others []int) *valuer {
 	return &valuer{s: g.s, rng: g.rng, others: others, dropped: g.ctorDropped, configs: &g.configs}
 }
@@ -249,7 +259,9 @@ func (g *Generator) ArgProbe(m string) (harness.Test, bool) {
 }
 
 // MethodProbe returns a sequential test that calls method m once on a
-// fresh object.
+// fresh object. A probe retried after a failure (fresh) builds the
+// object with fresh arguments and passes m no nil that another value
+// can replace.
 //
 // A method taking an object of the type (a.Transfer(b, n)) is given a
 // second fresh object: passed its own receiver, a method that locks both
@@ -260,10 +272,14 @@ func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
 	if fresh {
 		object = g.freshObject
 	}
+	call := g.call
+	if fresh {
+		call = g.nonNilCall
+	}
 	if g.s.Linker(m) {
 		return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0), object(1)},
-			Suffix: []harness.Call{g.call(0, m, []int{1})}}
+			Suffix: []harness.Call{call(0, m, []int{1})}}
 	}
 	return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0)},
-		Suffix: []harness.Call{g.call(0, m, []int{0})}}
+		Suffix: []harness.Call{call(0, m, []int{0})}}
 }

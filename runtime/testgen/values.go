@@ -51,6 +51,10 @@ type valuer struct {
 	// configs, when set, counts the configurations generated: their
 	// bool fields alternate with it (see config).
 	configs *int
+	// nonNil makes pointers, maps and interfaces not nil where some
+	// other value fits: the arguments of a probe retried after a
+	// panic, which nil arguments often cause.
+	nonNil bool
 }
 
 // args generates the arguments of a call to a function of signature sig.
@@ -168,7 +172,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	case *types.Map:
 		// A constructor given a nil map to serve as its store fails in
 		// every method that writes: constructors get empty maps.
-		if depth == 0 && v.rng.IntN(2) == 0 {
+		if depth == 0 && !v.nonNil && v.rng.IntN(2) == 0 {
 			return harness.Value{K: harness.KZero}
 		}
 		return harness.Value{K: harness.KMap}
@@ -177,7 +181,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	case *types.Signature:
 		return v.callback(u)
 	case *types.Pointer:
-		if v.rng.IntN(4) == 0 {
+		if !v.nonNil && v.rng.IntN(4) == 0 {
 			return harness.Value{K: harness.KZero}
 		}
 		return harness.Value{K: harness.KNew}
@@ -259,9 +263,21 @@ func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Valu
 	if impl != nil && v.rng.IntN(2) == 0 {
 		return *impl
 	}
+	// A stub when nothing of the package implements it: what a
+	// user's test passes for a listener or a sink (see stubs.go).
+	stub := ""
+	if impl == nil {
+		stub = v.s.stubValue(t)
+	}
+	if stub != "" && v.rng.IntN(2) == 0 {
+		return harness.Value{K: harness.KStub, Type: stub}
+	}
 	choices := []harness.Value{{K: harness.KZero}}
 	if impl != nil {
 		choices = append(choices, *impl, *impl)
+	}
+	if stub != "" {
+		choices = append(choices, harness.Value{K: harness.KStub, Type: stub})
 	}
 	if own := v.asserted(u, depth); own != nil {
 		choices = append(choices, *own, *own)
@@ -274,6 +290,9 @@ func (v *valuer) iface(t types.Type, u *types.Interface, depth int) harness.Valu
 	if len(v.others) > 0 && v.s.fits(t) {
 		obj := harness.Value{K: harness.KObj, Obj: v.others[v.rng.IntN(len(v.others))]}
 		choices = append(choices, obj, obj)
+	}
+	if v.nonNil && len(choices) > 1 {
+		choices = choices[1:]
 	}
 	return choices[v.rng.IntN(len(choices))]
 }
@@ -541,13 +560,14 @@ var (
 )
 
 // config returns, for a struct of the package under test (or a pointer
-// to one) with exported numeric, duration, bool or func fields, a value
-// of it whose numbers are small and positive (a configuration the
-// package can work with, where its zero value often means "unbounded"
-// or is refused), whose bools are drawn either way (an option that
-// enables a path is set in some objects of a run and not in others),
-// and whose funcs are functions of their type (a constructor may need a
-// New func to fill its pool). It returns nil for other types.
+// to one) with exported numeric, duration, bool, func or interface
+// fields, a value of it whose numbers are small and positive (a
+// configuration the package can work with, where its zero value often
+// means "unbounded" or is refused), whose bools are drawn either way (an
+// option that enables a path is set in some objects of a run and not in
+// others), whose funcs are functions of their type (a constructor may
+// need a New func to fill its pool) and whose interfaces with a stub
+// are, now and then, a stub. It returns nil for other types.
 func (v *valuer) config(t types.Type) *harness.Value {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
@@ -575,6 +595,11 @@ func (v *valuer) config(t types.Type) *harness.Value {
 			fv := v.callback(sig)
 			fv.Field = f.Name()
 			val.Elems = append(val.Elems, fv)
+			continue
+		}
+		if stub := v.s.stubValue(f.Type()); stub != "" && v.rng.IntN(2) == 0 {
+			// A required listener or store: a stub, in some objects.
+			val.Elems = append(val.Elems, harness.Value{K: harness.KStub, Type: stub, Field: f.Name()})
 			continue
 		}
 		var lits []string

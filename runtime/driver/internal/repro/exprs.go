@@ -113,6 +113,11 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 			}
 		}
 		return w.funcLit(t, v.Lit == funcTrue)
+	case harness.KStub:
+		if n := w.s.Stub(v.Type); n != nil {
+			return "&" + w.stubName(n) + "{}"
+		}
+		return "nil"
 	case harness.KConn:
 		return w.conn(v)
 	case harness.KResponse:
@@ -389,14 +394,15 @@ func zeroBasic(t types.Type) string {
 
 // typ returns the Go expression of type t in the package under test,
 // recording the imports it needs.
-func (w *writer) typ(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string {
-		if p == w.s.Pkg {
-			return ""
-		}
-		w.imports[p.Path()] = p.Name()
-		return p.Name()
-	})
+func (w *writer) typ(t types.Type) string { return types.TypeString(t, w.qualifier) }
+
+// qualifier names the package p in the test, which imports it.
+func (w *writer) qualifier(p *types.Package) string {
+	if p == w.s.Pkg {
+		return ""
+	}
+	w.imports[p.Path()] = p.Name()
+	return p.Name()
 }
 
 // conn returns the end of a new in-memory connection (harness.KConn),

@@ -109,6 +109,7 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	} else {
 		body = w.body(v)
 	}
+	helpers := w.helpers() // before the imports: the helpers add some
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "package %s\n\n", s.Pkg.Name())
 	b.WriteString("import (\n")
@@ -134,7 +135,7 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 		fmt.Fprintf(&b, "// schedule: %s\n", v.Replay)
 	}
 	fmt.Fprintf(&b, "func %s(t *testing.T) {\n%s}\n", TestName(s, v), body)
-	b.WriteString(w.helpers())
+	b.WriteString(helpers)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting the reproducer: %w\n%s", err, b.Bytes())
@@ -166,6 +167,22 @@ type writer struct {
 	shared map[int]string
 	// readCloser and writeCloser are set when a helper type is needed.
 	readCloser, writeCloser bool
+	// stubs name the stub types the test uses (testgen.StubSource), by
+	// testgen.StubKey.
+	stubs map[string]string
+}
+
+// stubName returns the name of the stub of interface n, which the
+// helpers declare.
+func (w *writer) stubName(n *types.Named) string {
+	key := testgen.StubKey(n)
+	if w.stubs == nil {
+		w.stubs = map[string]string{}
+	}
+	if w.stubs[key] == "" {
+		w.stubs[key] = fmt.Sprintf("depconStub%d", len(w.stubs))
+	}
+	return w.stubs[key]
 }
 
 // temp returns a new temporary name.
@@ -303,6 +320,22 @@ func (w *writer) helpers() string {
 	if w.writeCloser {
 		b.WriteString("\ntype depconWriteCloser struct{ bytes.Buffer }\n\nfunc (*depconWriteCloser) Close() error { return nil }\n" +
 			"\nfunc (*depconWriteCloser) Flush() error { return nil }\n\nfunc (*depconWriteCloser) Sync() error { return nil }\n")
+	}
+	// A stub's interface results are stubs when the subject has one:
+	// declaring a stub may name more, declared in turn.
+	stubResult := func(n *types.Named) string {
+		if w.s.Stub(testgen.StubKey(n)) == nil {
+			return ""
+		}
+		return w.stubName(n)
+	}
+	for done := map[string]bool{}; len(done) < len(w.stubs); {
+		for _, key := range slices.Sorted(maps.Keys(w.stubs)) {
+			if !done[key] {
+				done[key] = true
+				b.WriteString(testgen.StubSource(w.s.Stub(key), w.stubs[key], w.qualifier, stubResult))
+			}
+		}
 	}
 	return b.String()
 }
