@@ -951,10 +951,15 @@ func TestReach(t *testing.T) {
 //   - an interface nothing of the package implements gets a stub, and
 //     its methods' interface results stubs of theirs (Bus's Listener and
 //     its Scope; twin SafeBus);
+//   - a net.Listener parameter gets a listener that closes once the
+//     other call has returned (Listening's Serve; twin SafeListening);
 //   - calls that fail alone are no concurrent failures: Feed's Send(nil)
-//     breaks the feed for the other Send, and Server's Serve(nil) and
-//     Addr before serving both panic alone (noted, not reported); twin
-//     Checked, whose calls return, is reported.
+//     breaks the feed for the other Send; an Addr that panics unless
+//     Serve or Attach ran before it, after the same set-up, races with
+//     them only as its callers' misuse (Server, Listening,
+//     SafeListening: noted, not reported); twin Checked, whose Addr
+//     returns, is reported, and so is Stack, whose Pop works after a
+//     prefix that pushed.
 func TestObjects(t *testing.T) {
 	t.Parallel()
 	rep := depconTest(t, Config{Budget: 5 * time.Second, Patterns: pkgs("objects")})
@@ -967,6 +972,8 @@ func TestObjects(t *testing.T) {
 		"WaterMark": "closer.NewCloser(",
 		"Checked":   "NewChecked(",
 		"Bus":       "&depconStub0{}",
+		"Listening": "net.Listen(",
+		"Stack":     ".Push(",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -975,15 +982,21 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}
 	}
-	if s := typeReport(t, rep, "Server"); !slices.ContainsFunc(s.Notes, func(n string) bool {
-		return strings.Contains(n, "both calls panic when made alone")
-	}) {
-		t.Errorf("Server: notes %q: want its race between failing calls noted", s.Notes)
+	for _, typ := range []string{"Server", "Listening", "SafeListening"} {
+		tr := typeReport(t, rep, typ)
+		if !slices.ContainsFunc(tr.Notes, func(n string) bool { return strings.Contains(n, "its callers order the two calls") }) {
+			t.Errorf("%s: notes %q: want its race with an Addr that needs the other call first noted", typ, tr.Notes)
+		}
+		for _, v := range tr.Violations {
+			if slices.Contains(v.Pair[:], "Addr") {
+				t.Errorf("%s: %s ∥ %s reported: Addr fails unless the other call ran first", typ, v.Pair[0], v.Pair[1])
+			}
+		}
 	}
 }
 

@@ -90,15 +90,6 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			r.tested[[2]string{t.M1, t.M2}] = true
 		}
 		switch {
-		case d.Kind == child.DeathRace && inSuffix && !t.Seq && r.failsAlone[t.M1] && r.failsAlone[t.M2]:
-			// Both calls panic when made alone on a fresh object, with
-			// every argument set tried: a race between two failing
-			// calls (a Serve given a nil listener, an Addr before
-			// serving) shows arguments the API rules out.
-			r.g.Retire(t)
-			r.note("%s is not tested further: it raced, but both calls panic when made alone on a fresh object, "+
-				"with every argument set tried", t)
-			return nil
 		case d.Kind == child.DeathRace:
 			raw := stacks.ParseRace(d.Report)
 			accesses, details := raceStacks(raw, r.bin.Names.Prefix)
@@ -111,6 +102,20 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 				r.logf("test %d: race %s not reported: the type does not support the call after the end of its use (%s)",
 					r.tests, raceSummary(accesses), how)
 				r.failsSequentially(c.Target, how)
+				return nil
+			}
+			if how := r.needsOther(c, test); how != "" {
+				r.logf("test %d: race %s not reported: %s", r.tests, raceSummary(accesses), how)
+				if how == unchecked {
+					return nil
+				}
+				if r.orderedDrops[t]++; r.orderedDrops[t] == 1 {
+					r.note("%s: a race not reported: %s; its callers order the two calls", t, how)
+				}
+				if r.orderedDrops[t] == orderedDrops && !r.passed[t] && !r.reported(t) {
+					r.g.Retire(t)
+					r.logf("%s is not tested further: its last %d races were all of that kind", t, orderedDrops)
+				}
 				return nil
 			}
 			return v

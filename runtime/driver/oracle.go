@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/depcon/depcon/analyzers/deps"
@@ -109,6 +110,47 @@ func (r *typeRun) unsupportedAfterEnd(c *testgen.Case, test harness.Test) string
 	return ""
 }
 
+// needsOther returns, for a race of test's two calls one of which
+// panicked in every probe on a fresh object (typeRun.failsAlone), how
+// that call fails when it runs alone after the test's set-up, without
+// the other: it works only once the other has run (an Addr that reads
+// the listener Serve stores, a Pop of an empty queue), so its callers
+// order it after the other, and a race of the two, with that set-up, is
+// a call made before the state it needs exists. "" when neither call is
+// such, or the call works after the set-up: a Pop after a prefix that
+// pushed races with a concurrent Push as a defect of the type.
+func (r *typeRun) needsOther(c *testgen.Case, test harness.Test) string {
+	if len(test.Suffix) != 2 {
+		return ""
+	}
+	for _, call := range test.Suffix {
+		if !r.failsAlone[call.Fn] {
+			continue
+		}
+		seq := test
+		seq.Suffix = []harness.Call{call}
+		r.stop()
+		rep := r.do(r.request(harness.OpSeq, seq, c.Target.M1, c.Target.M2))
+		if rep == nil {
+			return unchecked
+		}
+		if rep.Death == nil && rep.Result.Status == harness.StatusPanic && rep.Result.Step == "suffix 0" {
+			return fmt.Sprintf("%s panics when called after the same set-up without the other call: %s", call.Fn,
+				rep.Result.Msg)
+		}
+	}
+	return ""
+}
+
+// unchecked is what needsOther returns when the budget ended before its
+// check ran: the race is not reported, since it may be one.
+const unchecked = "the budget ended before the call could be checked alone"
+
+// orderedDrops is how many races of a pair needsOther may drop, while no
+// race of the pair was reported and none of its tests passed, before
+// the pair is tested no more: each drop costs a sequential run.
+const orderedDrops = 6
+
 // failedAt reports whether a sequential run failed at step: it panicked,
 // died or did not return there.
 func failedAt(rep *child.Reply, step string) bool {
@@ -197,4 +239,11 @@ func (r *typeRun) hangMessage(test harness.Test, res *harness.Message) string {
 	}
 	return fmt.Sprintf("%s never return (iteration %d): %s", strings.Join(names, " ∥ "), res.Iter+1,
 		strings.Join(parts, ", "))
+}
+
+// reported reports whether a violation of target t's pair was reported.
+func (r *typeRun) reported(t *testgen.Target) bool {
+	return slices.ContainsFunc(r.found, func(f *finding) bool {
+		return f.Pair == [2]string{t.M1, t.M2} || f.Pair == [2]string{t.M2, t.M1}
+	})
 }

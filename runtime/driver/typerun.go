@@ -55,6 +55,9 @@ type typeRun struct {
 	// failsSequentially).
 	seqFails map[*testgen.Target]int
 	passed   map[*testgen.Target]bool
+	// orderedDrops counts, by pair, the races dropped because one call
+	// needs the other before it (see needsOther).
+	orderedDrops map[*testgen.Target]int
 	// linVaried holds the pairs whose outcomes were seen to vary between
 	// runs of one sequential order: their tests run each order twice
 	// before the iterations.
@@ -76,19 +79,20 @@ type typeRun struct {
 // violations found.
 func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, prog *progress) *typeResult {
 	r := &typeRun{
-		parent:    ctx,
-		cfg:       cfg,
-		pkgRun:    p,
-		s:         s,
-		g:         testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Find: cfg.Find, Pairs: cfg.Pairs}),
-		rep:       newTypeReport(s.Pkg.Path(), s.Plan),
-		start:     time.Now(),
-		tested:    map[[2]string]bool{},
-		linOff:    map[[2]string]int{},
-		linVaried: map[[2]string]bool{},
-		passed:    map[*testgen.Target]bool{},
-		seqTime:   map[string]time.Duration{},
-		scheds:    map[*testgen.Target]*pairSched{},
+		parent:       ctx,
+		cfg:          cfg,
+		pkgRun:       p,
+		s:            s,
+		g:            testgen.New(s, testgen.Config{Seed: cfg.Seed, Iters: cfg.Iters, MaxLen: cfg.MaxLen, Find: cfg.Find, Pairs: cfg.Pairs}),
+		rep:          newTypeReport(s.Pkg.Path(), s.Plan),
+		start:        time.Now(),
+		tested:       map[[2]string]bool{},
+		linOff:       map[[2]string]int{},
+		linVaried:    map[[2]string]bool{},
+		passed:       map[*testgen.Target]bool{},
+		orderedDrops: map[*testgen.Target]int{},
+		seqTime:      map[string]time.Duration{},
+		scheds:       map[*testgen.Target]*pairSched{},
 	}
 	if p.noSched != "" {
 		r.note("%s", p.noSched)

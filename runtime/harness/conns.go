@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"reflect"
+	"time"
 )
 
 // connType is the type of a KConn value: a parameter of a type it is
@@ -45,8 +46,36 @@ func discard(c net.Conn) {
 	}
 }
 
-// closeConns closes the connections made so far, whose objects are no
-// longer used: their goroutines see the end of the connection and return.
+// listenerType is the type of a KListener value.
+var listenerType = reflect.TypeOf((*net.Listener)(nil)).Elem()
+
+// newListener returns a new TCP listener on a free port of the loopback
+// interface (KListener), for a parameter of type t: a net.Listener. It is
+// closed after RequestTimeout, or once sc's requests end (the other of
+// the two concurrent calls has returned), so that a server's Serve
+// returns; and with the iteration's objects (closeConns).
+func (r *Registry) newListener(t reflect.Type, sc *scope) (reflect.Value, error) {
+	if !listenerType.AssignableTo(t) {
+		return reflect.Value{}, fmt.Errorf("listener value for parameter of type %s", t)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	r.connsMu.Lock()
+	r.conns = append(r.conns, ln)
+	r.connsMu.Unlock()
+	timer := time.AfterFunc(RequestTimeout, func() { ln.Close() })
+	sc.leave = append(sc.leave, func() {
+		timer.Stop()
+		ln.Close()
+	})
+	return reflect.ValueOf(&ln).Elem().Convert(t), nil
+}
+
+// closeConns closes the connections and listeners made so far, whose
+// objects are no longer used: their goroutines see the end of the
+// connection and return.
 func (r *Registry) closeConns() {
 	r.connsMu.Lock()
 	conns := r.conns

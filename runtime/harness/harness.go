@@ -50,7 +50,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"reflect"
 	"runtime"
@@ -72,10 +71,11 @@ type Registry struct {
 	// request, removed when it ends.
 	dirsMu sync.Mutex
 	dirs   []string
-	// conns are both ends of the connections made for KConn values
-	// since the last iteration began, closed when it is over.
+	// conns are both ends of the connections made for KConn values,
+	// and the listeners made for KListener values, since the last
+	// iteration began, closed when it is over.
 	connsMu sync.Mutex
-	conns   []net.Conn
+	conns   []io.Closer
 	// index caches the index of an exported method in its receiver
 	// type's method set (MethodByName searches and allocates at each
 	// call, and a test looks its methods up every iteration).

@@ -269,6 +269,12 @@ const (
 	// what it reads, and never writes. Both ends are closed when the
 	// iteration that built them is over.
 	KConn = "conn"
+	// KListener is a new TCP listener on a free port of the loopback
+	// interface, for a parameter of type net.Listener, closed after
+	// RequestTimeout or once one of the two concurrent calls has
+	// returned (a server's Serve then returns), and when the iteration
+	// that built it is over. Nothing connects to it.
+	KListener = "listener"
 	// KPeer is, among the arguments of a KConn value's Call, the other
 	// end of that connection.
 	KPeer = "peer"

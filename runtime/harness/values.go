@@ -61,7 +61,7 @@ type scope struct {
 	shared []Value
 	built  map[int]reflect.Value
 	// leave ends the requests built in this scope (KRequest): their
-	// clients leave.
+	// clients leave; and closes its listeners (KListener).
 	leave []context.CancelFunc
 }
 
@@ -183,6 +183,8 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		return assign(reflect.ValueOf(zero()), t) // a new *T
 	case KConn:
 		return r.newConn(v, t, sc)
+	case KListener:
+		return r.newListener(t, sc)
 	case KResponse:
 		return newResponse(t)
 	case KRequest:

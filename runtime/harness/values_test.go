@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -447,4 +448,34 @@ func TestBuildStub(t *testing.T) {
 	if _, err := r.build(Value{K: KStub, Type: "example.com/p.Other"}, st, &scope{}); err == nil {
 		t.Error("a stub of an unregistered type was built")
 	}
+}
+
+// TestBuildListener checks that a KListener value is a listener on the
+// loopback interface that accepts connections, and that it is closed
+// once the scope's requests end (the other call has returned), so that
+// an Accept loop returns.
+func TestBuildListener(t *testing.T) {
+	r := NewRegistry()
+	sc := &scope{}
+	v, err := r.build(Value{K: KListener}, listenerType, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := v.Interface().(net.Listener)
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatalf("dialing the listener: %v", err)
+	}
+	c.Close()
+	if _, err := ln.Accept(); err != nil {
+		t.Fatalf("accepting: %v", err)
+	}
+	sc.endRequests()
+	if _, err := ln.Accept(); err == nil {
+		t.Error("the listener accepts after the requests ended")
+	}
+	if _, err := r.build(Value{K: KListener}, typeOf((*string)(nil)), sc); err == nil {
+		t.Error("a listener was built for a string")
+	}
+	r.closeConns()
 }

@@ -2,6 +2,7 @@ package testgen
 
 import (
 	"fmt"
+	"go/types"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -133,10 +134,29 @@ func New(s *Subject, cfg Config) *Generator {
 		if deps.Teardown(m.Name) {
 			g.endsUse[m.Name] = true // in prefixes only before a restart (see changers)
 		}
+		if servesListener(s.Methods[m.Name]) {
+			g.noPrefix[m.Name] = true // it serves until its listener closes
+		}
 	}
 	g.contract.extend(s.Plan)
 	g.targets = g.makeTargets()
 	return g
+}
+
+// servesListener reports whether a method of signature sig takes a
+// net.Listener: a server's Serve, which serves until the listener is
+// closed, is no set-up step; a prefix that served, then returned once
+// its listener closed, would test a server serving again.
+func servesListener(sig *types.Signature) bool {
+	if sig == nil {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if isNamed(sig.Params().At(i).Type(), "net", "Listener") {
+			return true
+		}
+	}
+	return false
 }
 
 // makeTargets lists the coverage targets of the configuration.

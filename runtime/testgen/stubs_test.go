@@ -187,3 +187,31 @@ func TestStubArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestListenerArguments checks that a net.Listener parameter mostly gets
+// a listener (harness.KListener), always in a retried probe, and that a
+// method taking one is kept out of prefixes: it serves until the
+// listener closes.
+func TestListenerArguments(t *testing.T) {
+	s := busSubject(t)
+	v := &valuer{s: s, rng: rand.New(rand.NewPCG(1, 2)), dropped: func(string) bool { return false }}
+	listeners := 0
+	for range 100 {
+		if v.args(s.Methods["Serve"], 0)[0].K == harness.KListener {
+			listeners++
+		}
+	}
+	if listeners < 75 {
+		t.Errorf("%d of 100 listener arguments, want most", listeners)
+	}
+	v.nonNil = true
+	for range 50 {
+		if a := v.args(s.Methods["Serve"], 0)[0]; a.K != harness.KListener {
+			t.Fatalf("retried probe's argument %+v, want a listener", a)
+		}
+	}
+	g := New(s, Config{Seed: 1, Find: FindAll, Pairs: PairsDependent, MaxLen: 4})
+	if !g.noPrefix["Serve"] || g.noPrefix["Subscribe"] {
+		t.Errorf("kept out of prefixes: %v, want Serve only", g.noPrefix)
+	}
+}

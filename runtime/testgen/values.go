@@ -142,6 +142,11 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 	if p, ok := t.(*types.Pointer); ok && isNamed(p.Elem(), "net/http", "Request") {
 		return harness.Value{K: harness.KRequest}
 	}
+	// A server's Serve(l) gets a listener that closes once the other
+	// call has returned; nil now and then.
+	if isNamed(t, "net", "Listener") && (v.nonNil || v.rng.IntN(8) != 0) {
+		return harness.Value{K: harness.KListener}
+	}
 	if isNamed(t, "time", "Duration") {
 		if v.grow > 0 {
 			// A growing probe: 8ms, 64ms, 512ms.

@@ -2,8 +2,9 @@
 // Feed takes the type of the first value sent, and a nil value, which has
 // no type, panics in that first Send; a Send of a typed value after it
 // panics too. Used with typed values, as its documentation says, Feed is
-// correct: no concurrent failure of it is its defect. Server's Serve(nil)
-// and Addr before serving both panic alone; Checked, its twin, returns.
+// correct: no concurrent failure of it is its defect. Server's Attach of
+// a connection that is not open and Addr before attaching both panic
+// alone; Checked, its twin, returns.
 
 package objects
 
@@ -45,12 +46,13 @@ func (f *Feed) Sent() int {
 	return f.sent
 }
 
-// Server serves on a listener. Serve(nil) panics, and so does Addr
-// before Serve: a race between the two is one between calls that fail
-// alone, with arguments the API rules out; not reported.
+// Server serves a connection. Attach of a connection that is not open
+// (a nil or zero *net.TCPConn, whose RemoteAddr is nil) panics, and so
+// does Addr before Attach: a race between the two is one between calls
+// that fail alone, with arguments the API rules out; not reported.
 type Server struct {
 	mu    sync.Mutex
-	ln    net.Listener
+	c     *net.TCPConn
 	name  string
 	conns int
 }
@@ -79,16 +81,16 @@ func (s *Server) Conns() int {
 // NewServer returns a server.
 func NewServer() *Server { return &Server{} }
 
-// Serve serves on ln.
-func (s *Server) Serve(ln net.Listener) string {
+// Attach serves c, an open connection, and returns its peer's address.
+func (s *Server) Attach(c *net.TCPConn) string {
 	s.mu.Lock()
-	s.ln = ln
+	s.c = c
 	s.mu.Unlock()
-	return ln.Addr().String()
+	return c.RemoteAddr().String()
 }
 
-// Addr returns the address served, once serving.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+// Addr returns the address of the peer served, once attached.
+func (s *Server) Addr() string { return s.c.RemoteAddr().String() }
 
 // Checked is Server whose calls fail with an error, not a panic: its
 // race is reported.

@@ -1,7 +1,7 @@
 // Package objects holds types that depcon test obtains and calls only by
 // building objects and arguments the way their users do: composite
 // literals, directories that exist, generic builders and functions,
-// another package's constructor, HTTP requests, stubs of interfaces
-// nothing of the package implements, arguments that make a call fail
-// alone. Each file has a buggy type and a correct twin.
+// another package's constructor, HTTP requests, listeners, stubs of
+// interfaces nothing of the package implements, arguments that make a
+// call fail alone. Each file has a buggy type and a correct twin.
 package objects

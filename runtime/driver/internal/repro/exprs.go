@@ -125,6 +125,8 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		return "httptest.NewRecorder()"
 	case harness.KRequest:
 		return w.request()
+	case harness.KListener:
+		return w.listener()
 	case harness.KPeer:
 		return w.peer
 	case harness.KFuncRef:
@@ -290,6 +292,18 @@ func (w *writer) request() string {
 	w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), %d*time.Millisecond)\ndefer %s()",
 		ctx, cancel, harness.RequestTimeout/time.Millisecond, cancel))
 	return fmt.Sprintf("httptest.NewRequest(\"GET\", \"/\", nil).WithContext(%s)", ctx)
+}
+
+// listener returns a new TCP listener on the loopback interface
+// (harness.KListener), closed after harness.RequestTimeout, as depcon
+// test closed it, or when the test ends.
+func (w *writer) listener() string {
+	w.imports["net"] = "net"
+	ln, err := w.temp("ln"), w.temp("err")
+	w.pre = append(w.pre, fmt.Sprintf("%s, %s := net.Listen(\"tcp\", \"127.0.0.1:0\")\nif %s != nil {\nt.Fatal(%s)\n}\n"+
+		"defer %s.Close()\ntime.AfterFunc(%d*time.Millisecond, func() { %s.Close() })",
+		ln, err, err, err, ln, harness.RequestTimeout/time.Millisecond, ln))
+	return ln
 }
 
 func (w *writer) context(lit string) string {
