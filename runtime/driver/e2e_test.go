@@ -951,6 +951,9 @@ func TestReach(t *testing.T) {
 //   - an interface nothing of the package implements gets a stub, and
 //     its methods' interface results stubs of theirs (Bus's Listener and
 //     its Scope; twin SafeBus);
+//   - the race sync.WaitGroup reports between an Add at zero and Wait
+//     is the contract a group's Wait passes on (Group: noted); a race
+//     of a group's own fields is reported (twin CountingGroup);
 //   - a net.Listener parameter gets a listener that closes once the
 //     other call has returned (Listening's Serve; twin SafeListening);
 //   - calls that fail alone are no concurrent failures: Feed's Send(nil)
@@ -974,6 +977,8 @@ func TestObjects(t *testing.T) {
 		"Bus":       "&depconStub0{}",
 		"Listening": "net.Listen(",
 		"Stack":     ".Push(",
+		// The race on its count, not the one of its WaitGroup.
+		"CountingGroup": "NewCountingGroup(",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -982,10 +987,16 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}
+	}
+	if g := typeReport(t, rep, "Group"); !slices.ContainsFunc(g.Notes, func(n string) bool { return strings.Contains(n, "sync.WaitGroup") }) {
+		t.Errorf("Group: notes %q: want its WaitGroup race noted", g.Notes)
+	}
+	if v := typeReport(t, rep, "CountingGroup").Violations; len(v) == 0 || !strings.Contains(v[0].Message, "CountingGroup).Go()") {
+		t.Errorf("CountingGroup: violations %+v: want the race on its count", v)
 	}
 	for _, typ := range []string{"Server", "Listening", "SafeListening"} {
 		tr := typeReport(t, rep, typ)

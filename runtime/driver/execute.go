@@ -90,6 +90,16 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			r.tested[[2]string{t.M1, t.M2}] = true
 		}
 		switch {
+		case d.Kind == child.DeathRace && inSuffix && !t.Seq && (t.M1 == "Wait" || t.M2 == "Wait") &&
+			holdsWaitGroup(r.s.Type, 0) && waitGroupRace(stacks.ParseRace(d.Report), r.bin.Names.Prefix):
+			// sync.WaitGroup's own rule, which a group's Wait passes on
+			// to its callers: an Add at zero must happen before Wait.
+			if !r.waitNoted[t] {
+				r.waitNoted[t] = true
+				r.note("%s: a race not reported: the one sync.WaitGroup reports when an Add with the counter at "+
+					"zero is concurrent with Wait, whose rule the type's Wait passes on to its callers", t)
+			}
+			return nil
 		case d.Kind == child.DeathRace:
 			raw := stacks.ParseRace(d.Report)
 			accesses, details := raceStacks(raw, r.bin.Names.Prefix)

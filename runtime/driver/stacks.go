@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"go/types"
 	"path"
 	"slices"
 	"strings"
@@ -106,6 +107,48 @@ func raceStacks(accesses []stacks.Stack, prefix string) ([]stacks.Stack, string)
 		out = append(out, userStack(s, prefix))
 	}
 	return out, render("WARNING: DATA RACE", out, "\n")
+}
+
+// waitGroupRace reports whether a race is the one sync.WaitGroup
+// reports between an Add with the counter at zero and a Wait: its write
+// is the annotation of Wait, runtime.racewrite under frames of package
+// sync and of Wait methods only (often elided, inlined), then the
+// harness's, which userStack cuts with prefix.
+func waitGroupRace(accesses []stacks.Stack, prefix string) bool {
+	for _, a := range accesses {
+		a = userStack(a, prefix)
+		if a.Access != "write" || len(a.Frames) == 0 || a.Frames[0].Func != "runtime.racewrite" {
+			continue
+		}
+		if !slices.ContainsFunc(a.Frames[1:], func(f stacks.Frame) bool {
+			return !strings.HasPrefix(f.Func, "sync.") && !strings.HasSuffix(f.Func, ".Wait")
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsWaitGroup reports whether a struct type t holds a sync.WaitGroup,
+// in a field or, two levels deep, in a struct it holds or points to.
+func holdsWaitGroup(t types.Type, depth int) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" &&
+		n.Obj().Name() == "WaitGroup" {
+		return true
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 2 {
+		return false
+	}
+	for i := range st.NumFields() {
+		if holdsWaitGroup(st.Field(i).Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // raceSummary summarizes a race in one line: both accesses, with the

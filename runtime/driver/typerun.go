@@ -58,6 +58,9 @@ type typeRun struct {
 	// orderedDrops counts, by pair, the races dropped because one call
 	// needs the other before it (see needsOther).
 	orderedDrops map[*testgen.Target]int
+	// waitNoted holds the pairs with a Wait whose sync.WaitGroup race
+	// was noted (see waitGroupRace).
+	waitNoted map[*testgen.Target]bool
 	// linVaried holds the pairs whose outcomes were seen to vary between
 	// runs of one sequential order: their tests run each order twice
 	// before the iterations.
@@ -91,6 +94,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		linVaried:    map[[2]string]bool{},
 		passed:       map[*testgen.Target]bool{},
 		orderedDrops: map[*testgen.Target]int{},
+		waitNoted:    map[*testgen.Target]bool{},
 		seqTime:      map[string]time.Duration{},
 		scheds:       map[*testgen.Target]*pairSched{},
 	}
