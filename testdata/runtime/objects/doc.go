@@ -3,5 +3,6 @@
 // literals, directories that exist, generic builders and functions,
 // another package's constructor, HTTP requests, listeners, stubs of
 // interfaces nothing of the package implements, arguments that make a
-// call fail alone, a group that passes on sync.WaitGroup's rule. Each file has a buggy type and a correct twin.
+// call fail alone, a group that passes on sync.WaitGroup's rule. Each
+// file has a buggy type and a correct twin.
 package objects
