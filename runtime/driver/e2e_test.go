@@ -946,6 +946,9 @@ func TestReach(t *testing.T) {
 //     Source (twin SafeRegistry);
 //   - an http.Handler gets a recorder and a request whose client leaves
 //     once the other call has returned (Broker; twin SafeBroker);
+//   - an unexported type that a middleware's function literal returns,
+//     as another package's interface, is selected and built by the
+//     function that calls it (breaker's NewBreaker; twin safeBreaker);
 //   - a parameter of another package's type gets that package's
 //     constructor (WaterMark's Init(closer.NewCloser(n)));
 //   - an interface nothing of the package implements gets a stub, and
@@ -979,6 +982,7 @@ func TestObjects(t *testing.T) {
 		"Stack":     ".Push(",
 		// The race on its count, not the one of its WaitGroup.
 		"CountingGroup": "NewCountingGroup(",
+		"breaker":       "NewBreaker(",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -987,7 +991,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}

@@ -221,22 +221,35 @@ func returnedTypes(pkg *packages.Package) map[string]bool {
 			if !ok || fd.Body == nil || !fd.Name.IsExported() || !exportedRecv(fd) {
 				continue
 			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false // its returns are its own
-				case *ast.ReturnStmt:
-					for _, e := range n.Results {
-						if tn := unexportedNamed(pkg.TypesInfo.TypeOf(e), pkg.Types); tn != "" {
-							out[tn] = true
-						}
-					}
-				}
-				return true
-			})
+			returned(fd.Body, pkg, out)
 		}
 	}
 	return out
+}
+
+// returned adds to out the unexported named types of pkg that the
+// return statements of body return, and those of the function literals
+// it returns in turn: a middleware's constructor returning a func that
+// returns the type (func(next Runner) Runner { return &breaker{…} }).
+// Other function literals' returns are their own.
+func returned(body *ast.BlockStmt, pkg *packages.Package, out map[string]bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+					returned(lit.Body, pkg, out)
+					continue
+				}
+				if tn := unexportedNamed(pkg.TypesInfo.TypeOf(e), pkg.Types); tn != "" {
+					out[tn] = true
+				}
+			}
+		}
+		return true
+	})
 }
 
 // exportedRecv reports whether fd is a function, or a method of an
