@@ -957,6 +957,8 @@ func TestReach(t *testing.T) {
 //   - the race sync.WaitGroup reports between an Add at zero and Wait
 //     is the contract a group's Wait passes on (Group: noted); a race
 //     of a group's own fields is reported (twin CountingGroup);
+//   - the background context of a concurrent call ends once the
+//     other call has returned (Service's Serve(ctx); twin SafeService);
 //   - a net.Listener parameter gets a listener that closes once the
 //     other call has returned (Listening's Serve; twin SafeListening);
 //   - calls that fail alone are no concurrent failures: Feed's Send(nil)
@@ -983,6 +985,7 @@ func TestObjects(t *testing.T) {
 		// The race on its count, not the one of its WaitGroup.
 		"CountingGroup": "NewCountingGroup(",
 		"breaker":       "NewBreaker(",
+		"Service":       "context.WithTimeout(",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -991,7 +994,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}

@@ -213,8 +213,10 @@ const (
 	// rather than zeros.
 	KStruct = "struct"
 	// KCtx is a context: context.Background() for Lit "", an already
-	// cancelled context for "cancelled", and a context whose deadline
-	// is 1ms away for "timeout".
+	// cancelled context for "cancelled", a context whose deadline is
+	// 1ms away for "timeout", and, for CtxLeave, one cancelled once
+	// one of the two concurrent calls has returned (or RequestTimeout
+	// has passed).
 	KCtx = "ctx"
 	// KFunc is a function of the parameter's type. For Lit "" it returns
 	// zero values; for "true" it returns true for bool results, 1 for
@@ -290,6 +292,12 @@ const (
 	// newWindow func() (Window, StopFunc) parameter.
 	KFuncRef = "funcref"
 )
+
+// CtxLeave is the Lit of a KCtx value cancelled once one of the two
+// concurrent calls has returned, or after RequestTimeout: a Serve(ctx)
+// that serves until its context ends returns then. Calls that wait for
+// each other on locks are not released by it.
+const CtxLeave = "leave"
 
 // A Message is one line of JSON the child writes to the driver on file
 // descriptor 3: progress (EvStep, EvTick) and, last, one EvResult per

@@ -61,7 +61,8 @@ type scope struct {
 	shared []Value
 	built  map[int]reflect.Value
 	// leave ends the requests built in this scope (KRequest): their
-	// clients leave; and closes its listeners (KListener).
+	// clients leave; closes its listeners (KListener) and cancels its
+	// CtxLeave contexts.
 	leave []context.CancelFunc
 }
 
@@ -157,6 +158,13 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 		}
 		return assign(x, t)
 	case KCtx:
+		if v.Lit == CtxLeave {
+			ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+			sc.leave = append(sc.leave, cancel)
+			// The deadline ends ctx; cancel then releases its resources.
+			context.AfterFunc(ctx, cancel)
+			return assign(reflect.ValueOf(&ctx).Elem(), t)
+		}
 		ctx, err := newContext(v.Lit)
 		if err != nil {
 			return reflect.Value{}, err

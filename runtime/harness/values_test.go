@@ -479,3 +479,22 @@ func TestBuildListener(t *testing.T) {
 	}
 	r.closeConns()
 }
+
+// TestBuildLeaveContext checks that a CtxLeave context lasts until the
+// scope's requests end (one of the two concurrent calls has returned).
+func TestBuildLeaveContext(t *testing.T) {
+	r := NewRegistry()
+	sc := &scope{}
+	v, err := r.build(Value{K: KCtx, Lit: CtxLeave}, typeOf((*context.Context)(nil)), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := v.Interface().(context.Context)
+	if ctx.Err() != nil {
+		t.Fatalf("a new leave context has ended: %v", ctx.Err())
+	}
+	sc.endRequests()
+	if ctx.Err() == nil {
+		t.Error("the leave context lasts after the requests ended")
+	}
+}

@@ -47,7 +47,25 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	g.share(&test)
 	g.shareObjects(&test)
 	g.feed(&test)
+	if !t.Seq {
+		leaving(&test)
+	}
 	return &Case{Target: t, Test: test}
+}
+
+// leaving makes the background contexts the concurrent calls of test
+// take end once one of the two calls has returned (harness.CtxLeave):
+// a Run(ctx) or Serve(ctx) that works until its context ends returns
+// then, as in a user's test that cancels it once done with the other
+// call.
+func leaving(test *harness.Test) {
+	for k := range test.Suffix {
+		for i, a := range test.Suffix[k].Args {
+			if a.K == harness.KCtx && a.Lit == "" {
+				test.Suffix[k].Args[i].Lit = harness.CtxLeave
+			}
+		}
+	}
 }
 
 // share gives parameters of the suffix calls of test, each with an even

@@ -318,6 +318,14 @@ func (w *writer) context(lit string) string {
 		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), time.Millisecond)\ndefer %s()",
 			ctx, cancel, cancel))
 		return ctx
+	case harness.CtxLeave:
+		// Cancelled by each concurrent call when it returns (see body),
+		// or after harness.RequestTimeout, as depcon test cancels it.
+		ctx, cancel := w.temp("ctx"), w.temp("cancel")
+		w.pre = append(w.pre, fmt.Sprintf("%s, %s := context.WithTimeout(context.Background(), %d*time.Millisecond)",
+			ctx, cancel, harness.RequestTimeout/time.Millisecond))
+		w.leavers = append(w.leavers, cancel)
+		return ctx
 	}
 	return "context.Background()"
 }

@@ -59,9 +59,15 @@ func (w *writer) linBody(v *Violation) string {
 	b.WriteString("wait := func() {\ntime.Sleep(pause)\n}\n")
 	fmt.Fprintf(&b, "switch order {\ncase 0:\nwait()\ncall0()\nwait()\ncall1()\nwait()\ncase 1:\nwait()\ncall1()\nwait()\ncall0()\nwait()\ndefault:\n")
 	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
+	leave := "" // a call's return ends the contexts that last until then
+	for _, cancel := range w.leavers {
+		leave += "defer " + cancel + "()\n"
+	}
+	w.leavers = nil
 	for i, c := range v.Test.Suffix {
-		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
-			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\ncall%d()\n}()\n", obj(c.Recv), c.Fn, i)
+		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\n%sdefer func() {\nif r := recover(); r != nil {\n"+
+			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\ncall%d()\n}()\n", leave, obj(c.Recv),
+			c.Fn, i)
 	}
 	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
 	expr, text := wait(v)

@@ -167,6 +167,9 @@ type writer struct {
 	shared map[int]string
 	// readCloser and writeCloser are set when a helper type is needed.
 	readCloser, writeCloser bool
+	// leavers are the cancel functions of the contexts that end when a
+	// concurrent call returns (harness.CtxLeave), until written.
+	leavers []string
 	// stubs name the stub types the test uses (testgen.StubSource), by
 	// testgen.StubKey.
 	stubs map[string]string
@@ -231,9 +234,16 @@ func (w *writer) body(v *Violation) string {
 	// Both goroutines wait at the start barrier before it opens.
 	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
 	w.imports["sync"] = "sync"
+	// A call's return ends the contexts that last until then.
+	leave := ""
+	for _, cancel := range w.leavers {
+		leave += "defer " + cancel + "()\n"
+	}
+	w.leavers = nil
 	for i, c := range v.Test.Suffix {
-		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\ndefer func() {\nif r := recover(); r != nil {\n"+
-			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\n%s\n}()\n", obj(c.Recv), c.Fn, calls[i])
+		fmt.Fprintf(&b, "go func() {\ndefer wg.Done()\n%sdefer func() {\nif r := recover(); r != nil {\n"+
+			"t.Errorf(\"%s.%s panicked: %%v\", r)\n}\n}()\nready.Done()\n<-start\n%s\n}()\n", leave, obj(c.Recv), c.Fn,
+			calls[i])
 	}
 	b.WriteString("ready.Wait()\nclose(start)\ndone := make(chan struct{})\ngo func() {\nwg.Wait()\nclose(done)\n}()\n")
 	names := w.calls(v)
