@@ -15,6 +15,7 @@ import (
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/driver/internal/instrument"
+	"github.com/depcon/depcon/runtime/driver/internal/repro"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
@@ -351,6 +352,12 @@ func TestFailsAs(t *testing.T) {
 		{report.KindPanic, child.TestResult{ExitCode: 2, Output: "panic: send on closed channel\n\ngoroutine 7"}, true},
 		{report.KindPanic, child.TestResult{ExitCode: 66, Output: "WARNING: DATA RACE\nRead at ..."}, true},
 		{report.KindFatal, child.TestResult{ExitCode: -1, OutOfMemory: true, Output: "fatal error: runtime: out of memory"}, false},
+		// A failure in the set-up, before the calls reproduced, even with
+		// a race there, confirms nothing.
+		{report.KindRace, child.TestResult{ExitCode: 1, Race: true, Output: "WARNING: DATA RACE\n...\n    x_test.go:30: " +
+			repro.SetupFailed}, false},
+		{report.KindPanic, child.TestResult{ExitCode: 1, Output: "    x_test.go:12: recovered no such event\n    x_test.go:12: " +
+			repro.SetupFailed}, false},
 	} {
 		res := tc.res
 		if got := failsAs(tc.kind, &res); got != tc.want {

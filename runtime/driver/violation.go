@@ -253,10 +253,14 @@ func (r *typeRun) runReproducer(kind string, files map[string][]byte, file, name
 // failsAs reports whether a failed reproducer failed the way a violation
 // of kind does: with the message its test prints for that kind, or with
 // a data race (which the race detector may report before a panic, a
-// deadlock or a fatal error it leads to).
+// deadlock or a fatal error it leads to); never when it failed in its
+// set-up, before the calls it reproduces.
 func failsAs(kind string, res *child.TestResult) bool {
 	if res.OutOfMemory {
 		return false // the isolation's memory bound ended it: that is no failure of the type
+	}
+	if strings.Contains(res.Output, repro.SetupFailed) {
+		return false // it failed before the calls it reproduces
 	}
 	if res.Race || strings.Contains(res.Output, "WARNING: DATA RACE") {
 		return true

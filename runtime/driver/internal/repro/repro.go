@@ -215,15 +215,24 @@ func (w *writer) calls(v *Violation) []string {
 
 func obj(i int) string { return string(rune('a' + i)) }
 
+// SetupFailed is what a reproducer logs when it failed before the calls
+// it reproduces: building the objects or a prefix call failed (a
+// constructor's error, a panic), which says nothing of the violation.
+const SetupFailed = "depcon: the test failed in its set-up, before the calls it reproduces"
+
 // body writes the body of the test function.
 func (w *writer) body(v *Violation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\n", max(v.Iters, 1))
+	// A failure before the calls reproduced says so (SetupFailed), and
+	// does not confirm the violation.
+	fmt.Fprintf(&b, "setup := true\ndefer func() {\nif r := recover(); r != nil {\nif !setup {\npanic(r)\n}\n"+
+		"t.Errorf(\"recovered %%v\", r)\n}\nif setup && t.Failed() {\nt.Log(%q)\n}\n}()\n", SetupFailed)
+	fmt.Fprintf(&b, "for iter := 0; iter < %d; iter++ {\nsetup = true\n", max(v.Iters, 1))
 	w.setup(&b, v)
 	if v.Seq {
 		c := v.Test.Suffix[0]
 		e := w.methodCall(c)
-		fmt.Fprintf(&b, "%sdone := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.flush(), e)
+		fmt.Fprintf(&b, "%ssetup = false\ndone := make(chan struct{})\ngo func() {\ndefer close(done)\n%s\n}()\n", w.flush(), e)
 		expr, text := wait(v)
 		fmt.Fprintf(&b, "select {\ncase <-done:\ncase <-time.After(%s):\n"+
 			"t.Fatal(%q)\n}\n%s}\n", expr, fmt.Sprintf("self-deadlock: %s.%s did not return within %s", obj(c.Recv), c.Fn, text),
@@ -232,7 +241,7 @@ func (w *writer) body(v *Violation) string {
 	}
 	calls := w.suffixCalls(&b, v)
 	// Both goroutines wait at the start barrier before it opens.
-	b.WriteString("start := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
+	b.WriteString("setup = false\nstart := make(chan struct{})\nvar ready, wg sync.WaitGroup\nready.Add(2)\nwg.Add(2)\n")
 	w.imports["sync"] = "sync"
 	// A call's return ends the contexts that last until then.
 	leave := ""

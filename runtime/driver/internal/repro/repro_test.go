@@ -119,3 +119,42 @@ func TestSourceCompiles(t *testing.T) {
 		t.Fatalf("go test on the reproducers: %v\n%s", err, out)
 	}
 }
+
+// TestSetupFailure checks that a reproducer failing in its set-up,
+// before the calls it reproduces (a constructor that returns an error
+// this time), says so (SetupFailed): such a failure confirms nothing.
+func TestSetupFailure(t *testing.T) {
+	dir, err := filepath.Abs("testdata/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := load.Packages(dir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: []deps.Method{{Name: "Len"}, {Name: "Put"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &harness.Call{Fn: "DefaultOptions", Args: []harness.Value{lit("-1")}}
+	v := &Violation{Kind: "race", Message: "data race", Seed: 1, Iters: 2, Test: harness.Test{Type: "Store",
+		Objects: []harness.Call{{Fn: "NewStore", Args: []harness.Value{{K: harness.KCall, Call: bad}, lit("0")}}},
+		Suffix:  []harness.Call{{Fn: "Len"}, {Fn: "Put", Args: []harness.Value{lit("k"), lit("1")}}}}}
+	src, err := Source(s, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+TestName(s, v)+"$", ".")
+	cmd.Dir = mod
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), SetupFailed) {
+		t.Errorf("go test: %v, want a failure that says %q:\n%s\n%s", err, SetupFailed, out, src)
+	}
+}
