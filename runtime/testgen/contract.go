@@ -20,11 +20,12 @@ var (
 	// the one documented.
 	beforeRE = regexp.MustCompile(`(?i)\bmust (?:happen|be called|be done|complete|return) before (?:a |an |the |any |calling )?([A-Z]\w*)`)
 	// lastRE matches "once all your tasks have been submitted, you must
-	// call Wait", "call Close after all writes are done": method X ends
+	// call Wait", "call Close after all writes are done", "you should
+	// call the method Close() after all events are fired": method X ends
 	// the object's use and must not run concurrently with the calls that
 	// change it.
-	lastRE = regexp.MustCompile(`(?i)\b(?:once|after|when) all\b[^.;]*?\b(?:must|should) (?:call|invoke) ([A-Z]\w*)|` +
-		`\b(?:must|should) (?:call|invoke) ([A-Z]\w*)(?:\(\))? (?:once|after|when) all\b`)
+	lastRE = regexp.MustCompile(`(?i)\b(?:once|after|when) all\b[^.;]*?\b(?:must|should) (?:call|invoke) (?:the (?:method )?)?([A-Z]\w*)|` +
+		`\b(?:must|should) (?:call|invoke) (?:the (?:method )?)?([A-Z]\w*)(?:\(\))? (?:once|after|when) all\b`)
 	// afterRE matches a method's documentation saying no other call may
 	// follow it: "Other methods should not be called after the snapshot
 	// has been released" (on Release).

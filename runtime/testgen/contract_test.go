@@ -256,3 +256,28 @@ func TestGroupContract(t *testing.T) {
 		t.Errorf("a sentence naming no method of the type binds it")
 	}
 }
+
+// TestContractLast checks that a method's documentation telling its
+// callers to call another method after all its calls ("you should call
+// the method Close() after all events are fired", on FireAsync) keeps
+// that method from running concurrently with the methods it conflicts
+// with, and nothing else.
+func TestContractLast(t *testing.T) {
+	docs := map[string]string{
+		"FireAsync": "FireAsync fires an event asynchronously.\n\nNOTE: you should call the method Close() after all events are fired.",
+		"Close":     "Close waits for the events in flight.",
+	}
+	methods := []string{"FireAsync", "Close", "On"}
+	c := readContract(docs, "", "", methods)
+	c.extend(&deps.TypePlan{Name: "Manager", Methods: []deps.Method{{Name: "FireAsync", Writes: 1}, {Name: "Close", Writes: 1},
+		{Name: "On", Writes: 1}}, Pairs: []deps.Pair{
+		{M1: "Close", M2: "FireAsync", Deps: []string{deps.DepPC}},
+		{M1: "FireAsync", M2: "On", Deps: []string{deps.DepPC}},
+	}})
+	if c.allows("Close", "FireAsync") || c.allows("FireAsync", "Close") {
+		t.Error("Close ∥ FireAsync allowed: FireAsync's documentation orders Close after all its calls")
+	}
+	if !c.allows("FireAsync", "On") || !c.allows("Close", "On") {
+		t.Error("a pair the phrase does not bind is forbidden")
+	}
+}
