@@ -957,6 +957,8 @@ func TestReach(t *testing.T) {
 //   - the race sync.WaitGroup reports between an Add at zero and Wait
 //     is the contract a group's Wait passes on (Group: noted); a race
 //     of a group's own fields is reported (twin CountingGroup);
+//   - a generated loader returns its key, not nil (Loading's
+//     LoaderFunc; twin SafeLoading);
 //   - the background context of a concurrent call ends once the
 //     other call has returned (Service's Serve(ctx); twin SafeService);
 //   - a net.Listener parameter gets a listener that closes once the
@@ -986,6 +988,7 @@ func TestObjects(t *testing.T) {
 		"CountingGroup": "NewCountingGroup(",
 		"breaker":       "NewBreaker(",
 		"Service":       "context.WithTimeout(",
+		"Loading":       "r0 = p0",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -994,7 +997,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}

@@ -297,7 +297,8 @@ func newContext(lit string) (context.Context, error) {
 // newFunc returns a function of type t that returns zero values (lit "")
 // or, for lit "true", true for results of kind bool, 1 for numeric ones
 // and zero values for the others, so that a callback asked whether to go
-// on says yes.
+// on says yes. An empty-interface result is the first argument, when
+// there is one: a loader returns its key, as nil is often refused.
 func newFunc(lit string, t reflect.Type) (reflect.Value, error) {
 	if t.Kind() != reflect.Func {
 		return reflect.Value{}, fmt.Errorf("func value for parameter of type %s", t)
@@ -305,12 +306,17 @@ func newFunc(lit string, t reflect.Type) (reflect.Value, error) {
 	if lit != "" && lit != "true" {
 		return reflect.Value{}, fmt.Errorf("unknown func %q", lit)
 	}
-	return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+	return reflect.MakeFunc(t, func(args []reflect.Value) []reflect.Value {
 		out := make([]reflect.Value, t.NumOut())
 		for i := range out {
 			out[i] = reflect.Zero(t.Out(i))
 			if lit == "true" {
 				out[i] = oneOf(t.Out(i))
+			}
+			if o := t.Out(i); o.Kind() == reflect.Interface && o.NumMethod() == 0 && len(args) > 0 &&
+				args[0].Type().AssignableTo(o) {
+				// A loader returns its key: a nil value is often refused.
+				out[i] = args[0].Convert(o)
 			}
 		}
 		return out

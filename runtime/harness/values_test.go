@@ -498,3 +498,25 @@ func TestBuildLeaveContext(t *testing.T) {
 		t.Error("the leave context lasts after the requests ended")
 	}
 }
+
+// TestFuncReturnsKey checks that a generated function returns its first
+// argument for an empty-interface result (a loader returns its key, as
+// nil is often refused), and zero values for the other results.
+func TestFuncReturnsKey(t *testing.T) {
+	type loader func(key interface{}) (interface{}, error)
+	v, err := newFunc("", reflect.TypeOf(loader(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.Interface().(loader)("k")
+	if got != "k" || err != nil {
+		t.Errorf("loader(%q) = %v, %v; want the key and no error", "k", got, err)
+	}
+	f, err := newFunc("", reflect.TypeOf(func() interface{} { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Interface().(func() interface{})(); got != nil {
+		t.Errorf("a function without arguments returned %v, want nil", got)
+	}
+}

@@ -253,11 +253,17 @@ func (w *writer) funcLit(t types.Type, truthy bool) string {
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			p = "..." + strings.TrimPrefix(p, "[]")
 		}
-		ps = append(ps, p)
+		ps = append(ps, fmt.Sprintf("p%d %s", i, p))
 	}
 	for i := range sig.Results().Len() {
 		rt := sig.Results().At(i).Type()
 		rs = append(rs, fmt.Sprintf("r%d %s", i, w.typ(rt)))
+		if u, ok := rt.Underlying().(*types.Interface); ok && u.Empty() && sig.Params().Len() > 0 &&
+			types.AssignableTo(sig.Params().At(0).Type(), rt) {
+			// As the harness does: a loader returns its key.
+			vals = append(vals, fmt.Sprintf("r%d = p0", i))
+			continue
+		}
 		if b, ok := rt.Underlying().(*types.Basic); ok && truthy {
 			switch {
 			case b.Info()&types.IsBoolean != 0:
