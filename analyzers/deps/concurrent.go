@@ -274,11 +274,11 @@ func ownSync(t types.Type, pkg *types.Package) (why string, owners []string) {
 	return s.find(t, summary.RecvName(t), 0, false, false), s.owners
 }
 
-// syncIn looks for a synchronisation primitive in values of type t,
+// SyncIn looks for a synchronisation primitive in values of type t,
 // whoever's it is: in t itself, in the fields of a struct, behind a
 // pointer to a struct type of pkg, in the elements of a slice, array or
 // map of such types. It returns "is a sync.Mutex"-style text or "".
-func syncIn(t types.Type, pkg *types.Package) string {
+func SyncIn(t types.Type, pkg *types.Package) string {
 	s := &syncSearch{pkg: pkg, seen: map[types.Type]bool{}}
 	return s.find(t, "", 0, false, false)
 }
@@ -327,7 +327,7 @@ func (s *syncSearch) find(t types.Type, path string, depth int, field, embedded 
 			break
 		}
 		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && s.own && field && !embedded && s.standalone(n) {
-			if syncIn(n, s.pkg) != "" && !slices.Contains(s.owners, "*"+n.Obj().Name()) {
+			if SyncIn(n, s.pkg) != "" && !slices.Contains(s.owners, "*"+n.Obj().Name()) {
 				s.owners = append(s.owners, "*"+n.Obj().Name())
 			}
 			return ""

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
 
@@ -38,7 +39,7 @@ func (g *Generator) shareObjects(test *harness.Test) {
 		}
 		var idx []int
 		for _, i := range is {
-			if built(c0.Args[i]) {
+			if built(c0.Args[i]) && !g.callersData(c0, i) {
 				test.Shared = append(test.Shared, c0.Args[i])
 				idx = append(idx, len(test.Shared)-1)
 			}
@@ -95,6 +96,26 @@ func (g *Generator) objectParams(c *harness.Call) map[string][]int {
 		out[key] = append(out[key], i)
 	}
 	return out
+}
+
+// callersData reports whether argument i of call c is plain data the
+// test made for the call, a new zero value or a struct literal of a
+// type with no synchronisation: an out-parameter the method fills
+// (Stats(t *Stats)) or a buffer. Two concurrent calls given one would
+// race on the caller's memory, not on the type's.
+func (g *Generator) callersData(c *harness.Call, i int) bool {
+	if k := c.Args[i].K; k != harness.KNew && k != harness.KStruct {
+		return false
+	}
+	sig := g.s.Methods[c.Fn]
+	if sig == nil || i >= sig.Params().Len() {
+		return false
+	}
+	t := sig.Params().At(i).Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return deps.SyncIn(t, g.s.Pkg) == ""
 }
 
 // built reports whether v makes a new object: a constructor's call, a
