@@ -141,7 +141,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			// Writes first: x++ is reported as a write.
 			sort.SliceStable(uses, func(i, j int) bool { return uses[i].a.Write && !uses[j].a.Write })
-			check(pass, t, uses, reported)
+			check(pass, res, t, uses, reported)
 		}
 		early(pass, t, st, reported, lay)
 	}
@@ -152,7 +152,7 @@ func run(pass *analysis.Pass) (any, error) {
 // the field's other accesses, or at all its accesses in the type's other
 // methods (then once per method: a method that reads and writes the field
 // without the lock, as x.f = append(x.f, v) does).
-func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
+func check(pass *analysis.Pass, res *summary.Result, t *typeEntries, uses []use, reported reports) {
 	if !slices.ContainsFunc(uses, func(u use) bool { return u.a.Write }) {
 		return // a field only read needs no lock
 	}
@@ -185,7 +185,7 @@ func check(pass *analysis.Pass, t *typeEntries, uses []use, reported reports) {
 			lock, ev = guardOfAll(u, outside)
 			perMethod = true
 		}
-		if lock == "" || heldMore(u, lock, uses) {
+		if lock == "" || heldMore(u, lock, uses) || handshake(res, u, ev) {
 			continue
 		}
 		_, held := u.guards[lock]
