@@ -1,7 +1,9 @@
 package deps
 
 import (
+	"fmt"
 	"go/types"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,8 +34,42 @@ func concurrentWhy(t *summary.Type, self, recv string) string {
 			}
 		}
 	}
+	if why := globalLockWhy(t, self); why != "" {
+		return why
+	}
 	if phrase := safeDoc(t.Doc); phrase != "" {
 		return "doc: " + phrase
+	}
+	return ""
+}
+
+// globalLockWhy says which lock of the package two or more of t's
+// methods hold while they access the object's fields, or returns "": a
+// package-level mutex that serialises the type's methods is its
+// synchronisation (google/logger's Logger, whose output and Close take
+// logLock). A single method holding one (a Register that adds the object
+// to a registry under the registry's lock) is not.
+func globalLockWhy(t *summary.Type, self string) string {
+	prefix := lockstate.GlobalRoot(t.Obj.Pkg().Path(), "")
+	byLock := map[string][]string{}
+	for _, m := range t.Methods {
+		for _, a := range m.Summary.Accesses {
+			if loc, ok := normalize(m, self, a.Loc); !ok || !strings.HasPrefix(loc, "T") {
+				continue
+			}
+			for _, h := range a.Held {
+				if strings.HasPrefix(h.Lock, prefix) && !strings.Contains(h.Lock, "->") &&
+					!slices.Contains(byLock[h.Lock], m.Name) {
+					byLock[h.Lock] = append(byLock[h.Lock], m.Name)
+				}
+			}
+		}
+	}
+	for _, lock := range slices.Sorted(maps.Keys(byLock)) {
+		if ms := byLock[lock]; len(ms) >= 2 {
+			slices.Sort(ms)
+			return fmt.Sprintf("its methods %s and %s hold the package's %s", ms[0], ms[1], strings.TrimPrefix(lock, prefix))
+		}
 	}
 	return ""
 }

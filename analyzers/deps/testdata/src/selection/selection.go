@@ -241,3 +241,50 @@ type Pool struct{ shards []*Shard }
 
 // Add adds to a shard.
 func (p *Pool) Add(i, d int) { p.shards[i%len(p.shards)].Add(d) }
+
+// logLock serialises the output of every Logger.
+var logLock sync.Mutex
+
+// Logger writes its lines under the package's lock.
+type Logger struct {
+	lines  []string
+	closed bool
+}
+
+// Print adds a line.
+func (l *Logger) Print(s string) {
+	logLock.Lock()
+	defer logLock.Unlock()
+	if !l.closed {
+		l.lines = append(l.lines, s)
+	}
+}
+
+// Close stops the logger.
+func (l *Logger) Close() {
+	logLock.Lock()
+	defer logLock.Unlock()
+	l.closed = true
+}
+
+// registryMu guards registry.
+var registryMu sync.Mutex
+
+var registry = map[string]*Entry{}
+
+// Entry is a plain value that its Register adds to the package's
+// registry under the registry's lock.
+type Entry struct {
+	Name string
+	hits int
+}
+
+// Register adds e to the registry.
+func (e *Entry) Register() {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[e.Name] = e
+}
+
+// Hit counts a hit.
+func (e *Entry) Hit() { e.hits++ }
