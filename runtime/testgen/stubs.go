@@ -204,7 +204,6 @@ func StubSource(n *types.Named, name string, qual types.Qualifier, stubName func
 	fmt.Fprintf(&b, "\n// %s implements %s for depcon test: its methods do nothing.\ntype %s struct{ _ *%s }\n",
 		name, types.TypeString(n, qual), name, name)
 	u := n.Underlying().(*types.Interface)
-	errs := qual(types.NewPackage("errors", "errors"))
 	for i := range u.NumMethods() {
 		m := u.Method(i)
 		sig := m.Type().(*types.Signature)
@@ -223,6 +222,8 @@ func StubSource(n *types.Named, name string, qual types.Qualifier, stubName func
 			results = append(results, r+" "+types.TypeString(t, qual))
 			switch nt, _ := types.Unalias(t).(*types.Named); {
 			case types.Identical(t, errorType):
+				// errors is named (and imported) only when used.
+				errs := qual(types.NewPackage("errors", "errors"))
 				body = append(body, fmt.Sprintf("%s = %s.New(%q)", r, errs, name+"."+m.Name()))
 			case nt != nil && stubName(nt) != "":
 				body = append(body, fmt.Sprintf("%s = &%s{}", r, stubName(nt)))

@@ -215,3 +215,25 @@ func TestListenerArguments(t *testing.T) {
 		t.Errorf("kept out of prefixes: %v, want Serve only", g.noPrefix)
 	}
 }
+
+// TestStubImportsOnlyUsed checks that a stub names a package, which the
+// file must then import, only when it uses it: a Go file that imports a
+// package it does not use does not compile.
+func TestStubImportsOnlyUsed(t *testing.T) {
+	s := busSubject(t)
+	named := map[string]bool{}
+	qual := func(p *types.Package) string {
+		if p.Path() != s.Pkg.Path() {
+			named[p.Path()] = true
+		}
+		return p.Name()
+	}
+	StubSource(s.Stub("example.com/p.Scope"), "stub0", qual, func(*types.Named) string { return "" })
+	if len(named) > 0 {
+		t.Errorf("the stub of Scope names %v, which it does not use", named)
+	}
+	StubSource(s.Stub("example.com/p.Listener"), "stub1", qual, func(*types.Named) string { return "" })
+	if !named["errors"] {
+		t.Error("the stub of Listener, whose Event returns an error, does not name package errors")
+	}
+}
