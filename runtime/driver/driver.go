@@ -211,7 +211,16 @@ func buildPkg(ctx context.Context, cfg Config, jail *isolate.Jail, work string, 
 		rw = rewriter(pkg, ps.subjects, &p.sites)
 	}
 	var err error
-	if p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw); err != nil {
+	p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw)
+	var be *child.BuildError
+	if errors.As(err, &be) && strings.Contains(be.Output, "zz_depcon_register") && dropStubs(ps.subjects) {
+		// The stubs depcon declares did not compile with the package:
+		// its tests go on without them.
+		p.noStubs = fmt.Sprintf("interface parameters get no stubs: their declarations did not compile with the "+
+			"package (%s)", buildReason(be))
+		p.bin, err = child.BuildWith(ctx, p.work, p.target, ps.subjects, rw)
+	}
+	if err != nil {
 		return nil, err
 	}
 	p.bin.Jail = jail
@@ -223,6 +232,15 @@ func buildPkg(ctx context.Context, cfg Config, jail *isolate.Jail, work string, 
 		}
 	}
 	return p, nil
+}
+
+// dropStubs drops the stubs of subjects, and reports whether any had one.
+func dropStubs(subjects []*testgen.Subject) bool {
+	had := false
+	for _, s := range subjects {
+		had = s.DropStubs() || had
+	}
+	return had
 }
 
 // pkgSubjects are the types selected in a package.
@@ -239,9 +257,11 @@ type pkgRun struct {
 	target child.Target
 	work   string
 	// sites are the hooks placed in the package (nil when it was not
-	// rewritten); noSched says why it could not be.
+	// rewritten); noSched says why it could not be, noStubs why the
+	// subjects have no stubs (see testgen.Subject.DropStubs).
 	sites   *instrument.Result
 	noSched string
+	noStubs string
 }
 
 // A pool runs functions, at most n at a time.

@@ -98,6 +98,9 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		seqTime:      map[string]time.Duration{},
 		scheds:       map[*testgen.Target]*pairSched{},
 	}
+	if p.noStubs != "" {
+		r.note("%s", p.noStubs)
+	}
 	if p.noSched != "" {
 		r.note("%s", p.noSched)
 	}

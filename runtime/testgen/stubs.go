@@ -175,6 +175,14 @@ func (s *Subject) nameable(t types.Type, depth int) bool {
 	return false
 }
 
+// DropStubs forgets the subject's stubs, so that its interface
+// parameters get none, and reports whether it had any.
+func (s *Subject) DropStubs() bool {
+	had := len(s.stubs) > 0
+	s.stubs = nil
+	return had
+}
+
 // StubKey is the name a stub of interface n is registered under: its
 // qualified name ("example.com/bus.Listener").
 func StubKey(n *types.Named) string { return types.TypeString(n, nil) }
