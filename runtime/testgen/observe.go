@@ -110,7 +110,8 @@ func holdsObj(v harness.Value, obj int) bool {
 	return v.Call != nil && slices.ContainsFunc(v.Call.Args, func(e harness.Value) bool { return holdsObj(e, obj) })
 }
 
-// timed reports whether call c takes a deadline or a duration.
+// timed reports whether call c takes a deadline or a duration, or a
+// value that another call's return ends.
 func (g *Generator) timed(c harness.Call) bool {
 	sig := g.s.Methods[c.Fn]
 	if sig == nil {
@@ -118,8 +119,11 @@ func (g *Generator) timed(c harness.Call) bool {
 	}
 	for _, a := range c.Args {
 		// A context that times out, or one already cancelled (a select
-		// on its Done and another channel picks either at random).
-		if a.K == harness.KCtx && a.Lit != "" {
+		// on its Done and another channel picks either at random); a
+		// listener or a request that ends when the other call returns
+		// (a Serve that the other call's Close stops has no sequential
+		// order: alone, it serves until a timer ends it).
+		if a.K == harness.KCtx && a.Lit != "" || a.K == harness.KListener || a.K == harness.KRequest {
 			return true
 		}
 	}

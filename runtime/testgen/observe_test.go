@@ -362,3 +362,19 @@ func checkSource(t *testing.T, src string) *types.Package {
 	}
 	return pkg
 }
+
+// TestLinNotForServe checks that a test one of whose calls takes a
+// listener, or a request, that the other call's return ends is not
+// judged for linearizability: a Serve that a concurrent Close stops has
+// no sequential order.
+func TestLinNotForServe(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	for _, k := range []string{harness.KListener, harness.KRequest} {
+		put := harness.Call{Fn: "Put", Args: []harness.Value{{K: harness.KLit, Lit: "k"}, {K: harness.KLit, Lit: "1"}}}
+		serve := harness.Call{Fn: "Put", Args: []harness.Value{{K: k}, {K: harness.KLit, Lit: "1"}}}
+		test := harness.Test{Type: "Map", Objects: []harness.Call{{}}, Suffix: []harness.Call{put, serve}}
+		if lin := g.Lin(test); lin != nil {
+			t.Errorf("a call given a %s value is judged for linearizability", k)
+		}
+	}
+}
