@@ -957,8 +957,10 @@ func TestReach(t *testing.T) {
 //   - the race sync.WaitGroup reports between an Add at zero and Wait
 //     is the contract a group's Wait passes on (Group: noted); a race
 //     of a group's own fields is reported (twin CountingGroup);
-//   - a generated loader returns its key, not nil (Loading's
-//     LoaderFunc; twin SafeLoading);
+//   - a generated loader returns its key, not nil, and the tests that
+//     call Get build objects with the constructor Get worked on, the one
+//     that sets a loader (Loading's NewLoading, not NewPlain; twin
+//     SafeLoading);
 //   - the background context of a concurrent call ends once the
 //     other call has returned (Service's Serve(ctx); twin SafeService);
 //   - a net.Listener parameter gets a listener that closes once the
@@ -1000,6 +1002,11 @@ func TestObjects(t *testing.T) {
 	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
+		}
+	}
+	for _, typ := range []string{"Loading", "SafeLoading"} {
+		if tr := typeReport(t, rep, typ); slices.ContainsFunc(tr.Notes, func(n string) bool { return strings.Contains(n, "not tested further") }) {
+			t.Errorf("%s: notes %q: want Get's pairs tested on the objects of the constructor that sets a loader", typ, tr.Notes)
 		}
 	}
 	if g := typeReport(t, rep, "Group"); !slices.ContainsFunc(g.Notes, func(n string) bool { return strings.Contains(n, "sync.WaitGroup") }) {

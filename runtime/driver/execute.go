@@ -152,6 +152,11 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 	case harness.StatusOK:
 		r.tested[[2]string{t.M1, t.M2}] = true
 		r.passed[t] = true
+		for _, call := range test.Suffix {
+			if call.Recv >= 0 && call.Recv < len(test.Objects) {
+				r.g.WorksOn(call.Fn, test.Objects[call.Recv].Fn)
+			}
+		}
 		for _, o := range test.Objects {
 			r.g.CtorResult(o.Fn, true)
 		}

@@ -47,6 +47,14 @@ func (r *typeRun) confirm(c *testgen.Case, test harness.Test, cand *candidate) *
 				r.logf("test %d: %s %s, but also sequentially (%s;%s): %s", r.tests, cand.kind, cand.msg,
 					seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep))
 				r.failsSequentially(c.Target, fmt.Sprintf("%s;%s: %s", seq.Suffix[0].Fn, seq.Suffix[1].Fn, outcome(rep)))
+				if res := rep.Result; rep.Death == nil && res.Status == harness.StatusPanic && res.Step == "suffix 0" {
+					// The first call panicked on the fresh object: on the
+					// objects of its constructor, the method fails.
+					first := seq.Suffix[0]
+					if first.Recv >= 0 && first.Recv < len(test.Objects) {
+						r.g.FailsOn(first.Fn, test.Objects[first.Recv].Fn)
+					}
+				}
 				if cand.ownGoroutine && rep.Death != nil {
 					r.forgetObjects(test, rep.Death.Msg)
 				}

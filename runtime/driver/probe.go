@@ -208,10 +208,16 @@ func (r *typeRun) probe() bool {
 				return false
 			}
 			if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" && !inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
+				if rep.Death == nil && rep.Result.Status == harness.StatusOK {
+					r.g.WorksOn(m, test.Objects[0].Fn)
+				}
 				if attempt > 0 {
 					r.g.ObjectWorks(test.Objects[0])
 				}
 				break
+			}
+			if panicked(rep) {
+				r.g.FailsOn(m, test.Objects[0].Fn)
 			}
 			r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
 		}

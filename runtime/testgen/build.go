@@ -94,6 +94,45 @@ func (g *Generator) ObjectWorks(c harness.Call) {
 	}), 0, workedArgs{args: c.Args})
 }
 
+// FailsOn records that method m panicked on an object that constructor
+// fn built, and WorksOn that it returned on one: once a method has done
+// both, the tests that call it build their objects with the constructors
+// it worked on (a Get that needs the loader only NewLoadingCache sets
+// fails on the caches New builds). A failure alone may be its
+// arguments'.
+func (g *Generator) FailsOn(m, fn string) { mark(g.failsOn, m, fn) }
+
+// WorksOn: see FailsOn.
+func (g *Generator) WorksOn(m, fn string) { mark(g.worksOn, m, fn) }
+
+func mark(set map[string]map[string]bool, m, fn string) {
+	if fn == "" {
+		return
+	}
+	if set[m] == nil {
+		set[m] = map[string]bool{}
+	}
+	set[m][fn] = true
+}
+
+// workingCtors returns the constructors of fs that every method being
+// called (calling) that failed on some constructor's objects worked on,
+// or fs when there is none.
+func (g *Generator) workingCtors(fs []*Func) []*Func {
+	var out []*Func
+	for _, f := range fs {
+		if !slices.ContainsFunc(g.calling, func(m string) bool {
+			return len(g.failsOn[m]) > 0 && len(g.worksOn[m]) > 0 && !g.worksOn[m][f.Name]
+		}) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return fs
+	}
+	return out
+}
+
 // ForgetObjects drops the arguments of the constructor calls objs from
 // those known to build working objects (see CtorWorked): an object built
 // with them ended the process from a goroutine of its own (a zero

@@ -96,6 +96,12 @@ type Generator struct {
 	ctorArgs   map[string][]workedArgs // fastest first
 	freshNames map[string]bool
 	configs    int // configurations generated (see valuer.configs)
+	// failsOn and worksOn hold, by method, the constructors on whose
+	// objects it panicked, and returned (see FailsOn); calling, while a
+	// test's objects are built, the methods the test calls.
+	failsOn map[string]map[string]bool
+	worksOn map[string]map[string]bool
+	calling []string
 	// same, while a test's method calls are generated, holds the one
 	// literal of each basic kind ("string", "int", "uint") they all
 	// use, so that the calls of the test meet on the same keys; nil
@@ -122,6 +128,8 @@ func New(s *Subject, cfg Config) *Generator {
 		ctorFail:   map[string]int{},
 		ctorArgs:   map[string][]workedArgs{},
 		freshNames: map[string]bool{},
+		failsOn:    map[string]map[string]bool{},
+		worksOn:    map[string]map[string]bool{},
 	}
 	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.PkgDoc, s.Names)
 	for _, m := range s.Plan.Methods {

@@ -481,3 +481,39 @@ func TestConsumes(t *testing.T) {
 		}
 	}
 }
+
+// TestFailsOn checks that the tests calling a method that panicked on an
+// object of one constructor, and worked on another's, build their
+// objects with the latter, and that the other tests still use every
+// constructor.
+func TestFailsOn(t *testing.T) {
+	g := newGen(t, Config{Seed: 1, Iters: 10})
+	g.FailsOn("Get", "NewMap")
+	stillNewMap := false // a failure alone may be the arguments'
+	for range 100 {
+		if c := g.Next(); c != nil && (c.Target.M1 == "Get" || c.Target.M2 == "Get") {
+			stillNewMap = stillNewMap || slices.ContainsFunc(c.Test.Objects, func(o harness.Call) bool { return o.Fn == "NewMap" })
+		}
+	}
+	if !stillNewMap {
+		t.Error("Get's tests avoid NewMap before Get has worked on another constructor's objects")
+	}
+	g.WorksOn("Get", "NewMapSized")
+	used := map[bool]map[string]bool{true: {}, false: {}}
+	for range 200 {
+		c := g.Next()
+		if c == nil {
+			break
+		}
+		get := c.Target.M1 == "Get" || c.Target.M2 == "Get"
+		for _, o := range c.Test.Objects {
+			used[get][o.Fn] = true
+		}
+	}
+	if used[true]["NewMap"] || !used[true]["NewMapSized"] {
+		t.Errorf("constructors of Get's tests %v, want NewMapSized only", used[true])
+	}
+	if !used[false]["NewMap"] || !used[false]["NewMapSized"] {
+		t.Errorf("constructors of the other tests %v, want both", used[false])
+	}
+}

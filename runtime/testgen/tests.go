@@ -11,9 +11,11 @@ import (
 // build builds a test of target t.
 func (g *Generator) build(t *Target, changers bool) *Case {
 	test := harness.Test{Type: g.s.Plan.Name, Iters: g.cfg.Iters}
+	g.calling = []string{t.M1, t.M2}
 	for i := range t.Objects {
 		test.Objects = append(test.Objects, g.object(i))
 	}
+	g.calling = nil
 	// Every other test, the method calls share their keys: a map bug
 	// needs a Remove of the key a Put added.
 	g.same = nil
@@ -118,7 +120,7 @@ func (g *Generator) freshObject(i int) harness.Call { return g.newObject(i, true
 // newObject returns the call that constructs shared object i (see
 // ctorCall).
 func (g *Generator) newObject(i int, fresh bool) harness.Call {
-	fs := g.Ctors()
+	fs := g.workingCtors(g.Ctors())
 	if len(fs) == 0 {
 		return g.literal()
 	}
@@ -294,6 +296,8 @@ func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
 	if fresh {
 		call = g.nonNilCall
 	}
+	g.calling = []string{m}
+	defer func() { g.calling = nil }()
 	if g.s.Linker(m) {
 		return harness.Test{Type: g.s.Plan.Name, Objects: []harness.Call{object(0), object(1)},
 			Suffix: []harness.Call{call(0, m, []int{1})}}

@@ -1,5 +1,6 @@
 // Loading caches whose loader must return a value that is not nil (they
-// keep it in an atomic.Value, which refuses nil): Loading counts its
+// keep it in an atomic.Value, which refuses nil), and whose Get needs a
+// loader, which only one of their constructors sets: Loading counts its
 // hits without its lock; SafeLoading, its twin, is correct.
 
 package objects
@@ -25,8 +26,24 @@ func NewLoading(load LoaderFunc) *Loading {
 	return &Loading{load: load, vals: map[interface{}]*atomic.Value{}}
 }
 
+// NewPlain returns a cache without a loader, for Put and Hits only: Get
+// panics on it.
+func NewPlain() *Loading { return &Loading{vals: map[interface{}]*atomic.Value{}} }
+
+// Put sets the value of key.
+func (c *Loading) Put(key, value interface{}) {
+	v := new(atomic.Value)
+	v.Store(value)
+	c.mu.Lock()
+	c.vals[key] = v
+	c.mu.Unlock()
+}
+
 // Get returns the value of key, loading it when it is missing.
 func (c *Loading) Get(key interface{}) (interface{}, error) {
+	if c.load == nil {
+		panic("objects: Get needs a loader")
+	}
 	c.mu.Lock()
 	v, ok := c.vals[key]
 	c.mu.Unlock()
@@ -66,8 +83,24 @@ func NewSafeLoading(load LoaderFunc) *SafeLoading {
 	return &SafeLoading{load: load, vals: map[interface{}]*atomic.Value{}}
 }
 
+// NewSafePlain returns a cache without a loader, for Put and Hits only:
+// Get panics on it.
+func NewSafePlain() *SafeLoading { return &SafeLoading{vals: map[interface{}]*atomic.Value{}} }
+
+// Put sets the value of key.
+func (c *SafeLoading) Put(key, value interface{}) {
+	v := new(atomic.Value)
+	v.Store(value)
+	c.mu.Lock()
+	c.vals[key] = v
+	c.mu.Unlock()
+}
+
 // Get returns the value of key, loading it when it is missing.
 func (c *SafeLoading) Get(key interface{}) (interface{}, error) {
+	if c.load == nil {
+		panic("objects: Get needs a loader")
+	}
 	c.mu.Lock()
 	v, ok := c.vals[key]
 	if ok {
