@@ -1,6 +1,7 @@
 package testgen
 
 import (
+	"go/token"
 	"go/types"
 	"maps"
 	"slices"
@@ -270,7 +271,24 @@ func (s *Subject) ctorsOf() []*Func {
 			ifaces = append(ifaces, f)
 		}
 	}
-	return append(direct, ifaces...)
+	all := append(direct, ifaces...)
+	// The package's own helpers (newLocalCache, which New completes)
+	// may build objects a user never gets: they build only when no
+	// exported function does.
+	if exported := slices.DeleteFunc(slices.Clone(all), func(f *Func) bool { return !f.Exported() }); len(exported) > 0 {
+		return exported
+	}
+	return all
+}
+
+// Exported reports whether a user can call f: an exported function, or
+// an exported method ("(*Builder).Build").
+func (f *Func) Exported() bool {
+	name := f.Name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return token.IsExported(name)
 }
 
 // instantiate instantiates the generic function fn, whose result is

@@ -517,3 +517,46 @@ func TestFailsOn(t *testing.T) {
 		t.Errorf("constructors of the other tests %v, want both", used[false])
 	}
 }
+
+// TestExportedCtorsFirst checks that the package's unexported helpers
+// build objects only when no exported function does: newCache returns a
+// cache that New completes, one no user gets.
+func TestExportedCtorsFirst(t *testing.T) {
+	pkg, err := loadSrc(t, `package p
+
+import "sync"
+
+type Cache struct {
+	mu sync.Mutex
+	ch chan int
+}
+
+func newCache() *Cache { return &Cache{} }
+
+func New() *Cache {
+	c := newCache()
+	c.ch = make(chan int, 1)
+	return c
+}
+
+type Pool struct{ mu sync.Mutex }
+
+func newPool() *Pool { return &Pool{} }
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for typ, want := range map[string][]string{"Cache": {"New"}, "Pool": {"newPool"}} {
+		s, err := NewSubject(pkg, &deps.TypePlan{Name: typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range s.Ctors {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: constructors %q, want %q", typ, got, want)
+		}
+	}
+}
