@@ -18,11 +18,10 @@ func lit(s string) harness.Value { return harness.Value{K: harness.KLit, Lit: s}
 
 func objv(i int) harness.Value { return harness.Value{K: harness.KObj, Obj: i} }
 
-// TestSourceCompiles writes reproducers using every kind of value, and
-// those of non-linearizable outcomes with no result to render and with
-// results and an observer's (showSource), and checks that they compile
-// with the package and pass (the package has no bug).
-func TestSourceCompiles(t *testing.T) {
+// storeSubject loads testdata/p and returns its directory and the
+// subject of its Store with methods ms.
+func storeSubject(t *testing.T, ms ...string) (string, *testgen.Subject) {
+	t.Helper()
 	dir, err := filepath.Abs("testdata/p")
 	if err != nil {
 		t.Fatal(err)
@@ -31,14 +30,23 @@ func TestSourceCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ms []deps.Method
-	for _, m := range []string{"Each", "Err", "Fill", "Len", "Link", "Put", "Set"} {
-		ms = append(ms, deps.Method{Name: m})
+	var methods []deps.Method
+	for _, m := range ms {
+		methods = append(methods, deps.Method{Name: m})
 	}
-	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: ms})
+	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: methods})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, s
+}
+
+// TestSourceCompiles writes reproducers using every kind of value, and
+// those of non-linearizable outcomes with no result to render and with
+// results and an observer's (showSource), and checks that they compile
+// with the package and pass (the package has no bug).
+func TestSourceCompiles(t *testing.T) {
+	dir, s := storeSubject(t, "Each", "Err", "Fill", "Len", "Link", "Put", "Set")
 	opts := &harness.Call{Fn: "DefaultOptions", Args: []harness.Value{lit("3")}}
 	test := harness.Test{
 		Type: "Store",
@@ -124,18 +132,7 @@ func TestSourceCompiles(t *testing.T) {
 // before the calls it reproduces (a constructor that returns an error
 // this time), says so (SetupFailed): such a failure confirms nothing.
 func TestSetupFailure(t *testing.T) {
-	dir, err := filepath.Abs("testdata/p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := load.Packages(dir, []string{"."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := testgen.NewSubject(pkgs[0].Types, &deps.TypePlan{Name: "Store", Methods: []deps.Method{{Name: "Len"}, {Name: "Put"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, s := storeSubject(t, "Len", "Put")
 	bad := &harness.Call{Fn: "DefaultOptions", Args: []harness.Value{lit("-1")}}
 	v := &Violation{Kind: "race", Message: "data race", Seed: 1, Iters: 2, Test: harness.Test{Type: "Store",
 		Objects: []harness.Call{{Fn: "NewStore", Args: []harness.Value{{K: harness.KCall, Call: bad}, lit("0")}}},
