@@ -956,7 +956,9 @@ func TestReach(t *testing.T) {
 //     its Scope; twin SafeBus);
 //   - the race sync.WaitGroup reports between an Add at zero and Wait
 //     is the contract a group's Wait passes on (Group: noted); a race
-//     of a group's own fields is reported (twin CountingGroup);
+//     of a group's own fields is reported (twin CountingGroup), and so
+//     is the same WaitGroup race with a method that is no group's Wait
+//     (Pool's StopAndWait);
 //   - a generated loader returns its key, not nil, and the tests that
 //     call Get build objects with the constructor Get worked on, the one
 //     that sets a loader (Loading's NewLoading, not NewPlain; twin
@@ -1014,6 +1016,10 @@ func TestObjects(t *testing.T) {
 	}
 	if v := typeReport(t, rep, "CountingGroup").Violations; len(v) == 0 || !strings.Contains(v[0].Message, "CountingGroup).Go()") {
 		t.Errorf("CountingGroup: violations %+v: want the race on its count", v)
+	}
+	if v := typeReport(t, rep, "Pool").Violations; len(v) == 0 || v[0].Reproduced != report.ReproYes ||
+		!strings.Contains(v[0].Message, "sync.WaitGroup's Add") {
+		t.Errorf("Pool: violations %+v: want its WaitGroup race between Submit and StopAndWait reported", v)
 	}
 	for _, typ := range []string{"Server", "Listening", "SafeListening"} {
 		tr := typeReport(t, rep, typ)

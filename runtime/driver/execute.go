@@ -103,7 +103,12 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 		case d.Kind == child.DeathRace:
 			raw := stacks.ParseRace(d.Report)
 			accesses, details := raceStacks(raw, r.bin.Names.Prefix)
-			v := r.newViolation(c, test, report.KindRace, raceSummary(accesses), details, accesses)
+			summary := raceSummary(accesses)
+			if waitGroupRace(raw, r.bin.Names.Prefix) {
+				// Its frames are the runtime's: say whose rule it is.
+				summary = "data race: a sync.WaitGroup's Add with the counter at zero, concurrent with its Wait"
+			}
+			v := r.newViolation(c, test, report.KindRace, summary, details, accesses)
 			if v.Within, v.Sequential = raceCalls(raw, r.bin.Names.Prefix); v.Within != "" || v.Sequential != "" {
 				v.Question = "" // not the pair's defect: no question about the pair
 			}

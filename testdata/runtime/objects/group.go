@@ -2,11 +2,16 @@
 // rule on to its callers: a Go with no task running must happen before
 // Wait. Group is correct: the race sync.WaitGroup reports between such
 // a Go and Wait is noted, not reported. CountingGroup, its twin, counts
-// its tasks without a lock: that race of Go and Wait is its defect.
+// its tasks without a lock: that race of Go and Wait is its defect. So
+// is Pool's race of the same kind between Submit and StopAndWait, a
+// method that stops the pool while tasks are submitted.
 
 package objects
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Group runs tasks and waits for them, keeping the first error. As with
 // a sync.WaitGroup, a Go with no task running must happen before Wait.
@@ -71,4 +76,49 @@ func (g *CountingGroup) Wait() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.n
+}
+
+// Pool runs tasks until StopAndWait, keeping the first error. A Submit
+// that passed its check of stopped adds to the WaitGroup that
+// StopAndWait waits on, at zero: a race sync.WaitGroup reports, and a
+// defect of the pool, whose StopAndWait may run while tasks are
+// submitted (its name is not Wait: it passes no rule on to its callers).
+type Pool struct {
+	wg      sync.WaitGroup
+	stopped atomic.Bool
+	mu      sync.Mutex
+	err     error
+}
+
+// NewPool returns a pool with no task.
+func NewPool() *Pool { return &Pool{} }
+
+// Submit runs f in a goroutine of the pool, unless it is stopped.
+func (p *Pool) Submit(f func() error) bool {
+	if p.stopped.Load() {
+		return false
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		if f == nil {
+			return
+		}
+		if err := f(); err != nil {
+			p.mu.Lock()
+			if p.err == nil {
+				p.err = err
+			}
+			p.mu.Unlock()
+		}
+	}()
+	return true
+}
+
+// StopAndWait stops the pool, waits for its tasks and returns the first
+// error.
+func (p *Pool) StopAndWait() error {
+	p.stopped.Store(true)
+	p.wg.Wait()
+	return p.err // ordered after the tasks by the WaitGroup
 }
