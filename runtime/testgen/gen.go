@@ -147,6 +147,7 @@ func New(s *Subject, cfg Config) *Generator {
 		}
 	}
 	g.contract.extend(s.Plan)
+	g.oneServer()
 	g.targets = g.makeTargets()
 	return g
 }
