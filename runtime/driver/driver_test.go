@@ -686,3 +686,24 @@ func TestSlowNote(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchdog checks that an iteration's watchdog is 50 times the
+// slowest sequential run of its methods, at least minWatchdog, and at
+// most a third of the budget: a deadlock is seen before the budget ends
+// even when a loaded machine slowed the probes down.
+func TestWatchdog(t *testing.T) {
+	r := &typeRun{cfg: Config{Budget: 9 * time.Second}, seqTime: map[string]time.Duration{
+		"Fast": time.Millisecond, "Slow": 20 * time.Millisecond, "Loaded": 400 * time.Millisecond}}
+	for _, tc := range []struct {
+		ms   []string
+		want time.Duration
+	}{
+		{[]string{"Fast"}, minWatchdog},
+		{[]string{"Fast", "Slow"}, time.Second},
+		{[]string{"Loaded", "Fast"}, 3 * time.Second},
+	} {
+		if got := r.watchdog(tc.ms...); got != tc.want {
+			t.Errorf("watchdog(%v) = %v, want %v", tc.ms, got, tc.want)
+		}
+	}
+}

@@ -387,13 +387,16 @@ func (r *typeRun) request(op string, test harness.Test, ms ...string) harness.Re
 
 // watchdog returns how long an iteration calling methods ms may run
 // before it is said not to return: 50 times their slowest sequential
-// run, at least minWatchdog.
+// run, at least minWatchdog, and at most a third of the type's budget
+// (on a loaded machine a probe's slow call would otherwise leave a
+// deadlock undetected until the budget ends; a call still running then,
+// not blocked on a lock, is no deadlock).
 func (r *typeRun) watchdog(ms ...string) time.Duration {
 	var seq time.Duration
 	for _, m := range ms {
 		seq = max(seq, r.seqTime[m])
 	}
-	return max(minWatchdog, 50*seq)
+	return min(max(minWatchdog, 50*seq), max(minWatchdog, r.cfg.Budget/3))
 }
 
 // maxLinOff is how many tests of a pair may find the linearizability
