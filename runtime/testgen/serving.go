@@ -9,7 +9,7 @@ import (
 
 // An object that keeps what it serves in one field serves one at a
 // time: a Serve(ln) that stores ln in s.ln (redcon's Server), a
-// Serve(ctx) that stores the cancel function of its context (suture's
+// Serve(ctx) that stores its context or its cancel function (suture's
 // Supervisor, which panics when a second Serve starts). Two such calls
 // on one object, with the same field, are the caller's error, not a
 // concurrent use of the type; a server that keeps its listeners in a
@@ -17,11 +17,10 @@ import (
 // tested.
 
 // servingSlot reports whether t is the type of a field that keeps what a
-// method serves: a net.Listener, or a context.CancelFunc that ends the
-// serving. Not a context.Context: a method that keeps the context of
-// each call in a field (s.ctx = ctx) races with itself, a defect.
+// method serves: a net.Listener, a context.Context or a
+// context.CancelFunc.
 func servingSlot(t types.Type) bool {
-	return isNamed(t, "net", "Listener") || isNamed(t, "context", "CancelFunc")
+	return isNamed(t, "net", "Listener") || isNamed(t, "context", "Context") || isNamed(t, "context", "CancelFunc")
 }
 
 // servingSlots returns the fields of the type under test ("T.ln") of a

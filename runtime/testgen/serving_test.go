@@ -27,7 +27,6 @@ type Server struct {
 	mu     sync.Mutex
 	lns    map[net.Listener]bool
 	cancel context.CancelFunc
-	ctx    context.Context
 	n      int
 }
 
@@ -37,7 +36,6 @@ func (s *Server) Run(ctx context.Context) error      { return nil }
 func (s *Server) ServeMany(ln net.Listener) error    { return nil }
 func (s *Server) Count() int                          { return 0 }
 func (s *Server) Close() error                        { return nil }
-func (s *Server) Do(ctx context.Context) error        { return nil }
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -49,10 +47,9 @@ func (s *Server) Do(ctx context.Context) error        { return nil }
 		{Name: "ServeMany", Writes: 1, WriteLocs: []string{"T.lns[*]"}},
 		{Name: "Count", Accesses: 1, ReadLocs: []string{"T.n"}},
 		{Name: "Close", Writes: 1, WriteLocs: []string{"T.base->ln"}},
-		{Name: "Do", Writes: 1, WriteLocs: []string{"T.ctx"}},
 	}}
-	for _, m := range []string{"Serve", "ListenAndServe", "Run", "ServeMany", "Count", "Close", "Do"} {
-		for _, m2 := range []string{"Serve", "ListenAndServe", "Run", "ServeMany", "Count", "Close", "Do"} {
+	for _, m := range []string{"Serve", "ListenAndServe", "Run", "ServeMany", "Count", "Close"} {
+		for _, m2 := range []string{"Serve", "ListenAndServe", "Run", "ServeMany", "Count", "Close"} {
 			plan.Pairs = append(plan.Pairs, deps.Pair{M1: m, M2: m2, Deps: []string{deps.DepPC}})
 		}
 	}
@@ -72,7 +69,6 @@ func (s *Server) Do(ctx context.Context) error        { return nil }
 		{"Close", "Serve", true},           // Close writes the listener too, but serves nothing
 		{"ServeMany", "ServeMany", true},   // a map of listeners: several at a time
 		{"Count", "Serve", true},
-		{"Do", "Do", true}, // it keeps each call's context in s.ctx: a race of its own
 	} {
 		if got := g.Forbidden(tc.m1, tc.m2) == ""; got != tc.ok {
 			t.Errorf("%s ∥ %s tested = %v, want %v (%q)", tc.m1, tc.m2, got, tc.ok, g.Forbidden(tc.m1, tc.m2))
