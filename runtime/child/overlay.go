@@ -150,11 +150,13 @@ func rename(f *ast.File, top map[string]bool, prefix string) {
 }
 
 // Registration returns the source of the file that registers the types
-// under test and the constructors with the harness, and declares the test
+// under test and the constructors with the harness, declares the stubs
+// of their interface parameters (testgen.StubSource) and the test
 // function that serves the driver. It compiles at every language version
 // from go 1.13 and whatever the package declares: it names no builtin but
-// nil, imports under a prefixed name and declares only prefixed names
-// besides the test function.
+// nil outside the stubs' method signatures (which are the interfaces'),
+// imports under a prefixed name and declares only prefixed names besides
+// the test function.
 func Registration(pkgName string, names Names, subjects []*testgen.Subject) []byte {
 	p := names.Prefix
 	var b bytes.Buffer
