@@ -6,7 +6,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
 
@@ -39,14 +38,32 @@ func handshake(res *summary.Result, u use, ev []use) bool {
 	if len(conflicting) == 0 || u.m.Func == nil || len(u.m.Func.Params) == 0 {
 		return false
 	}
+	h := &shake{res: res, cfgs: map[*ssa.Function]*cfg{}}
 	for _, ch := range recvChans(u.m.Func) {
-		after := func(x use) bool { return x.m.Func != nil && afterReceive(res, x.m.Func, x.a.Pos, x.a.Loc, ch, 0) }
-		before := func(x use) bool { return x.m.Func != nil && beforeRelease(res, x.m.Func, x.a.Pos, x.a.Loc, ch, 0) }
+		after := func(x use) bool { return x.m.Func != nil && h.afterReceive(x.m.Func, x.a.Pos, x.a.Loc, ch, 0) }
+		before := func(x use) bool { return x.m.Func != nil && h.beforeRelease(x.m.Func, x.a.Pos, x.a.Loc, ch, 0) }
 		if after(u) && all(conflicting, before) || before(u) && all(conflicting, after) {
 			return true
 		}
 	}
 	return false
+}
+
+// A shake answers the ordering questions of handshake, with the cfg of
+// each function it looks at built once.
+type shake struct {
+	res  *summary.Result
+	cfgs map[*ssa.Function]*cfg
+}
+
+// cfg returns the cfg of fn.
+func (h *shake) cfg(fn *ssa.Function) *cfg {
+	g := h.cfgs[fn]
+	if g == nil {
+		g = newCFG(h.res, fn)
+		h.cfgs[fn] = g
+	}
+	return g
 }
 
 func all(us []use, ok func(use) bool) bool {
@@ -123,20 +140,21 @@ func isRecv(fn *ssa.Function, v ssa.Value) bool {
 // after a receive from channel ch of the receiver on every path: the
 // receive dominates it, or it happens in a callee on the receiver whose
 // accesses of loc all do.
-func afterReceive(res *summary.Result, fn *ssa.Function, pos token.Pos, loc string, ch *types.Var, depth int) bool {
-	at := instrsAt(fn, pos)
+func (h *shake) afterReceive(fn *ssa.Function, pos token.Pos, loc string, ch *types.Var, depth int) bool {
+	g := h.cfg(fn)
+	at := g.at(pos)
 	if len(at) == 0 {
 		return false
 	}
 	for _, b := range fn.Blocks {
 		for i, instr := range b.Instrs {
-			if r, ok := instr.(*ssa.UnOp); ok && r.Op == token.ARROW && recvField(fn, r.X, ch) && dominatesAll(b, i, at) {
+			if r, ok := instr.(*ssa.UnOp); ok && r.Op == token.ARROW && recvField(fn, r.X, ch) && g.dominatesAll(b, i, at) {
 				return true
 			}
 		}
 	}
-	return inCallees(res, fn, at, loc, depth, func(h *ssa.Function, p token.Pos) bool {
-		return afterReceive(res, h, p, loc, ch, depth+1)
+	return h.inCallees(fn, at, loc, depth, func(callee *ssa.Function, p token.Pos) bool {
+		return h.afterReceive(callee, p, loc, ch, depth+1)
 	})
 }
 
@@ -146,8 +164,9 @@ func afterReceive(res *summary.Result, fn *ssa.Function, pos token.Pos, loc stri
 // close post-dominates the access and does not lead back to it; or the
 // access happens in a callee on the receiver whose accesses of loc all
 // do.
-func beforeRelease(res *summary.Result, fn *ssa.Function, pos token.Pos, loc string, ch *types.Var, depth int) bool {
-	at := instrsAt(fn, pos)
+func (h *shake) beforeRelease(fn *ssa.Function, pos token.Pos, loc string, ch *types.Var, depth int) bool {
+	g := h.cfg(fn)
+	at := g.at(pos)
 	if len(at) == 0 {
 		return false
 	}
@@ -159,18 +178,18 @@ func beforeRelease(res *summary.Result, fn *ssa.Function, pos token.Pos, loc str
 					return true
 				}
 			case *ssa.Send:
-				if recvField(fn, in.Chan, ch) && postDominatesAll(fn, b, i, at) {
+				if recvField(fn, in.Chan, ch) && g.postDominatesAll(b, i, at) {
 					return true
 				}
 			case *ssa.Call:
-				if isClose(fn, in.Call, ch) && postDominatesAll(fn, b, i, at) {
+				if isClose(fn, in.Call, ch) && g.postDominatesAll(b, i, at) {
 					return true
 				}
 			}
 		}
 	}
-	return inCallees(res, fn, at, loc, depth, func(h *ssa.Function, p token.Pos) bool {
-		return beforeRelease(res, h, p, loc, ch, depth+1)
+	return h.inCallees(fn, at, loc, depth, func(callee *ssa.Function, p token.Pos) bool {
+		return h.beforeRelease(callee, p, loc, ch, depth+1)
 	})
 }
 
@@ -183,7 +202,7 @@ func isClose(fn *ssa.Function, call ssa.CallCommon, ch *types.Var) bool {
 // inCallees reports whether the instructions at are calls, on fn's
 // receiver, of functions whose accesses of loc all satisfy ok, and there
 // is at least one.
-func inCallees(res *summary.Result, fn *ssa.Function, at []ssa.Instruction, loc string, depth int,
+func (h *shake) inCallees(fn *ssa.Function, at []ssa.Instruction, loc string, depth int,
 	ok func(*ssa.Function, token.Pos) bool) bool {
 	if depth >= maxHandshakeDepth {
 		return false
@@ -194,16 +213,16 @@ func inCallees(res *summary.Result, fn *ssa.Function, at []ssa.Instruction, loc 
 		if !isCall || len(call.Call.Args) == 0 || !isRecv(fn, call.Call.Args[0]) {
 			continue
 		}
-		h := call.Call.StaticCallee()
-		sum := res.Of(h)
-		if h == nil || sum == nil || len(h.Params) == 0 {
+		callee := call.Call.StaticCallee()
+		sum := h.res.Of(callee)
+		if callee == nil || sum == nil || len(callee.Params) == 0 {
 			return false
 		}
 		for _, a := range sum.Accesses {
 			if a.Loc != loc {
 				continue
 			}
-			if !a.Pos.IsValid() || !ok(h, a.Pos) {
+			if !a.Pos.IsValid() || !ok(callee, a.Pos) {
 				return false
 			}
 			some = true
@@ -212,29 +231,13 @@ func inCallees(res *summary.Result, fn *ssa.Function, at []ssa.Instruction, loc 
 	return some
 }
 
-// instrsAt returns the instructions of fn at pos.
-func instrsAt(fn *ssa.Function, pos token.Pos) []ssa.Instruction {
-	if !pos.IsValid() {
-		return nil
-	}
-	var out []ssa.Instruction
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if lockstate.InstrPos(instr, fn) == pos {
-				out = append(out, instr)
-			}
-		}
-	}
-	return out
-}
-
 // dominatesAll reports whether instruction i of block b runs before each
 // of the instructions at on every path to it.
-func dominatesAll(b *ssa.BasicBlock, i int, at []ssa.Instruction) bool {
+func (g *cfg) dominatesAll(b *ssa.BasicBlock, i int, at []ssa.Instruction) bool {
 	for _, x := range at {
 		xb := x.Block()
 		if xb == b {
-			if indexIn(b, x) <= i {
+			if g.index[x] <= i {
 				return false
 			}
 			continue
@@ -249,32 +252,31 @@ func dominatesAll(b *ssa.BasicBlock, i int, at []ssa.Instruction) bool {
 // postDominatesAll reports whether instruction i of block b runs after
 // each of the instructions at on every path from it to the function's
 // end, and none of them can run again after it.
-func postDominatesAll(fn *ssa.Function, b *ssa.BasicBlock, i int, at []ssa.Instruction) bool {
+func (g *cfg) postDominatesAll(b *ssa.BasicBlock, i int, at []ssa.Instruction) bool {
 	for _, x := range at {
 		xb := x.Block()
-		if xb == b && indexIn(b, x) >= i {
+		if xb == b && g.index[x] >= i {
 			return false
 		}
-		if reachable(b, xb, nil) {
+		if g.reach[b.Index][xb.Index] {
 			return false // the access can happen again after it
 		}
-		if xb != b && reachable(xb, nil, b) {
+		if xb != b && endsAvoiding(xb, b) {
 			return false // a path from the access ends without it
 		}
 	}
 	return true
 }
 
-// reachable reports, with to set, whether block to can be reached from
-// block from by one edge or more; with to nil, whether a block ending the
-// function (a return; not a panic) can be reached from from without
-// going through avoid.
-func reachable(from, to, avoid *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
-	if to == nil && len(from.Succs) == 0 {
+// endsAvoiding reports whether a block ending the function (a return;
+// not a panic) can be reached from block from without going through
+// avoid.
+func endsAvoiding(from, avoid *ssa.BasicBlock) bool {
+	if len(from.Succs) == 0 {
 		return endsFunction(from)
 	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -282,7 +284,7 @@ func reachable(from, to, avoid *ssa.BasicBlock) bool {
 			continue
 		}
 		seen[s] = true
-		if to != nil && s == to || to == nil && len(s.Succs) == 0 && endsFunction(s) {
+		if len(s.Succs) == 0 && endsFunction(s) {
 			return true
 		}
 		stack = append(stack, s.Succs...)
@@ -297,14 +299,4 @@ func endsFunction(b *ssa.BasicBlock) bool {
 	}
 	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 	return ok
-}
-
-// indexIn returns the index of instr in b.
-func indexIn(b *ssa.BasicBlock, instr ssa.Instruction) int {
-	for i, x := range b.Instrs {
-		if x == instr {
-			return i
-		}
-	}
-	return -1
 }
