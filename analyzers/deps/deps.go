@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/heldcalls"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockrules"
@@ -36,7 +37,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[summary.Analyzer].(*summary.Result)
 	held := pass.ResultOf[heldcalls.Analyzer].(*heldcalls.Result)
 	plan := NewPlan(pass.Pkg.Path(), res.Types, Callbacks(pass.Fset, held.Events), InterfaceCalls(res),
-		NewPackageDocs(pass.Files))
+		contract.NewPackageDocs(pass.Files))
 	return plan, nil
 }
 
@@ -50,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 // Docs holds the doc comments of the package's interface methods, which
 // the methods that implement them follow when they have none.
 func NewPlan(path string, types []*summary.Type, extra map[*ssa.Function][]summary.Acquire,
-	calls map[*ssa.Function][]summary.Access, docs PackageDocs) *Plan {
+	calls map[*ssa.Function][]summary.Access, docs contract.PackageDocs) *Plan {
 	plan := &Plan{Package: path}
 	for _, t := range types {
 		tp := planType(t, extra, calls, docs)
@@ -104,14 +105,14 @@ type lockPair struct {
 // summaries of its methods, exported and unexported (see
 // TypePlan.ExportedOnly for the exported view).
 func PlanType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire) *TypePlan {
-	return planType(t, extra, nil, PackageDocs{})
+	return planType(t, extra, nil, contract.PackageDocs{})
 }
 
 // planType is PlanType with the accesses of calls into interfaces (see
 // NewPlan).
 func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
-	docs PackageDocs) *TypePlan {
-	tp, ms := contract(t, extra, calls, docs)
+	docs contract.PackageDocs) *TypePlan {
+	tp, ms := typeContract(t, extra, calls, docs)
 	n := len(ms)
 	tp.PairsTotal = n * (n + 1) / 2
 	for i := 0; i < n; i++ {
@@ -133,7 +134,7 @@ func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 		}
 	}
 	tp.ignore(t.Doc)
-	if safeDoc(t.Doc) != "" {
+	if contract.Safe(t.Doc) != "" {
 		// Documented as safe for concurrent use: the contract answers.
 		for i := range tp.Pairs {
 			tp.Pairs[i].Question = ""
@@ -147,16 +148,16 @@ func planType(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 // NotShared) and, per method, whether it is a set-up method, documented
 // to run alone, or unsynchronised. unguarded reads it, so that vet and
 // depcon test decide these by one definition; docs is as for NewPlan.
-func Contract(t *summary.Type, docs PackageDocs) *TypePlan {
-	tp, _ := contract(t, nil, nil, docs)
+func Contract(t *summary.Type, docs contract.PackageDocs) *TypePlan {
+	tp, _ := typeContract(t, nil, nil, docs)
 	return tp
 }
 
-// contract computes the type's contract (see Contract) and the methods'
+// typeContract computes the type's contract (see Contract) and the methods'
 // normalized summaries, from which PlanType derives the pairs; extra is
 // as for PlanType.
-func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
-	docs PackageDocs) (*TypePlan, []*method) {
+func typeContract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls map[*ssa.Function][]summary.Access,
+	docs contract.PackageDocs) (*TypePlan, []*method) {
 	self := lockstate.TypeClass(t.Obj.Type())
 	tp := &TypePlan{Name: t.Obj.Name(), Exported: t.Obj.Exported(), Omitted: t.Omitted, LockOffFields: docs.LockOffFields()}
 	recv := summary.RecvName(t.Obj.Type())
@@ -196,7 +197,7 @@ func contract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, calls 
 		}
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()
 		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
-			tp.Methods[i].Sequential = SequentialDoc(mm.doc)
+			tp.Methods[i].Sequential = contract.Sequential(mm.doc)
 		}
 	}
 	return tp, ms

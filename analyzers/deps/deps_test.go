@@ -472,7 +472,7 @@ func TestSetUp(t *testing.T) {
 		}
 	}
 	// The one rule for a method whose documentation forbids concurrent
-	// calls (deps.SequentialDoc): its phrase is in the plan, and ordinary
+	// calls (contract.Sequential): its phrase is in the plan, and ordinary
 	// documentation says nothing.
 	tp := p.Type("Stream")
 	if tp == nil {

@@ -3,11 +3,11 @@ package deps
 import (
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
@@ -18,12 +18,6 @@ import (
 // calls that follow it race by the caller's choice, so depcon test never
 // calls it (see Method.LockOff).
 
-// lockOffDoc matches the documentation of a method that turns the type's
-// synchronisation off ("disables locking", "the user can choose to
-// disable the lock", "no longer thread-safe").
-var lockOffDoc = regexp.MustCompile(`(?i)\b(disables?|disabling|turns? off|switch(es)? off|removes?)\b[^.]{0,40}\b(locking|lock|locks|mutex(es)?|synchroni[sz]ation|thread[- ]safety|concurrency safety)\b|` +
-	`\b(no longer|not) (be )?(thread[- ]safe|safe for concurrent use|synchroni[sz]ed|goroutine[- ]safe)\b`)
-
 // lockOff returns why method m is a lock-off switch, or "": gates are
 // the normalized locations that some method tests before locking (see
 // lockGates). The write may be the method's own or a callee's (SetNoLock
@@ -33,7 +27,7 @@ func lockOff(m *method, gates map[string]string) string {
 	if fn == nil || fn.Synthetic != "" {
 		return ""
 	}
-	if phrase := lockOffDoc.FindString(strings.Join(strings.Fields(m.doc), " ")); phrase != "" {
+	if phrase := contract.LockOff(m.doc); phrase != "" {
 		return "doc: " + strings.ToLower(phrase)
 	}
 	for _, a := range m.accesses {

@@ -103,8 +103,8 @@ type TypePlan struct {
 	Ignored []string
 	// LockOffFields are the option fields of the type's package that
 	// turn locking off ("Options.NoLocks" → "disable locking", see
-	// PackageDocs): depcon test leaves them false, as it never calls a
-	// lock-off switch method (Method.LockOff).
+	// contract.PackageDocs): depcon test leaves them false, as it never
+	// calls a lock-off switch method (Method.LockOff).
 	LockOffFields map[string]string
 }
 
@@ -190,7 +190,7 @@ type Method struct {
 	// accessor that does not try to cope with concurrent calls.
 	Unsynchronised bool
 	// Sequential is the phrase of the method's documentation that forbids
-	// calling it concurrently (SequentialDoc), "" when none does.
+	// calling it concurrently (contract.Sequential), "" when none does.
 	Sequential string
 	// CallsOut is set when the method takes a lock and calls a function
 	// its caller gives it with no lock held (summary.Method.CallsOut):

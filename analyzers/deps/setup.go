@@ -3,13 +3,13 @@ package deps
 import (
 	"go/ast"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -66,13 +66,13 @@ func setUp(m *method, all []*method) string {
 		}
 		return ""
 	}
-	if args, ok := directive(m.doc, DirSetUp); ok {
-		return annotated(DirSetUp, args)
+	if args, ok := contract.Directive(m.doc, contract.DirSetUp); ok {
+		return contract.Annotated(contract.DirSetUp, args)
 	}
-	if teardown(m.m.Name) || safeDoc(m.doc) != "" {
+	if teardown(m.m.Name) || contract.Safe(m.doc) != "" {
 		return "" // documented to run with the other calls
 	}
-	if phrase := setUpDoc(m.doc); phrase != "" {
+	if phrase := contract.SetUp(m.doc); phrase != "" {
 		return "doc: " + phrase
 	}
 	if name := callsSetUpDoc(fn, all); name != "" {
@@ -122,7 +122,7 @@ func callsSetUpDoc(fn *ssa.Function, all []*method) string {
 				if o.m.Func == nil || o.m.Func != callee || o.m.Func == fn {
 					continue
 				}
-				if _, ok := directive(o.doc, DirSetUp); ok || setUpDoc(o.doc) != "" {
+				if _, ok := contract.Directive(o.doc, contract.DirSetUp); ok || contract.SetUp(o.doc) != "" {
 					return o.m.Name
 				}
 			}
@@ -392,72 +392,15 @@ func soleUnsynchronisedWriter(m *method, all []*method) string {
 	return readUnsynced
 }
 
-// setUpPhrases match the documentation of a method to call before the
-// object is used or shared.
-var setUpPhrases = regexp.MustCompile(`(?i)\b((must|should) (only )?be called (once |only once )?(before|prior to) ` +
-	`(\w+ )?(use|using|any|calling|invoking|starting|serving|sharing|the first|\w+ is (used|started|shared)|it is (used|started|shared)|` +
-	`(submitt|send|enqueu|add|push|publish|writ|read|process|schedul|dispatch|post|emit|consum|produc|acquir|request)ing)|` +
-	`call (it |this( method)? )?(once )?before (using|use|any other|the first|starting|serving|sharing)|` +
-	`only (be )?called (once|during (initiali[sz]ation|setup|set-up|construction))|` +
-	`(during|at) (initiali[sz]ation|setup|set-up) (time|only)|before (it|the \w+) is (used|shared|started))`)
-
-// setUpDoc returns the phrase of a method's documentation that says to
-// call it before use, or "". A phrase whose subject is something the
-// method is given or runs ("f will only be called once", "the callback is
-// only called once") is not about the method.
-func setUpDoc(doc string) string {
-	doc = strings.Join(strings.Fields(doc), " ")
-	for _, sentence := range Sentences(doc) {
-		for _, loc := range setUpPhrases.FindAllStringIndex(sentence, -1) {
-			if !aboutOther(sentence[:loc[0]]) {
-				return strings.ToLower(sentence[loc[0]:loc[1]])
-			}
-		}
-	}
-	return ""
-}
-
-// auxiliary reports whether w, lower case, is a word that stands between
-// a clause's subject and its verb.
-func auxiliary(w string) bool {
-	switch w {
-	case "will", "would", "must", "should", "can", "may", "is", "are", "be", "only", "also", "then", "not":
-		return true
-	}
-	return false
-}
-
-// aboutOther reports whether the clause that ends with before has for
-// subject something other than the method: a parameter (a short
-// lower-case name: f, fn, cb) or a function, callback or handler it is
-// given (otherAgent).
-func aboutOther(before string) bool {
-	words := strings.Fields(before)
-	for len(words) > 0 && auxiliary(strings.ToLower(words[len(words)-1])) {
-		words = words[:len(words)-1]
-	}
-	if len(words) == 0 {
-		return false
-	}
-	if n := len(words); n >= 2 {
-		switch strings.ToLower(words[n-2] + " " + words[n-1]) {
-		case "this function", "this method", "the method", "this func":
-			return false // the method itself
-		}
-	}
-	subject := strings.Trim(words[len(words)-1], ",;:()`'\"")
-	if len(subject) <= 3 && subject != "" && subject == strings.ToLower(subject) && subject != "it" {
-		return true
-	}
-	return otherAgent.MatchString(strings.Join(words[max(0, len(words)-3):], " "))
-}
-
 // funcDoc returns the doc comment of fn or, when it has none, those of
 // the interface methods of its package it implements (see
-// PackageDocs); "" when its syntax is not at hand.
-func funcDoc(fn *ssa.Function, docs PackageDocs) string {
+// contract.PackageDocs); "" when its syntax is not at hand.
+func funcDoc(fn *ssa.Function, docs contract.PackageDocs) string {
 	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Doc != nil {
-		return summary.DocText(d.Doc)
+		return contract.DocText(d.Doc)
 	}
-	return docs.of(fn)
+	if m, ok := fn.Object().(*types.Func); ok {
+		return docs.Of(m)
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
@@ -125,7 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 		callOps:  map[*ssa.Call]*LockOps{},
 		sendHeld: map[*ssa.Send][]Held{},
 	}
-	docs := typeDocs(pass.Files)
+	docs := contract.TypeDocs(pass.Files)
 	b.doc = func(tn *types.TypeName) string { return docs[tn.Pos()] }
 	b.chanLocks = lockstate.FindChanLocks(ssainfo.SrcFuncs)
 	for _, fn := range ssainfo.SrcFuncs {
@@ -155,7 +156,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportPackageFact(fact)
 	}
 	ts := b.types(ssainfo.Pkg)
-	if doc := PackageDoc(pass.Files); doc != "" {
+	if doc := contract.PackageDoc(pass.Files); doc != "" {
 		for _, t := range ts {
 			t.PkgDoc = doc
 		}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/internal/analysisdoc"
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
@@ -62,7 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byName[t.Obj.Name()] = t
 	}
 	reported := reports{}
-	docs := deps.NewPackageDocs(pass.Files)
+	docs := contract.NewPackageDocs(pass.Files)
 	reach := report.NewReach(pass)
 	for _, t := range entries(res) {
 		if t.truncated(res) {

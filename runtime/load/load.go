@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa/ssautil"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/summary"
 )
@@ -153,7 +154,7 @@ func PlansProgram(pkgs []*packages.Package, algo string) (map[string]*deps.Plan,
 		if ssapkgs[i] == nil {
 			return nil, fmt.Errorf("%s: no SSA package", p.PkgPath)
 		}
-		plans[p.PkgPath] = deps.NewPlan(p.PkgPath, wp.Types(ssapkgs[i]), nil, nil, deps.NewPackageDocs(p.Syntax))
+		plans[p.PkgPath] = deps.NewPlan(p.PkgPath, wp.Types(ssapkgs[i]), nil, nil, contract.NewPackageDocs(p.Syntax))
 	}
 	return plans, nil
 }

@@ -3,45 +3,10 @@ package testgen
 import (
 	"testing"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
-
-// TestContract checks the phrases of method documentation that forbid
-// concurrent calls, and that ordinary documentation forbids nothing.
-func TestContract(t *testing.T) {
-	docs := map[string]string{
-		"SetLimit": "SetLimit limits the number of active goroutines.\n\nThe limit must not be modified while any goroutines in the group are active.",
-		"Go":       "Go calls the given function in a new goroutine.\n\nThe first call to Go must happen before a Wait.",
-		"Wait":     "Wait blocks until all function calls from the Go method have returned.",
-		"Next":     "Next advances the iterator. It is not safe for concurrent use.",
-		"Reset":    "Reset must not be called\nconcurrently with other methods.",
-		"Get":      "Get returns the value. It is safe for concurrent use.",
-		"Put":      "Put stores a value; it must be called before Close returns, or it panics.",
-	}
-	c := readContract(docs, "", "", []string{"SetLimit", "Go", "Wait", "Next", "Reset", "Get", "Put"})
-	for _, tc := range []struct {
-		m1, m2 string
-		ok     bool
-	}{
-		{"SetLimit", "Go", false},
-		{"Go", "Wait", false},
-		{"Wait", "Go", false},
-		{"Go", "Go", true},
-		{"Next", "Get", false},
-		{"Reset", "Get", false},
-		{"Get", "Wait", true},
-		{"Get", "Get", true},
-		{"Put", "Get", true}, // "before Close": Close is not a method here
-	} {
-		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
-			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
-		}
-	}
-	if (*contract)(nil).allows("A", "B") != true {
-		t.Error("no documentation must allow everything")
-	}
-}
 
 // TestContractExtends checks that "Go must happen before a Wait" binds
 // the methods that change the same state as Go, and that the calls of a
@@ -60,8 +25,8 @@ func TestContractExtends(t *testing.T) {
 			{M1: "TryGo", M2: "Wait", Deps: []string{deps.DepPC}},
 		},
 	}
-	c := readContract(docs, "", "", []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
-	c.extend(plan)
+	c := contract.Read(docs, "", "", []string{"Go", "TryGo", "Wait", "Len", "SetLimit"})
+	extendRules(c, plan)
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -71,11 +36,11 @@ func TestContractExtends(t *testing.T) {
 		{"Len", "Wait", true}, // reads only
 		{"Go", "TryGo", true},
 	} {
-		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+		if got := c.Allows(tc.m1, tc.m2); got != tc.ok {
 			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
 		}
 	}
-	calls := c.order([]harness.Call{{Fn: "Go"}, {Fn: "Len"}, {Fn: "SetLimit"}, {Fn: "TryGo"}})
+	calls := sequentialFirst(c, []harness.Call{{Fn: "Go"}, {Fn: "Len"}, {Fn: "SetLimit"}, {Fn: "TryGo"}})
 	if calls[0].Fn != "SetLimit" || calls[1].Fn != "Go" || calls[3].Fn != "TryGo" {
 		t.Errorf("prefix order %v, want SetLimit first, the others in their order", calls)
 	}
@@ -145,8 +110,8 @@ func TestContractWarnings(t *testing.T) {
 			{M1: "Submit", M2: "Wait", Deps: []string{deps.DepPC}},
 		},
 	}
-	c := readContract(docs, typeDoc, "", methods)
-	c.extend(plan)
+	c := contract.Read(docs, typeDoc, "", methods)
+	extendRules(c, plan)
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -162,7 +127,7 @@ func TestContractWarnings(t *testing.T) {
 		{"Close", "Submit", true}, // no warning, only a description
 		{"Go", "Go", true},
 	} {
-		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+		if got := c.Allows(tc.m1, tc.m2); got != tc.ok {
 			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
 		}
 	}
@@ -180,8 +145,8 @@ func TestContractFinal(t *testing.T) {
 	methods := []string{"Release", "String", "Has", "Get"}
 	plan := &deps.TypePlan{Methods: []deps.Method{{Name: "Release", Writes: 3}, {Name: "String", Unsynchronised: true},
 		{Name: "Has"}, {Name: "Get"}}}
-	c := readContract(docs, "", "", methods)
-	c.extend(plan)
+	c := contract.Read(docs, "", "", methods)
+	extendRules(c, plan)
 	for _, tc := range []struct {
 		m1, m2 string
 		ok     bool
@@ -193,67 +158,18 @@ func TestContractFinal(t *testing.T) {
 		{"Has", "String", true},
 		{"Release", "Release", true},
 	} {
-		if got := c.allows(tc.m1, tc.m2); got != tc.ok {
+		if got := c.Allows(tc.m1, tc.m2); got != tc.ok {
 			t.Errorf("allows(%s, %s) = %v, want %v", tc.m1, tc.m2, got, tc.ok)
 		}
 	}
-	if got := c.forbids("String", "Release"); got != "Other methods should not be called after" {
+	if got := c.Forbids("String", "Release"); got != "Other methods should not be called after" {
 		t.Errorf("forbids(String, Release) = %q", got)
 	}
-	if got := c.forbids("Has", "Release"); got != "" {
+	if got := c.Forbids("Has", "Release"); got != "" {
 		t.Errorf("forbids(Has, Release) = %q", got)
 	}
-	if readContract(map[string]string{"Close": "Close closes the file."}, "", "", methods).final["Close"] != "" {
+	if contract.Read(map[string]string{"Close": "Close closes the file."}, "", "", methods).Final["Close"] != "" {
 		t.Error("a plain Close doc read as final")
-	}
-}
-
-// TestGroupContract checks the concurrency a connection package's
-// documentation gives its methods in groups: pairs within a group are
-// forbidden, and with "no other concurrency" every pair but those across
-// groups and those of methods said to run with all others; a type that
-// lacks the methods named is not bound.
-func TestGroupContract(t *testing.T) {
-	redigo := "Package redis is a client. Connections support one concurrent caller to the Receive method and one " +
-		"concurrent caller to the Send and Flush methods. No other concurrency is supported including concurrent calls " +
-		"to the Do and Close methods. For full concurrent access to Redis, use the thread-safe Pool."
-	conn := []string{"Close", "Do", "DoWithTimeout", "Err", "Flush", "Receive", "Send"}
-	c := readContract(nil, "", redigo, conn)
-	for _, tc := range []struct {
-		m1, m2    string
-		forbidden bool
-	}{
-		{"Receive", "Send", false}, {"Receive", "Flush", false},
-		{"Receive", "Receive", true}, {"Send", "Flush", true}, {"Send", "Send", true},
-		{"Do", "DoWithTimeout", true}, {"Do", "Send", true}, {"DoWithTimeout", "Flush", true}, {"Close", "Err", true},
-	} {
-		if got := c.forbids(tc.m1, tc.m2) != ""; got != tc.forbidden {
-			t.Errorf("redigo %s ∥ %s: forbidden %v, want %v (%q)", tc.m1, tc.m2, got, tc.forbidden, c.forbids(tc.m1, tc.m2))
-		}
-	}
-	if c := readContract(nil, "", redigo, []string{"Get", "Close", "Stats"}); c.forbids("Get", "Close") != "" {
-		t.Errorf("the Pool is bound: %q", c.forbids("Get", "Close"))
-	}
-	websocket := "Connections support one concurrent reader and one concurrent writer. Applications are responsible " +
-		"for ensuring that no more than one goroutine calls the write methods (NextWriter, WriteMessage) concurrently " +
-		"and that no more than one goroutine calls the read methods (NextReader, ReadMessage) concurrently. The Close " +
-		"and WriteControl methods can be called concurrently with all other methods."
-	ws := []string{"Close", "NextReader", "NextWriter", "ReadMessage", "WriteControl", "WriteMessage"}
-	c = readContract(nil, "", websocket, ws)
-	for _, tc := range []struct {
-		m1, m2    string
-		forbidden bool
-	}{
-		{"WriteMessage", "NextWriter", true}, {"ReadMessage", "ReadMessage", true},
-		{"ReadMessage", "WriteMessage", false}, {"Close", "WriteMessage", false}, {"WriteControl", "WriteControl", false},
-	} {
-		if got := c.forbids(tc.m1, tc.m2) != ""; got != tc.forbidden {
-			t.Errorf("websocket %s ∥ %s: forbidden %v, want %v", tc.m1, tc.m2, got, tc.forbidden)
-		}
-	}
-	plain := "Package cache is safe for concurrent use. Only one goroutine may hold a Handle at a time."
-	if c := readContract(nil, "", plain, []string{"Get", "Put"}); c.forbids("Get", "Put") != "" || c.forbids("Get", "Get") != "" {
-		t.Errorf("a sentence naming no method of the type binds it")
 	}
 }
 
@@ -268,16 +184,16 @@ func TestContractLast(t *testing.T) {
 		"Close":     "Close waits for the events in flight.",
 	}
 	methods := []string{"FireAsync", "Close", "On"}
-	c := readContract(docs, "", "", methods)
-	c.extend(&deps.TypePlan{Name: "Manager", Methods: []deps.Method{{Name: "FireAsync", Writes: 1}, {Name: "Close", Writes: 1},
+	c := contract.Read(docs, "", "", methods)
+	extendRules(c, &deps.TypePlan{Name: "Manager", Methods: []deps.Method{{Name: "FireAsync", Writes: 1}, {Name: "Close", Writes: 1},
 		{Name: "On", Writes: 1}}, Pairs: []deps.Pair{
 		{M1: "Close", M2: "FireAsync", Deps: []string{deps.DepPC}},
 		{M1: "FireAsync", M2: "On", Deps: []string{deps.DepPC}},
 	}})
-	if c.allows("Close", "FireAsync") || c.allows("FireAsync", "Close") {
+	if c.Allows("Close", "FireAsync") || c.Allows("FireAsync", "Close") {
 		t.Error("Close ∥ FireAsync allowed: FireAsync's documentation orders Close after all its calls")
 	}
-	if !c.allows("FireAsync", "On") || !c.allows("Close", "On") {
+	if !c.Allows("FireAsync", "On") || !c.Allows("Close", "On") {
 		t.Error("a pair the phrase does not bind is forbidden")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -80,7 +81,7 @@ type Generator struct {
 	seeds   map[string][][]harness.Value
 
 	retired  map[*Target]bool // targets no longer tested
-	contract *contract        // what the methods' documentation forbids
+	rules    *contract.Rules  // what the methods' documentation forbids, and the plan and serving slots add
 	excluded map[string]bool  // methods no test may call
 	noPrefix map[string]bool  // methods no prefix may call
 	// endsUse holds the methods that end the object's use (Close,
@@ -131,10 +132,10 @@ func New(s *Subject, cfg Config) *Generator {
 		failsOn:    map[string]map[string]bool{},
 		worksOn:    map[string]map[string]bool{},
 	}
-	g.contract = readContract(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.PkgDoc, s.Names)
+	g.rules = contract.Read(s.Docs, s.TypeDoc+"\n"+s.WrappedDoc, s.PkgDoc, s.Names)
 	for _, m := range s.Plan.Methods {
 		if m.SetUp != "" {
-			g.contract.sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)
+			g.rules.Sequential[m.Name] = true // in prefixes only (deps.Method.SetUp)
 		}
 		if m.LockOff != "" {
 			g.excluded[m.Name] = true // never called (deps.Method.LockOff)
@@ -146,7 +147,7 @@ func New(s *Subject, cfg Config) *Generator {
 			g.noPrefix[m.Name] = true // it serves until its listener closes
 		}
 	}
-	g.contract.extend(s.Plan)
+	extendRules(g.rules, s.Plan)
 	g.oneServer()
 	g.targets = g.makeTargets()
 	return g
@@ -172,7 +173,7 @@ func servesListener(sig *types.Signature) bool {
 func (g *Generator) makeTargets() []*Target {
 	var ts []*Target
 	add := func(t *Target) {
-		if !t.Seq && !g.contract.allows(t.M1, t.M2) {
+		if !t.Seq && !g.rules.Allows(t.M1, t.M2) {
 			return // the documentation forbids the concurrent calls
 		}
 		for _, u := range ts {
@@ -221,7 +222,7 @@ func (g *Generator) makeTargets() []*Target {
 
 // Forbidden returns what in the type's documentation keeps m1 and m2
 // from being called concurrently, or "" (their pair is then tested).
-func (g *Generator) Forbidden(m1, m2 string) string { return g.contract.forbids(m1, m2) }
+func (g *Generator) Forbidden(m1, m2 string) string { return g.rules.Forbids(m1, m2) }
 
 // Targets returns the coverage targets.
 func (g *Generator) Targets() []*Target { return g.targets }

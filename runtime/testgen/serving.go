@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/depcon/depcon/analyzers/contract"
 )
 
 // An object that keeps what it serves in one field serves one at a
@@ -103,7 +105,7 @@ func (g *Generator) oneServer() {
 					if m1 == m2 {
 						who = "two calls of " + m1
 					}
-					g.contract.ordered[pairKey(m1, m2)] = fmt.Sprintf("%s keep what they serve in the field %s: "+
+					g.rules.Ordered[contract.PairKey(m1, m2)] = fmt.Sprintf("%s keep what they serve in the field %s: "+
 						"the object serves one at a time", who, strings.TrimPrefix(loc, "T."))
 					break
 				}

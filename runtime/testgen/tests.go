@@ -225,7 +225,7 @@ func (g *Generator) prefix(t *Target) []harness.Call {
 		calls = append(calls, g.call(recv, ms[g.rng.IntN(len(ms))], []int{(recv + 1) % t.Objects}))
 	}
 	if slices.ContainsFunc(calls, func(c harness.Call) bool { return g.conflicting(t, c.Fn) }) {
-		return g.contract.order(calls)
+		return sequentialFirst(g.rules, calls)
 	}
 	var conf []string
 	for _, m := range ms {
@@ -238,7 +238,7 @@ func (g *Generator) prefix(t *Target) []harness.Call {
 		recv := calls[i].Recv
 		calls[i] = g.call(recv, conf[g.rng.IntN(len(conf))], []int{(recv + 1) % t.Objects})
 	}
-	return g.contract.order(calls)
+	return sequentialFirst(g.rules, calls)
 }
 
 // swapObjects returns vs with shared objects 0 and 1 swapped.

@@ -1,17 +1,15 @@
-package summary
+package contract
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"go/types"
 	"iter"
 	"strings"
 )
 
-// typeDocs returns the doc comments of the named types declared in files
+// TypeDocs returns the doc comments of the named types declared in files
 // (see typeSpecs), by the position of the type's name.
-func typeDocs(files []*ast.File) map[token.Pos]string {
+func TypeDocs(files []*ast.File) map[token.Pos]string {
 	docs := map[token.Pos]string{}
 	for ts, doc := range typeSpecs(files) {
 		if doc != nil {
@@ -22,7 +20,7 @@ func typeDocs(files []*ast.File) map[token.Pos]string {
 }
 
 // TypeDoc returns the doc comment of the type name declared in files, as
-// the analyzers read it (see typeSpecs and DocText: its //depcon:
+// depcon reads it (see typeSpecs and DocText: its //depcon:
 // directives included), or "".
 func TypeDoc(files []*ast.File, name string) string {
 	for ts, doc := range typeSpecs(files) {
@@ -77,7 +75,7 @@ func PackageDoc(files []*ast.File) string {
 
 // DocText returns the text of a doc comment, as CommentGroup.Text does,
 // followed by its //depcon: directives (which Text leaves out), one per
-// line: they write down a contract (see package deps).
+// line: they write down a contract (see Directives).
 func DocText(cg *ast.CommentGroup) string {
 	text := cg.Text()
 	for _, c := range cg.List {
@@ -91,36 +89,3 @@ func DocText(cg *ast.CommentGroup) string {
 // DirectivePrefix starts the comments that write down a contract in the
 // code: //depcon:setup, //depcon:single-goroutine, //depcon:ignore.
 const DirectivePrefix = "//depcon:"
-
-// fileDocs looks the doc comments of types up in their source files,
-// parsing each file at most once: the whole-program mode has the SSA but
-// not the syntax of the packages.
-type fileDocs struct {
-	fset  *token.FileSet
-	files map[string]map[token.Pos]string
-}
-
-func (d *fileDocs) doc(tn *types.TypeName) string {
-	tf := d.fset.File(tn.Pos())
-	if tf == nil {
-		return ""
-	}
-	docs, ok := d.files[tf.Name()]
-	if !ok {
-		// Parse into a file set of its own, then map the positions
-		// by offset onto the program's file.
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, tf.Name(), nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err == nil {
-			docs = map[token.Pos]string{}
-			for pos, text := range typeDocs([]*ast.File{f}) {
-				off := fset.Position(pos).Offset
-				if off <= tf.Size() {
-					docs[tf.Pos(off)] = text
-				}
-			}
-		}
-		d.files[tf.Name()] = docs
-	}
-	return docs[tn.Pos()]
-}

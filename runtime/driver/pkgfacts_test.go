@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/load"
 )
@@ -103,7 +104,7 @@ func loadSrc(t *testing.T, src string) *packages.Package {
 // through a helper), which are no observers.
 func TestDocsAndClock(t *testing.T) {
 	pkg := loadSrc(t, docsSrc)
-	docs := methodDocs(pkg, "Pool")
+	docs := contract.MethodDocs(pkg.Syntax, pkg.Types, pkg.TypesInfo, "Pool")
 	if !strings.Contains(docs["Reboot"], "otherwise you may run into data race") {
 		t.Errorf("Reboot's doc %q: the promoted method's documentation is missing", docs["Reboot"])
 	}
@@ -113,7 +114,7 @@ func TestDocsAndClock(t *testing.T) {
 	if !strings.Contains(docs["Go"], "without waiting for it to complete") {
 		t.Errorf("Go's doc %q: the interface method it implements documents it", docs["Go"])
 	}
-	if w := wrappedDocs(pkg, "Pool"); !strings.Contains(w, "you must call Wait()") {
+	if w := contract.WrappedDocs(pkg.Syntax, pkg.Types, "Pool"); !strings.Contains(w, "you must call Wait()") {
 		t.Errorf("wrapped docs %q, want Inner's", w)
 	}
 	if got := sharedGetters(pkg); len(got) != 2 || !got["GetDefaultPool"] || !got["MainPool"] {

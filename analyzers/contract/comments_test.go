@@ -1,4 +1,4 @@
-package summary_test
+package contract_test
 
 import (
 	"go/ast"
@@ -6,7 +6,7 @@ import (
 	"go/token"
 	"testing"
 
-	"github.com/depcon/depcon/analyzers/summary"
+	"github.com/depcon/depcon/analyzers/contract"
 )
 
 // TestTypeDoc checks the doc comment TypeDoc gives a type: its spec's,
@@ -40,7 +40,7 @@ type Bare int
 		"Bare":    "",
 		"Missing": "",
 	} {
-		if got := summary.TypeDoc([]*ast.File{f}, name); got != want {
+		if got := contract.TypeDoc([]*ast.File{f}, name); got != want {
 			t.Errorf("TypeDoc(%s) = %q, want %q", name, got, want)
 		}
 	}

@@ -1,14 +1,10 @@
-package deps
+package contract
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
-
-	"golang.org/x/tools/go/ssa"
-
-	"github.com/depcon/depcon/analyzers/summary"
 )
 
 // PackageDocs holds what a package's documentation says of contracts
@@ -39,7 +35,7 @@ func NewPackageDocs(files []*ast.File) PackageDocs {
 			case *ast.InterfaceType:
 				for _, field := range n.Methods.List {
 					if field.Doc != nil && len(field.Names) == 1 {
-						docs.ifaces[field.Names[0].Pos()] = summary.DocText(field.Doc)
+						docs.ifaces[field.Names[0].Pos()] = DocText(field.Doc)
 					}
 				}
 			case *ast.TypeSpec:
@@ -63,10 +59,10 @@ func (d PackageDocs) lockOffFields(name string, st *ast.StructType) {
 		var text string
 		for _, cg := range []*ast.CommentGroup{field.Doc, field.Comment} {
 			if cg != nil {
-				text += summary.DocText(cg) + " "
+				text += DocText(cg) + " "
 			}
 		}
-		phrase := lockOffDoc.FindString(strings.Join(strings.Fields(text), " "))
+		phrase := lockOffRE.FindString(strings.Join(strings.Fields(text), " "))
 		if phrase == "" {
 			continue
 		}
@@ -80,16 +76,6 @@ func (d PackageDocs) lockOffFields(name string, st *ast.StructType) {
 // locking off ("Options.NoLocks"), each with the phrase of its
 // documentation that says so.
 func (d PackageDocs) LockOffFields() map[string]string { return d.lockOff }
-
-// of returns the doc comments of the methods that method fn implements
-// (see Of).
-func (d PackageDocs) of(fn *ssa.Function) string {
-	m, ok := fn.Object().(*types.Func)
-	if !ok {
-		return ""
-	}
-	return d.Of(m)
-}
 
 // Of returns the doc comments of the methods that method m implements,
 // of the interfaces m's package declares, "" when there are none.

@@ -11,133 +11,9 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/depcon/depcon/analyzers/deps"
-	"github.com/depcon/depcon/analyzers/summary"
-	"github.com/depcon/depcon/runtime/load"
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/runtime/testgen"
 )
-
-// methodDocs returns the documentation comments of the methods of type
-// typ in pkg, by method name: those declared on it, and those it gets
-// from an embedded type of the package (a Reboot declared on an embedded
-// poolCommon documents Pool's Reboot).
-func methodDocs(pkg *packages.Package, typ string) map[string]string {
-	return docsOf(pkg, deps.NewPackageDocs(pkg.Syntax), typ, 3)
-}
-
-// docsOf is methodDocs, following embedded types depth levels deep; idocs
-// is the package's documentation, read once.
-func docsOf(pkg *packages.Package, idocs deps.PackageDocs, typ string, depth int) map[string]string {
-	byFunc := map[*types.Func]string{}
-	docs := map[string]string{}
-	if pkg.TypesInfo == nil || pkg.Types == nil {
-		return docs
-	}
-	for _, f := range pkg.Syntax {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Doc == nil {
-				continue
-			}
-			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				byFunc[fn] = summary.DocText(fd.Doc)
-			}
-			if load.ReceiverName(fd.Recv.List[0].Type) == typ {
-				docs[fd.Name.Name] = summary.DocText(fd.Doc)
-			}
-		}
-	}
-	tn, ok := pkg.Types.Scope().Lookup(typ).(*types.TypeName)
-	if !ok {
-		return docs
-	}
-	// The methods of the package's interfaces that the type implements
-	// document the type's methods that have no comment of their own: an
-	// unexported implementation behind an exported interface (pond's
-	// pool behind Pool, whose Go "submits a task without waiting for it
-	// to complete"), as the plan reads them (deps.PackageDocs).
-	ptr := types.NewPointer(tn.Type())
-	mset := types.NewMethodSet(ptr)
-	for i := range mset.Len() {
-		fn, ok := mset.At(i).Obj().(*types.Func)
-		if !ok {
-			continue
-		}
-		if _, have := docs[fn.Name()]; have {
-			continue
-		}
-		if doc := idocs.Of(fn.Origin()); doc != "" {
-			docs[fn.Name()] = doc
-			continue
-		}
-		if doc, ok := byFunc[fn.Origin()]; ok {
-			docs[fn.Name()] = doc
-			continue
-		}
-		// A promoted method without a comment: what documents it on the
-		// embedded type it is declared on (an interface it implements).
-		if recv := recvName(fn); recv != "" && recv != typ && depth > 0 {
-			if doc, ok := docsOf(pkg, idocs, recv, depth-1)[fn.Name()]; ok {
-				docs[fn.Name()] = doc
-			}
-		}
-	}
-	return docs
-}
-
-// recvName returns the name of the type a method is declared on, or "".
-func recvName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Origin().Obj().Name()
-	}
-	return ""
-}
-
-// wrappedDocs returns the documentation comments of the package's types
-// that type typ wraps (holds in a field, by value or pointer, or wrapped
-// in turn by those, three levels deep), joined: ErrorPool's Go and Wait,
-// which call its Pool's, are bound by what Pool's documentation says of
-// them ("once all your tasks have been submitted, you must call Wait").
-func wrappedDocs(pkg *packages.Package, typ string) string {
-	var out []string
-	seen := map[string]bool{typ: true}
-	var walk func(name string, depth int)
-	walk = func(name string, depth int) {
-		tn, ok := pkg.Types.Scope().Lookup(name).(*types.TypeName)
-		if !ok || depth == 0 {
-			return
-		}
-		st, ok := tn.Type().Underlying().(*types.Struct)
-		if !ok {
-			return
-		}
-		for i := range st.NumFields() {
-			t := st.Field(i).Type()
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem()
-			}
-			n, ok := types.Unalias(t).(*types.Named)
-			if !ok || n.Obj().Pkg() != pkg.Types || seen[n.Obj().Name()] {
-				continue
-			}
-			seen[n.Obj().Name()] = true
-			if d := summary.TypeDoc(pkg.Syntax, n.Obj().Name()); d != "" {
-				out = append(out, d)
-			}
-			walk(n.Obj().Name(), depth-1)
-		}
-	}
-	walk(typ, 3)
-	return strings.Join(out, "\n")
-}
 
 // maxLiterals bounds the string constants taken from a package.
 const maxLiterals = 64
@@ -311,7 +187,7 @@ type packageFacts struct {
 }
 
 func readPackage(pkg *packages.Package) *packageFacts {
-	return &packageFacts{doc: summary.PackageDoc(pkg.Syntax), literals: stringLiterals(pkg), asserted: assertedTypes(pkg),
+	return &packageFacts{doc: contract.PackageDoc(pkg.Syntax), literals: stringLiterals(pkg), asserted: assertedTypes(pkg),
 		shared: sharedGetters(pkg), clock: clockFuncs(pkg)}
 }
 
@@ -320,7 +196,8 @@ func readPackage(pkg *packages.Package) *packageFacts {
 // literals and asserted types, and its constructors without the getters
 // of a process-wide instance (moved to s.Shared).
 func (f *packageFacts) describe(pkg *packages.Package, s *testgen.Subject, typ string) {
-	s.Docs, s.TypeDoc, s.WrappedDoc = methodDocs(pkg, typ), summary.TypeDoc(pkg.Syntax, typ), wrappedDocs(pkg, typ)
+	s.Docs = contract.MethodDocs(pkg.Syntax, pkg.Types, pkg.TypesInfo, typ)
+	s.TypeDoc, s.WrappedDoc = contract.TypeDoc(pkg.Syntax, typ), contract.WrappedDocs(pkg.Syntax, pkg.Types, typ)
 	s.PkgDoc = f.doc
 	s.Clock = methodsIn(pkg, typ, f.clock)
 	s.Compared = comparedValues(pkg, typ)

@@ -1,11 +1,9 @@
-package testgen
+package contract
 
 import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/depcon/depcon/analyzers/deps"
 )
 
 // A type's or its package's documentation may give the concurrency its
@@ -33,19 +31,19 @@ var (
 	capitalRE   = regexp.MustCompile(`\b[A-Z]\w*`)
 )
 
-// groupContract is what such documentation says of a type.
-type groupContract struct {
+// Groups is what such documentation says of a type.
+type Groups struct {
 	groups    [][]string        // methods of which two calls never overlap
 	phrases   []string          // the clause of each group
 	exclusive string            // "no other concurrency": its sentence
 	free      map[string]string // methods that may overlap any other, with the sentence
 }
 
-// readGroups adds to g what doc says of the concurrency of the methods
-// (see groupContract).
-func (g *groupContract) readGroups(doc string, methods []string) {
+// read adds to g what doc says of the concurrency of the methods
+// (see Groups).
+func (g *Groups) read(doc string, methods []string) {
 	doc = strings.Join(strings.Fields(doc), " ")
-	for _, sentence := range deps.Sentences(doc) {
+	for _, sentence := range Sentences(doc) {
 		if freeRE.MatchString(sentence) && binds(sentence, methods) {
 			for _, m := range named(sentence, methods) {
 				g.free[m] = sentence
@@ -85,12 +83,12 @@ func binds(text string, methods []string) bool {
 }
 
 // group returns the index of the group of m, or -1.
-func (g *groupContract) group(m string) int {
+func (g *Groups) group(m string) int {
 	return slices.IndexFunc(g.groups, func(ms []string) bool { return slices.Contains(ms, m) })
 }
 
 // forbids returns the clause that keeps m1 and m2 from overlapping, or "".
-func (g *groupContract) forbids(m1, m2 string) string {
+func (g *Groups) forbids(m1, m2 string) string {
 	i, j := g.group(m1), g.group(m2)
 	switch {
 	case i >= 0 && i == j:
