@@ -1,11 +1,13 @@
-// Package driver is the engine of depcon test, whose command (flags, exit
-// statuses, signals) is in cmd/depcon: [Run] loads the packages, reads the
-// plans of the deps analyzer, builds for each package one child (the
-// package's test binary with the harness added through go test -overlay,
-// compiled with -race, on a copy of the module when the package is in the
-// module cache), and for each type under test generates concurrent tests
-// for its dependent method pairs and runs them in the child until the
-// type's budget is spent. Types are tested -p at a time.
+// Package driver runs depcon test: it tests the types of packages in child processes.
+//
+// The command (flags, exit statuses, signals) is in cmd/depcon. [Run]
+// loads the packages, reads the plans of the deps analyzer, builds for
+// each package one child (the package's test binary with the harness added
+// through go test -overlay, compiled with -race, on a copy of the module
+// when the package is in the module cache), and for each type under test
+// generates concurrent tests for its dependent method pairs and runs them
+// in the child until the type's budget is spent. Types are tested -p at a
+// time.
 //
 // # Oracles
 //
