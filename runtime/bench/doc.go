@@ -1,7 +1,9 @@
-// Package bench measures depcon on a corpus of packages with known
-// thread-safety violations (testdata/corpus), the way DepCon+ is evaluated
-// (Terragni & Pezzè, Tables II–IV): [Measure] runs what depcon bench (the
-// command, in cmd/depcon) asks for, and the [Report] prints its results.
+// Package bench measures depcon on a corpus of packages with known thread-safety violations.
+//
+// It measures depcon the way DepCon+ is evaluated (Terragni & Pezzè,
+// Tables II–IV), on a corpus such as testdata/corpus: [Measure] runs
+// what depcon bench (the command, in cmd/depcon) asks for, and the
+// [Report] prints its results.
 //
 // # Corpus
 //

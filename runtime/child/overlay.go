@@ -1,7 +1,8 @@
-// Package child builds and runs the child processes of depcon test: the
-// test binary of the package under test, compiled once with -race and
-// with the harness added through go test -overlay, so that the user's
-// tree is never written.
+// Package child builds and runs the child processes of depcon test.
+//
+// A child is the test binary of the package under test, compiled once
+// with -race and with the harness added through go test -overlay, so
+// that the user's tree is never written.
 package child
 
 import (

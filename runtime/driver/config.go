@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/isolate"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -79,14 +80,14 @@ type Config struct {
 const (
 	// SchedTargeted forces, at the hooks placed at a pair's evidence,
 	// the orders that expose it (atomicity, order, lock inversion, RWR).
-	SchedTargeted = "targeted"
+	SchedTargeted = sched.Targeted
 	// SchedPCT draws PCT priority schedules at the hooks.
-	SchedPCT = "pct"
+	SchedPCT = sched.PCT
 	// SchedStress releases the two goroutines together and lets the Go
 	// scheduler interleave them (no hooks).
-	SchedStress = "stress"
+	SchedStress = sched.Stress
 	// SchedAll runs the targeted orders first, then PCT, then stress.
-	SchedAll = "all"
+	SchedAll = sched.All
 	// DefaultPCTDepth is the default bug depth of the PCT schedules.
 	DefaultPCTDepth = 3
 )

@@ -40,13 +40,9 @@ func (r *typeRun) pairStats() map[[2]string]*pairStat {
 			out[k] = st
 		}
 		st.Tests += r.g.Tests(t)
-		ps, ok := r.scheds[t]
-		if !ok {
-			continue
-		}
-		for _, c := range ps.cov {
+		if known, reached := r.policy.OrdersReached(t); known {
 			st.Known = true
-			st.Reached = st.Reached || c.reached > 0 || c.Forced > 0
+			st.Reached = st.Reached || reached
 		}
 	}
 	return out

@@ -16,6 +16,7 @@ import (
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/driver/internal/instrument"
 	"github.com/depcon/depcon/runtime/driver/internal/repro"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
@@ -292,28 +293,6 @@ func TestHeaviestFirst(t *testing.T) {
 	}
 }
 
-// TestReopen: an order left blind is tried again once reopened; one
-// that reached its sites, or is not left, stays as it is.
-func TestReopen(t *testing.T) {
-	blind := orderCov{OrderCoverage: report.OrderCoverage{Tests: blindTries, Skipped: maxSeenPerOrder - blindTries}}
-	if !blind.left() {
-		t.Fatalf("%+v not left", blind)
-	}
-	blind.reopen()
-	if blind.left() {
-		t.Errorf("reopened %+v still left", blind)
-	}
-	blind.Skipped += maxSeenPerOrder
-	if !blind.left() {
-		t.Errorf("%+v: left again after maxSeenPerOrder more tests, want left", blind)
-	}
-	reached := orderCov{OrderCoverage: report.OrderCoverage{Tests: triesPerOrder, Forced: 10}, reached: triesPerOrder}
-	reached.reopen()
-	if !reached.left() {
-		t.Errorf("reopened %+v, whose sites were reached, is not left", reached)
-	}
-}
-
 // TestReproBatch: reproducers share a test binary unless their file or
 // test names clash.
 func TestReproBatch(t *testing.T) {
@@ -418,157 +397,29 @@ example.com/q.(*Queue).Put(...)
 }
 
 func TestRecordCoverage(t *testing.T) {
-	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
-	r := &typeRun{scheds: map[*testgen.Target]*pairSched{
-		tgt: {cov: []orderCov{{OrderCoverage: report.OrderCoverage{Order: "b·a", Why: map[string]int{}}}}}}}
+	// A double-lock evidence gives one targeted order, lock∥lock.
+	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put", Evidence: []deps.Evidence{{Kind: deps.DepD}}}}
+	r := &typeRun{policy: sched.New(sched.Config{Scheduler: SchedAll, Sites: &instrument.Result{}})}
+	if n := len(r.policy.Orders(tgt)); n != 1 {
+		t.Fatalf("%d targeted orders, want 1", n)
+	}
+	cov := func() report.OrderCoverage { return r.policy.Coverage()[0].Orders[0] }
 	// A child that died in a prefix call tried nothing (and must not
 	// be read as a result).
 	r.recordCoverage(tgt, 0, &child.Reply{Step: "prefix 0", Death: &child.Death{Kind: child.DeathExit}})
 	r.recordCoverage(tgt, 0, &child.Reply{Result: &harness.Message{Status: harness.StatusObjectFailed}})
-	if c := r.scheds[tgt].cov[0]; c.Tests != 0 {
+	if c := cov(); c.Tests != 0 {
 		t.Fatalf("coverage %+v after tests whose suffixes did not run, want none", c)
 	}
 	r.recordCoverage(tgt, 0, &child.Reply{Step: "suffix", Death: &child.Death{Kind: child.DeathRace}})
 	r.recordCoverage(tgt, 0, &child.Reply{Result: &harness.Message{Status: harness.StatusOK,
 		Sched: &harness.SchedResult{Iters: 10, Forced: 7, Why: map[string]int{harness.WhyNotReached: 3}}}})
-	c := r.scheds[tgt].cov[0]
-	if c.Tests != 2 || c.Failed != 1 || c.Iters != 10 || c.Forced != 7 || c.Why[harness.WhyNotReached] != 3 || c.reached != 1 {
+	c := cov()
+	if c.Tests != 2 || c.Failed != 1 || c.Iters != 10 || c.Forced != 7 || c.Why[harness.WhyNotReached] != 3 {
 		t.Errorf("coverage %+v, want 2 tests, 1 failed, 7 of 10 forced, 3 not reached", c)
 	}
-}
-
-// TestPCTRunsFor checks the PCT runs a pair needs to be saturated: PCT's
-// bound for a bug of depth d among k hook calls, at a 5% miss, within
-// [minPCTRuns, maxPCTRuns]; an unknown horizon counts as 20 hook calls,
-// as the harness's.
-func TestPCTRunsFor(t *testing.T) {
-	for _, tc := range []struct{ k, d, want int }{
-		{5, 3, minPCTRuns},  // 149 runs would do
-		{20, 3, maxPCTRuns}, // 1 in 800 per run: 2,396 would do
-		{0, 3, maxPCTRuns},  // not seen yet: 20
-		{12, 3, 862},        // 1 in 288
-		{15, 3, 1347},       // 1 in 450
-		{40, 3, maxPCTRuns}, // 9,585 runs would do
-		{40, 1, minPCTRuns},
-	} {
-		if got := pctRunsFor(tc.k, tc.d); got != tc.want {
-			t.Errorf("pctRunsFor(%d, %d) = %d, want %d", tc.k, tc.d, got, tc.want)
-		}
-	}
-}
-
-// TestGapPoints checks the points of a method at which a call is kept
-// before it locks again: those before an acquisition with no release of
-// the method between, nearest first, at most maxGap; none in another
-// method, none before the first critical section's own release.
-func TestGapPoints(t *testing.T) {
-	f := "(*Table).Retarget"
-	sites := &instrument.Result{Sites: []instrument.Site{
-		{ID: 1, Kind: instrument.KindPoint, Pos: "t.go:10:2", Func: f}, // position(name): a call that locks
-		{ID: 2, Kind: instrument.KindPoint, Pos: "t.go:12:2", Func: f}, // canonical(addr)
-		{ID: 3, Kind: instrument.KindPoint, Pos: "t.go:14:2", Func: f}, // if t.version.Load() != v
-		{ID: 4, Kind: instrument.KindLock, Pos: "t.go:16:2", Func: f, Op: "Lock"},
-		{ID: 5, Kind: instrument.KindPoint, Pos: "t.go:18:2", Func: f},
-		{ID: 6, Kind: instrument.KindUnlocked, Pos: "t.go:19:2", Func: f, Op: "Unlock"},
-		{ID: 7, Kind: instrument.KindPoint, Pos: "t.go:20:2", Func: f},
-		{ID: 8, Kind: instrument.KindLock, Pos: "t.go:22:2", Func: f, Op: "Lock"},
-		{ID: 9, Kind: instrument.KindPoint, Pos: "t.go:30:2", Func: "(*Table).Remove"},
-		{ID: 10, Kind: instrument.KindLock, Pos: "t.go:31:2", Func: "(*Table).Remove", Op: "Lock"},
-	}}
-	if got, want := gapPoints(sites, sites.Site(5)), []int{3, 7, 2}; !slices.Equal(got, want) {
-		t.Errorf("gap points %v, want %v (nearest first: 14 before the first Lock, 20 before the second, then 12)", got, want)
-	}
-	if got := gapPoints(sites, sites.Site(10)); !slices.Equal(got, []int{9}) {
-		t.Errorf("Remove's gap points %v, want [9]", got)
-	}
-	if got := gapPoints(sites, nil); got != nil {
-		t.Errorf("no site: %v", got)
-	}
-}
-
-// TestReaches checks when a test's traced calls reach an order's sites:
-// each hold's call at and past its sites, the other call at the site it
-// waits for.
-func TestReaches(t *testing.T) {
-	o := order{Holds: []harness.Hold{{G: 1, Past: 10, Free: true, UntilSite: 21}, {G: 0, UntilSite: 10}}}
-	for _, tc := range []struct {
-		reached [2][]int
-		want    bool
-	}{
-		{[2][]int{{17, 21}, {9, 10, 11}}, true},
-		{[2][]int{{17, 21}, {9, 37}}, false}, // the second call stops before 10
-		{[2][]int{{17}, {9, 10}}, false},     // the first never gets to 21
-		{[2][]int{{10}, {21}}, false},        // the sites, but in the other calls
-	} {
-		if got := reaches(o, tc.reached); got != tc.want {
-			t.Errorf("reaches(%v) = %v, want %v", tc.reached, got, tc.want)
-		}
-	}
-	at := order{Holds: []harness.Hold{{G: 0, At: 5, UntilSite: 6}}}
-	if !reaches(at, [2][]int{{5}, {6}}) || reaches(at, [2][]int{{6}, {5}}) {
-		t.Error("an At hold: want reached only when its call gets to the site and the other to its until site")
-	}
-}
-
-// TestBetter checks which targeted order a test goes to: under -sched
-// all one its calls reach before one tried blindly, whatever their tests;
-// under -sched targeted, where no order is ever left (one always reached
-// would starve the others), the least tried, then one the calls reach.
-func TestBetter(t *testing.T) {
-	blind, reached := &orderCov{OrderCoverage: report.OrderCoverage{Tests: 0}}, &orderCov{OrderCoverage: report.OrderCoverage{Tests: 3}}
-	all := &typeRun{cfg: Config{Sched: SchedAll}}
-	if !all.better(reached, true, blind, false) || all.better(blind, false, reached, true) {
-		t.Error("-sched all: want the order the calls reach first")
-	}
-	targeted := &typeRun{cfg: Config{Sched: SchedTargeted}}
-	if targeted.better(reached, true, blind, false) || !targeted.better(blind, false, reached, true) {
-		t.Error("-sched targeted: want the least tried first")
-	}
-	if !targeted.better(&orderCov{OrderCoverage: report.OrderCoverage{Tests: 3}}, true, reached, false) {
-		t.Error("-sched targeted: want, between equally tried orders, the one the calls reach")
-	}
-}
-
-// TestScheduleSkips checks that, under -sched all, a test whose calls
-// reach no open order of its pair goes to PCT while the pair needs PCT
-// runs, and is not run once it has had them; a test that reaches an open
-// order is run under it.
-func TestScheduleSkips(t *testing.T) {
-	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
-	o := order{Name: "b·a", Holds: []harness.Hold{{G: 1, At: 7, UntilSite: 9}}}
-	ps := &pairSched{orders: []order{o}, cov: []orderCov{{OrderCoverage: report.OrderCoverage{Order: o.Name, Tests: blindTries, Why: map[string]int{}}}},
-		delayDone: true, steps: 5}
-	r := &typeRun{cfg: Config{Sched: SchedAll}, pkgRun: &pkgRun{sites: &instrument.Result{}},
-		s:      &testgen.Subject{Plan: &deps.TypePlan{Name: "T"}},
-		scheds: map[*testgen.Target]*pairSched{tgt: ps}}
-	blind := &[2][]int{{3}, {4}}
-	if _, oi := r.schedule(tgt, blind); oi != pctOrder {
-		t.Errorf("before its PCT runs: order %d, want PCT (%d)", oi, pctOrder)
-	}
-	ps.pctRuns = pctRunsFor(ps.steps, DefaultPCTDepth)
-	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
-		t.Error("PCT runs done, no stress test yet: the test skipped, want it run")
-	}
-	ps.tests = stressEvery
-	if _, oi := r.schedule(tgt, blind); oi != skipOrder {
-		t.Errorf("after its PCT runs: order %d, want the test skipped (%d)", oi, skipOrder)
-	}
-	// Once the delay-bounded schedules ran every schedule with two
-	// delays, which PCT's depth 3 needs, a few PCT tests are enough.
-	ps.steps, ps.pctRuns = 25, pctAfterDelay
-	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
-		t.Errorf("%d PCT runs over %d hook calls: the test skipped, want it run", ps.pctRuns, ps.steps)
-	}
-	ps.delayBound = 1
-	if _, oi := r.schedule(tgt, blind); oi == skipOrder {
-		t.Errorf("delay bound 1: the test skipped, want it run")
-	}
-	ps.delayBound = 2
-	if _, oi := r.schedule(tgt, blind); oi != skipOrder {
-		t.Errorf("delay bound 2 and %d PCT runs: order %d, want the test skipped (%d)", ps.pctRuns, oi, skipOrder)
-	}
-	if _, oi := r.schedule(tgt, &[2][]int{{9}, {7}}); oi != 0 {
-		t.Errorf("a test reaching the open order: order %d, want 0", oi)
+	if known, reached := r.policy.OrdersReached(tgt); !known || !reached {
+		t.Errorf("orders known %v, reached %v; want both", known, reached)
 	}
 }
 
@@ -618,43 +469,6 @@ func TestProgressConcurrent(t *testing.T) {
 	p.close()
 	if !strings.Contains(b.String(), "8 of 8 types done, 8 violations") {
 		t.Errorf("progress output %q", b.String())
-	}
-}
-
-// TestDelayResumed checks that a delay-bounded enumeration cut short (its
-// time ran out, a failure) is resumed by the pair's next test where it
-// was left, over the same hook calls, and is left after maxDelayTests
-// tests; one that ran every schedule says which bound it covered.
-func TestDelayResumed(t *testing.T) {
-	tgt := &testgen.Target{M1: "Get", M2: "Put", Pair: &deps.Pair{M1: "Get", M2: "Put"}}
-	r := &typeRun{cfg: Config{Sched: SchedAll}, pkgRun: &pkgRun{sites: &instrument.Result{}},
-		s:      &testgen.Subject{Plan: &deps.TypePlan{Name: "T"}},
-		scheds: map[*testgen.Target]*pairSched{}}
-	sc, oi := r.schedule(tgt, nil)
-	if oi != delayOrder || sc.From != 0 || sc.Horizon != 0 {
-		t.Fatalf("first test: order %d, schedule %+v, want the enumeration from its start", oi, sc)
-	}
-	r.covered(tgt, oi, &harness.SchedResult{Iters: 150, Next: 150, Horizon: 20}, false)
-	sc, oi = r.schedule(tgt, nil)
-	if oi != delayOrder || sc.From != 150 || sc.Horizon != 20 {
-		t.Fatalf("after 150 schedules: order %d, schedule %+v, want the enumeration resumed at 150 over 20", oi, sc)
-	}
-	r.covered(tgt, oi, &harness.SchedResult{Iters: 0, Next: 150, Horizon: 20}, true)
-	if sc, _ = r.schedule(tgt, nil); sc.From != 151 {
-		t.Fatalf("after a test that failed at its first schedule: from %d, want 151", sc.From)
-	}
-	r.covered(tgt, delayOrder, &harness.SchedResult{Iters: 270, Next: 421, Horizon: 20, Exhausted: true, DelayBound: 2}, false)
-	ps := r.schedFor(tgt)
-	if !ps.delayDone || ps.delayBound != 2 || r.pctNeeded(ps) != pctAfterDelay {
-		t.Errorf("exhausted: done %v, bound %d, PCT needed %d; want done, bound 2, %d", ps.delayDone, ps.delayBound,
-			r.pctNeeded(ps), pctAfterDelay)
-	}
-	other := &testgen.Target{M1: "Put", M2: "Put", Pair: &deps.Pair{M1: "Put", M2: "Put"}}
-	for i := 0; i < maxDelayTests; i++ {
-		r.covered(other, delayOrder, &harness.SchedResult{Iters: 10, Next: 10 * (i + 1), Horizon: 30}, false)
-	}
-	if ps := r.schedFor(other); !ps.delayDone || ps.delayBound != 0 {
-		t.Errorf("after %d tests cut short: done %v, bound %d; want left, bound 0", maxDelayTests, ps.delayDone, ps.delayBound)
 	}
 }
 

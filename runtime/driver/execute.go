@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
@@ -20,7 +21,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 	if reached != nil {
 		for i, call := range c.Test.Suffix {
 			if r.g.Reached(call, reached[i]) {
-				r.reopen(call.Fn)
+				r.policy.Reopen(call.Fn)
 			}
 		}
 	}
@@ -30,9 +31,9 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 	}
 	req := r.request(op, c.Test, t.M1, t.M2)
 	var oi int
-	r.cur.sc, oi = r.schedule(t, reached)
+	r.cur.sc, oi = r.policy.Next(t, reached, max(r.seqTime[t.M1], r.seqTime[t.M2]))
 	r.cur.order = nil
-	if oi == skipOrder {
+	if oi == sched.SkipOrder {
 		r.tests--
 		r.skipped++
 		return nil
@@ -41,14 +42,14 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 		req.Sched = sc
 		switch {
 		case oi >= 0:
-			r.cur.order = &r.schedFor(t).orders[oi]
-			req.Test.Iters = min(req.Test.Iters, targetedIters)
+			r.cur.order = &r.policy.Orders(t)[oi]
+			req.Test.Iters = min(req.Test.Iters, sched.TargetedIters)
 		case sc.Kind == harness.SchedDelay:
 			// One enumeration, which saves the pair most of its PCT
 			// tests once it has run every schedule: it may take as
-			// long as delayTests tests.
-			req.Test.Iters = max(req.Test.Iters, delayIters)
-			req.MaxTime *= delayTests
+			// long as sched.DelayTests tests.
+			req.Test.Iters = max(req.Test.Iters, sched.DelayIters)
+			req.MaxTime *= sched.DelayTests
 		}
 	}
 	r.cur.lin = req.Lin
@@ -322,7 +323,7 @@ func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, de
 	}
 	if !c.Target.Seq {
 		v.sched = r.cur.sc
-		v.Schedule = describeSchedule(r.cur.sc, r.cur.order)
+		v.Schedule = sched.Describe(r.cur.sc, r.cur.order)
 	}
 	if c.Target.Pair != nil {
 		v.Evidence = c.Target.Pair.Evidence
@@ -339,11 +340,11 @@ func (r *typeRun) newViolation(c *testgen.Case, test harness.Test, kind, msg, de
 func (r *typeRun) recordCoverage(t *testgen.Target, oi int, rep *child.Reply) {
 	if res := rep.Result; res == nil {
 		if rep.Step == "suffix" { // the child died in the suffixes
-			r.covered(t, oi, nil, true)
+			r.policy.Record(t, oi, nil, true)
 		}
 	} else if res.Status == harness.StatusOK || res.Status == harness.StatusPanic || res.Status == harness.StatusHang ||
 		res.Status == harness.StatusNotLinearizable {
-		r.covered(t, oi, res.Sched, res.Status != harness.StatusOK)
+		r.policy.Record(t, oi, res.Sched, res.Status != harness.StatusOK)
 	}
 }
 

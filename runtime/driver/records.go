@@ -50,25 +50,3 @@ type finding struct {
 	// code under test started (a race one of whose accesses is there).
 	ownGoroutine bool
 }
-
-// An orderCov is the coverage of a targeted order of a pair, with what
-// the scheduler keeps of it besides (see left and reopen).
-type orderCov struct {
-	report.OrderCoverage
-	reached int // tests in which some iteration reached the holds
-	// tests0 and seen0 are Tests and Tests+Skipped when the order was
-	// last reopened (see reopen).
-	tests0, seen0 int
-}
-
-// coverages returns the report's coverage of the orders of cov.
-func coverages(cov []orderCov) []report.OrderCoverage {
-	if cov == nil {
-		return nil
-	}
-	out := make([]report.OrderCoverage, len(cov))
-	for i, c := range cov {
-		out[i] = c.OrderCoverage
-	}
-	return out
-}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 )
@@ -37,7 +38,7 @@ func (r *typeRun) replayUnder(v *finding, sc *harness.Schedule, most int) (faile
 		req.Lin = v.lin
 	}
 	if sc.Kind == harness.SchedTargeted {
-		req.Test.Iters = min(req.Test.Iters, targetedIters)
+		req.Test.Iters = min(req.Test.Iters, sched.TargetedIters)
 	}
 	for ; runs < most && !replaysDone(failed, runs); runs++ {
 		if r.confirmCtx.Err() != nil {
@@ -65,13 +66,13 @@ func (r *typeRun) replayUnder(v *finding, sc *harness.Schedule, most int) (faile
 // window inside a callee, a stress or PCT test) may fail under another
 // order of the same pair; the pair was retired when it failed, so that
 // order may never have run on it.
-func (r *typeRun) replayOrders(v *finding) (*order, string) {
+func (r *typeRun) replayOrders(v *finding) (*sched.Order, string) {
 	if v.target == nil || v.target.Seq {
 		return nil, ""
 	}
-	ps := r.schedFor(v.target)
-	for i := range ps.orders {
-		o := &ps.orders[i]
+	orders := r.policy.Orders(v.target)
+	for i := range orders {
+		o := &orders[i]
 		if r.confirmCtx.Err() != nil {
 			break
 		}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/driver/internal/instrument"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/testgen"
 	"golang.org/x/tools/go/packages"
@@ -28,7 +30,7 @@ func rewriter(pkg *packages.Package, subjects []*testgen.Subject, sites **instru
 			for _, p := range s.Plan.Pairs {
 				for _, e := range p.Evidence {
 					for _, loc := range []string{e.Loc1, e.Loc2} {
-						for _, f := range locFields(loc) {
+						for _, f := range sched.LocFields(loc) {
 							want.Fields[f] = true
 						}
 					}
@@ -71,6 +73,9 @@ func buildReason(err error) string {
 	return first
 }
 
+// traceTime is the least time a prefix's trace may take.
+const traceTime = 50 * time.Millisecond
+
 // prune drops from the prefix of c's test the calls that do not change
 // which hooks the pair's calls reach when run after it (OpTrace): they
 // change no branch the interleavings could explore. It returns the hook
@@ -80,7 +85,7 @@ func buildReason(err error) string {
 // is.
 func (r *typeRun) prune(c *testgen.Case) *[2][]int {
 	t := c.Target
-	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress || len(c.Test.Prefix) == 0 && r.ordersLeft(t) {
+	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress || len(c.Test.Prefix) == 0 && r.policy.OrdersLeft(t) {
 		return nil
 	}
 	req := r.request(harness.OpTrace, c.Test, t.M1, t.M2)

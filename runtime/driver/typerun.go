@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/depcon/depcon/runtime/child"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
@@ -38,7 +39,7 @@ type typeRun struct {
 	start    time.Time
 	deadline time.Time
 	tests    int      // tests run
-	skipped  int      // tests generated and not run (see skipOrder)
+	skipped  int      // tests generated and not run (see sched.SkipOrder)
 	starts   int      // children started
 	slowest  struct { // the slowest request
 		d    time.Duration
@@ -69,10 +70,10 @@ type typeRun struct {
 	// failsAlone holds the methods that panicked when called alone on a
 	// fresh object, with every argument set the probe tried.
 	failsAlone map[string]bool
-	scheds     map[*testgen.Target]*pairSched
-	cur        struct { // the schedule of the test being run
+	policy     *sched.Policy // the schedules of the type's tests
+	cur        struct {      // the schedule of the test being run
 		sc    *harness.Schedule
-		order *order
+		order *sched.Order
 		lin   *harness.Lin
 	}
 }
@@ -96,8 +97,13 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		orderedDrops: map[*testgen.Target]int{},
 		waitNoted:    map[*testgen.Target]bool{},
 		seqTime:      map[string]time.Duration{},
-		scheds:       map[*testgen.Target]*pairSched{},
 	}
+	depth := cfg.PCTDepth
+	if depth <= 0 {
+		depth = DefaultPCTDepth
+	}
+	r.policy = sched.New(sched.Config{Scheduler: cfg.Sched, Sites: p.sites, Gen: r.g, Seed: cfg.Seed, Type: s.Plan.Name,
+		Depth: depth})
 	if p.noStubs != "" {
 		r.note("%s", p.noStubs)
 	}
@@ -121,7 +127,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 		}
 	}
 	if cfg.Sched == SchedAll && r.sites != nil {
-		r.g.Rank(r.rank)
+		r.g.Rank(r.policy.Rank)
 	}
 	r.deadline = r.start.Add(cfg.Budget)
 	prog.begin(r, r.deadline)
@@ -162,7 +168,7 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 	}
 	r.rep.PairsTested = len(r.tested)
 	r.rep.stats = r.pairStats()
-	r.rep.Interleavings = r.interleavings()
+	r.rep.Interleavings = r.policy.Coverage()
 	r.rep.TestsGenerated = r.tests
 	r.rep.Elapsed = seconds(time.Since(r.start))
 	var stop context.CancelFunc
@@ -193,7 +199,7 @@ func (r *typeRun) loop() {
 		return
 	}
 	for r.ctx.Err() == nil {
-		if r.saturated() {
+		if r.policy.Saturated() {
 			r.rep.Ended = report.EndedSaturated
 			return
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/depcon/depcon/runtime/child"
 	"github.com/depcon/depcon/runtime/driver/internal/repro"
+	"github.com/depcon/depcon/runtime/driver/internal/sched"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/stacks"
@@ -169,7 +170,7 @@ func (r *typeRun) reproducer(f reproFile, batch map[string][]byte) {
 				v.Reproduced = report.ReproYes
 				v.ReproOutput = fmt.Sprintf("the reproducer (a stress test, without the schedule) passed, and so "+
 					"did the test replayed under its schedule (%s, %s runs failed); replayed under %s it failed in "+
-					"%s runs: %s", v.Schedule, v.Replayed, describeSchedule(&harness.Schedule{Kind: harness.SchedTargeted}, o),
+					"%s runs: %s", v.Schedule, v.Replayed, sched.Describe(&harness.Schedule{Kind: harness.SchedTargeted}, o),
 					count, v.Rerun)
 			}
 		}

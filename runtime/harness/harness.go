@@ -1,7 +1,8 @@
-// Package harness is the part of depcon test that runs inside the child
-// process: it builds the shared objects of a test description by
-// reflection, runs the sequential prefix, releases the two suffix
-// goroutines together, and watches them for panics and deadlocks.
+// Package harness is the part of depcon test that runs inside the child process.
+//
+// It builds the shared objects of a test description by reflection,
+// runs the sequential prefix, releases the two suffix goroutines
+// together, and watches them for panics and deadlocks.
 //
 // The driver adds the source of this package to the package under test
 // through go test -overlay, with the package clause rewritten and every

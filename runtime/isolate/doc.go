@@ -1,5 +1,6 @@
-// Package isolate confines the processes that run third-party code:
-// every process depcon test starts from a child binary (probes,
+// Package isolate confines the processes that run third-party code.
+//
+// Every process depcon test starts from a child binary (probes,
 // concurrent tests, replays, reproducers) runs through a Jail.
 //
 // On Linux a jailed process runs with

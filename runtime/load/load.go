@@ -1,5 +1,6 @@
-// Package load loads the packages depcon works on and runs the analyzers
-// over them through the analysis checker.
+// Package load loads the packages depcon works on and runs the analyzers over them.
+//
+// The analyzers run through the analysis checker.
 //
 // Package patterns are those of the go command, with one addition: a
 // relative pattern ending in "/..." also matches packages below testdata

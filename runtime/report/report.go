@@ -132,7 +132,8 @@ type TypeReport struct {
 // What ended a type's testing (TypeReport.Ended).
 const (
 	// EndedSaturated: every pair left saturated its interleavings (see
-	// the driver's typeRun.saturated) before the budget ended.
+	// Policy.Saturated in runtime/driver/internal/sched) before the
+	// budget ended.
 	EndedSaturated = "saturated"
 	// EndedBudget: the budget ended first.
 	EndedBudget = "budget"
@@ -151,8 +152,8 @@ type PairCoverage struct {
 	Orders []OrderCoverage `json:"orders"`
 	// DelaySchedules counts the delay-bounded schedules run, PCTRuns the
 	// PCT runs (iterations of PCT tests), of PCTNeeded for the pair to be
-	// saturated (the driver's pctRunsFor its Steps, the most hook calls
-	// an iteration made).
+	// saturated (pctRunsFor, in runtime/driver/internal/sched, of its
+	// Steps, the most hook calls an iteration made).
 	DelaySchedules int `json:"delay_schedules,omitempty"`
 	PCTRuns        int `json:"pct_runs,omitempty"`
 	PCTNeeded      int `json:"pct_needed,omitempty"`

@@ -1,6 +1,7 @@
-// Package sarif writes depcon's findings in the Static Analysis Results
-// Interchange Format (SARIF) 2.1.0, the format GitHub code scanning and
-// other code-review tools import.
+// Package sarif writes depcon's findings as SARIF 2.1.0 logs.
+//
+// SARIF, the Static Analysis Results Interchange Format, is the format
+// GitHub code scanning and other code-review tools import.
 //
 // It holds the part of the SARIF object model depcon uses (a Log of one
 // Run, its Tool and rules, Results with locations, related locations,

@@ -1,10 +1,12 @@
-// Package stacks reads what the Go runtime and the race detector print
-// about goroutines (goroutine dumps, the goroutines of a panic or a
-// fatal error, data race reports) into structured values, once, where a
-// child process's output is read. Everything after that (how a defect is
-// keyed, whether a report passes through a diagnostic's line, which call
-// of a test an access ran in, SARIF's code flows, the language server)
-// reads the values, never the text.
+// Package stacks reads goroutine dumps, panics and data race reports into structured values.
+//
+// It reads what the Go runtime and the race detector print about
+// goroutines (goroutine dumps, the goroutines of a panic or a fatal
+// error, data race reports) once, where a child process's output is
+// read. Everything after that (how a defect is keyed, whether a report
+// passes through a diagnostic's line, which call of a test an access ran
+// in, SARIF's code flows, the language server) reads the values, never
+// the text.
 package stacks
 
 import (

@@ -1,6 +1,7 @@
-// Package lsp implements depcon lsp, a Language Server Protocol server
-// that shows depcon's findings in an editor, next to gopls (which cannot
-// load third-party analyzers, golang/go#59869).
+// Package lsp implements depcon lsp, a Language Server Protocol (LSP) server for depcon's findings.
+//
+// It shows them in an editor, next to gopls (which cannot load
+// third-party analyzers, golang/go#59869).
 //
 // The server speaks LSP over standard input and output, with the types
 // and the JSON-RPC 2.0 connection of go.lsp.dev/protocol and

@@ -1,7 +1,8 @@
-// Package sariftest validates SARIF logs against the official SARIF 2.1.0
-// JSON schema (runtime/sarif/testdata/sarif-schema-2.1.0.json, OASIS
-// errata 01), for tests. It reads the schema from the source tree, so it
-// works only where the depcon sources are, as in go test.
+// Package sariftest validates SARIF logs against the official SARIF 2.1.0 JSON schema, for tests.
+//
+// The schema is runtime/sarif/testdata/sarif-schema-2.1.0.json (OASIS
+// errata 01). It reads the schema from the source tree, so it works only
+// where the depcon sources are, as in go test.
 package sariftest
 
 import (

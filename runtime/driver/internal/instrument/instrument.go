@@ -1,7 +1,8 @@
-// Package instrument rewrites the source of a package under test so that
-// the harness can decide, while a test runs, which of its two goroutines
-// goes on. The rewritten files exist only in the overlay of the child's
-// build: the user's tree is never written.
+// Package instrument rewrites the source of a package under test with scheduling hooks.
+//
+// The hooks are the harness's: they let it decide, while a test runs,
+// which of its two goroutines goes on. The rewritten files exist only in
+// the overlay of the child's build: the user's tree is never written.
 //
 // The rewriting places calls of the harness's hooks at scheduling points:
 //

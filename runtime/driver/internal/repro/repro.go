@@ -1,8 +1,10 @@
-// Package repro writes the reproducer of a violation found by depcon
-// test: a standalone _test.go file for the package under test, in the
-// style of the DepCon+ paper's Figure 4 (a prefix, two goroutines released
-// by a start barrier, a loop of N iterations, a deadlock detected by a
-// timeout), that fails under go test -race while the bug is there.
+// Package repro writes the reproducer of a violation found by depcon test.
+//
+// A reproducer is a standalone _test.go file for the package under test,
+// in the style of the DepCon+ paper's Figure 4 (a prefix, two goroutines
+// released by a start barrier, a loop of N iterations, a deadlock
+// detected by a timeout), that fails under go test -race while the bug
+// is there.
 package repro
 
 import (

@@ -1,4 +1,4 @@
-package driver
+package sched
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 	"github.com/depcon/depcon/runtime/harness"
 )
 
-// An order is a targeted interleaving of a pair: the holds that force it
+// An Order is a targeted interleaving of a pair: the holds that force it
 // at the hooks, derived from one evidence of the pair.
-type order struct {
+type Order struct {
 	Name  string // "b·a", "a·b", "b·a/start", "a·b/start", "a·b·a'", "b·a·b'", "a·b·a'/in file:line", "b·a·b'/in file:line", "lock∥lock", "r·w·r", "r·w·r/first"
 	About string // what a and b are
 	Holds []harness.Hold
@@ -22,13 +22,13 @@ type order struct {
 
 // orders returns the targeted orders of pair p of the type's plan, from
 // its evidence and the sites of the rewritten package.
-func orders(p *deps.Pair, sites *instrument.Result) []order {
+func orders(p *deps.Pair, sites *instrument.Result) []Order {
 	if p == nil || sites == nil {
 		return nil
 	}
-	var out []order
+	var out []Order
 	seen := map[string]bool{}
-	add := func(o order) {
+	add := func(o Order) {
 		key := fmt.Sprint(o.Holds)
 		if !seen[key] {
 			seen[key] = true
@@ -65,7 +65,7 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				if g == 1 {
 					name, about = "b·a·b'", "b, b' = %s at %s, %s; a = the other call"
 				}
-				add(order{Name: name, About: fmt.Sprintf(about, method(p, g), sitePos(sites, s1), sitePos(sites, s2)),
+				add(Order{Name: name, About: fmt.Sprintf(about, method(p, g), sitePos(sites, s1), sitePos(sites, s2)),
 					Holds: []harness.Hold{h, {G: 1 - g, UntilSite: s1}}})
 				if len(out) > from { // not a duplicate
 					lines[from] = fmt.Sprintf("%d–%d", line(sites.Site(s1).Pos), line(sites.Site(s2).Pos))
@@ -76,25 +76,25 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 			// b·a: the call of a kept right at a, everything before it
 			// done, until the other is past b; failing that (a is in a
 			// critical section b needs), from its start.
-			add(order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, At: s1, UntilSite: s2}}})
-			add(order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, At: s2, UntilSite: s1}}})
-			add(order{Name: "b·a/start", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
-			add(order{Name: "a·b/start", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
-			add(order{Name: "a·b·a'", About: about, Holds: []harness.Hold{
+			add(Order{Name: "b·a", About: about, Holds: []harness.Hold{{G: g1, At: s1, UntilSite: s2}}})
+			add(Order{Name: "a·b", About: about, Holds: []harness.Hold{{G: g2, At: s2, UntilSite: s1}}})
+			add(Order{Name: "b·a/start", About: about, Holds: []harness.Hold{{G: g1, UntilSite: s2}}})
+			add(Order{Name: "a·b/start", About: about, Holds: []harness.Hold{{G: g2, UntilSite: s1}}})
+			add(Order{Name: "a·b·a'", About: about, Holds: []harness.Hold{
 				{G: g1, Past: s1, Free: true, UntilSite: s2}, {G: g2, UntilSite: s1}}})
-			add(order{Name: "b·a·b'", About: about, Holds: []harness.Hold{
+			add(Order{Name: "b·a·b'", About: about, Holds: []harness.Hold{
 				{G: g2, Past: s2, Free: true, UntilSite: s1}, {G: g1, UntilSite: s2}}})
 			// Windows inside callees: one call kept right after a point
 			// of a function its evidence statement reaches, between two
 			// of that function's operations, while the other call,
 			// started once it got there, goes past its side.
-			for _, k := range insideCallees(sites, s1, locFields(e.Loc1)) {
-				add(order{Name: "a·b·a'/in " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s in %s, until b = %s is past %s",
+			for _, k := range insideCallees(sites, s1, LocFields(e.Loc1)) {
+				add(Order{Name: "a·b·a'/in " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s in %s, until b = %s is past %s",
 					method(p, g1), sitePos(sites, k), sites.Site(k).Func, method(p, g2), sitePos(sites, s2)),
 					Holds: []harness.Hold{{G: g1, Past: k, UntilSite: s2}, {G: g2, UntilSite: k}}})
 			}
-			for _, k := range insideCallees(sites, s2, locFields(e.Loc2)) {
-				add(order{Name: "b·a·b'/in " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s in %s, until a = %s is past %s",
+			for _, k := range insideCallees(sites, s2, LocFields(e.Loc2)) {
+				add(Order{Name: "b·a·b'/in " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s in %s, until a = %s is past %s",
 					method(p, g2), sitePos(sites, k), sites.Site(k).Func, method(p, g1), sitePos(sites, s1)),
 					Holds: []harness.Hold{{G: g2, Past: k, UntilSite: s1}, {G: g1, UntilSite: k}}})
 			}
@@ -103,17 +103,17 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 			// acquisitions (a check of what the other may change), until
 			// the other is past its side.
 			for _, k := range gapPoints(sites, sites.Site(s1)) {
-				add(order{Name: "a·b·a'/gap " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s, before it locks again, "+
+				add(Order{Name: "a·b·a'/gap " + siteLine(sites, k), About: fmt.Sprintf("a = %s kept past %s, before it locks again, "+
 					"until b = %s is past %s", method(p, g1), sitePos(sites, k), method(p, g2), sitePos(sites, s2)),
 					Holds: []harness.Hold{{G: g1, Past: k, Free: true, UntilSite: s2}, {G: g2, UntilSite: k}}})
 			}
 			for _, k := range gapPoints(sites, sites.Site(s2)) {
-				add(order{Name: "b·a·b'/gap " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s, before it locks again, "+
+				add(Order{Name: "b·a·b'/gap " + siteLine(sites, k), About: fmt.Sprintf("b = %s kept past %s, before it locks again, "+
 					"until a = %s is past %s", method(p, g2), sitePos(sites, k), method(p, g1), sitePos(sites, s1)),
 					Holds: []harness.Hold{{G: g2, Past: k, Free: true, UntilSite: s1}, {G: g1, UntilSite: k}}})
 			}
 		case deps.DepD:
-			add(order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
+			add(Order{Name: "lock∥lock", About: "each call holds its first lock until the other has one",
 				Holds: []harness.Hold{{G: 0, Depth: 1, UntilLock: true}, {G: 1, Depth: 1, UntilLock: true}}})
 		case deps.DepRWR:
 			r, w := g1, 1-g1
@@ -124,11 +124,11 @@ func orders(p *deps.Pair, sites *instrument.Result) []order {
 				// it. The writer waits until the reader is kept there: an
 				// unrelated read section before the outer RLock lets it
 				// go neither early nor late.
-				add(order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock, at %s, until %s waits to write",
+				add(Order{Name: "r·w·r", About: fmt.Sprintf("%s holds its read lock, at %s, until %s waits to write",
 					method(p, r), sitePos(sites, s1), method(p, w)),
 					Holds: []harness.Hold{{G: r, At: s1, UntilBlocked: true}, {G: w, UntilHeld: true}}})
 			}
-			add(order{Name: "r·w·r/first", About: fmt.Sprintf("%s holds its first lock until %s waits to write",
+			add(Order{Name: "r·w·r/first", About: fmt.Sprintf("%s holds its first lock until %s waits to write",
 				method(p, r), method(p, w)),
 				Holds: []harness.Hold{{G: r, Depth: 1, UntilBlocked: true}, {G: w, UntilLock: true}}})
 		}
@@ -293,9 +293,9 @@ func sitePos(sites *instrument.Result, id int) string {
 	return "?"
 }
 
-// locFields returns the field names of a location ("recv.buf[*].n" →
-// buf, n): every segment but the root.
-func locFields(loc string) []string {
+// LocFields returns the field names of an evidence location
+// ("recv.buf[*].n" → buf, n): every segment but the root.
+func LocFields(loc string) []string {
 	var out []string
 	for i, seg := range strings.Split(loc, ".") {
 		seg = strings.TrimSpace(seg)

@@ -1,4 +1,13 @@
-package driver
+// Package sched chooses the schedule of each test of a pair; harness/sched.go executes it.
+//
+// A [Policy] decides, for each test of a target, which schedule it runs
+// under: one of the targeted orders derived from the pair's evidence and
+// the hook sites of the rewritten package ([Order]), the delay-bounded
+// enumeration, PCT, or stress. It keeps the coverage of the targeted
+// orders, tells when a pair's interleavings are saturated, and reports
+// the coverage of each pair. The execution of a schedule is
+// runtime/harness/sched.go, compiled into the child process.
+package sched
 
 import (
 	"fmt"
@@ -8,16 +17,57 @@ import (
 	"sort"
 	"time"
 
+	"github.com/depcon/depcon/runtime/driver/internal/instrument"
 	"github.com/depcon/depcon/runtime/harness"
 	"github.com/depcon/depcon/runtime/report"
 	"github.com/depcon/depcon/runtime/testgen"
 )
 
+// Schedulers: the values of Config.Scheduler (depcon test's -sched flag).
+const (
+	Targeted = "targeted" // the targeted orders only
+	PCT      = "pct"      // PCT schedules only
+	Stress   = "stress"   // no hooks: the Go scheduler interleaves the two calls
+	All      = "all"      // the targeted orders, then the delay-bounded schedules, PCT and stress
+)
+
+// Config is what a Policy is built from.
+type Config struct {
+	// Scheduler is how the two goroutines of a test are interleaved:
+	// Targeted, PCT, Stress or All.
+	Scheduler string
+	// Sites are the hooks placed in the package (nil when it was not
+	// rewritten: every test is then a stress test).
+	Sites *instrument.Result
+	// Gen generates the type's tests: Saturated and Rank read its
+	// targets and how many tests of each it generated.
+	Gen *testgen.Generator
+	// Seed is the run's seed, Type the name of the type under test: the
+	// seed of each PCT test derives from them.
+	Seed uint64
+	Type string
+	// Depth is the bug depth d of the PCT schedules (d-1 priority
+	// change points).
+	Depth int
+}
+
+// A Policy chooses the schedules of the tests of one type and keeps,
+// for each target, the scheduling state that decides them.
+type Policy struct {
+	cfg    Config
+	scheds map[*testgen.Target]*pairSched
+}
+
+// New returns the policy of a type's tests.
+func New(cfg Config) *Policy {
+	return &Policy{cfg: cfg, scheds: map[*testgen.Target]*pairSched{}}
+}
+
 // Scheduling of the tests.
 const (
-	targetedIters = 10   // iterations of a test under a targeted order
-	delayIters    = 1700 // most delay-bounded schedules of a test: all those of bound 2 (harness: 1,641 at most)
-	delayTests    = 5    // the delay-bounded test may take as long as this many tests
+	TargetedIters = 10   // iterations of a test under a targeted order
+	DelayIters    = 1700 // most delay-bounded schedules of a test: all those of bound 2 (harness: 1,641 at most)
+	DelayTests    = 5    // the delay-bounded test may take as long as this many tests
 	maxDelayTests = 3    // tests that may resume one enumeration
 	// triesPerOrder is how many tests of an order reach its sites before
 	// it is left for PCT and stress: each has its own prefix and
@@ -34,13 +84,22 @@ const (
 	maxTestsPerOrder = 8
 	blindTries       = 2
 	maxSeenPerOrder  = 40
-	// traceTime is the least time a prefix's trace may take.
-	traceTime = 50 * time.Millisecond
+)
+
+// Indexes Next returns where a targeted order's is expected: NoOrder
+// for a plain stress test, DelayOrder and PCTOrder for the
+// delay-bounded schedules and PCT, SkipOrder for a test not worth
+// running (see Next).
+const (
+	NoOrder    = -1
+	DelayOrder = -2
+	PCTOrder   = -3
+	SkipOrder  = -4
 )
 
 // A pairSched is the scheduling state of one target.
 type pairSched struct {
-	orders []order
+	orders []Order
 	cov    []orderCov
 	tests  int // PCT and stress tests, after the targeted orders and the delay-bounded schedules
 	// pctRuns counts the iterations of the PCT tests, each a PCT run;
@@ -62,42 +121,56 @@ type pairSched struct {
 	delayHorizon int
 }
 
+// An orderCov is the coverage of a targeted order of a pair, with what
+// the policy keeps of it besides (see left and reopen).
+type orderCov struct {
+	report.OrderCoverage
+	reached int // tests in which some iteration reached the holds
+	// tests0 and seen0 are Tests and Tests+Skipped when the order was
+	// last reopened (see reopen).
+	tests0, seen0 int
+}
+
 // schedFor returns the scheduling state of target t.
-func (r *typeRun) schedFor(t *testgen.Target) *pairSched {
-	if ps, ok := r.scheds[t]; ok {
+func (p *Policy) schedFor(t *testgen.Target) *pairSched {
+	if ps, ok := p.scheds[t]; ok {
 		return ps
 	}
 	ps := &pairSched{}
 	if !t.Seq {
-		ps.orders = orders(t.Pair, r.sites)
+		ps.orders = orders(t.Pair, p.cfg.Sites)
 		for _, o := range ps.orders {
 			ps.cov = append(ps.cov, orderCov{OrderCoverage: report.OrderCoverage{Order: o.Name, About: o.About, Why: map[string]int{}}})
 		}
 	}
-	r.scheds[t] = ps
+	p.scheds[t] = ps
 	return ps
 }
 
-// schedule returns the schedule of the next test of target t (nil for a
-// plain stress test), and the index of its targeted order (-1 for none,
-// delayOrder, pctOrder). reached holds the hook sites each of the test's
-// calls reached when traced (nil: not traced).
-// Under SchedAll the targeted orders go first, least tried first, each
+// Orders returns the targeted orders of target t.
+func (p *Policy) Orders(t *testgen.Target) []Order { return p.schedFor(t).orders }
+
+// Next returns the schedule of the next test of target t (nil for a
+// plain stress test), and the index of its targeted order (NoOrder,
+// DelayOrder, PCTOrder). reached holds the hook sites each of the
+// test's calls reached when traced (nil: not traced); seq is the
+// slowest sequential run of the pair's methods (see patience).
+// Under All the targeted orders go first, least tried first, each
 // on a test whose calls reach its sites (see reaches); once each was
 // tried, tests alternate between PCT and stress. A test whose calls
 // reach no order still open, once the pair has had its PCT runs, is not
-// run (skipOrder).
-func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Schedule, int) {
-	if t.Seq || r.sites == nil || r.cfg.Sched == SchedStress {
-		return nil, -1
+// run (SkipOrder).
+func (p *Policy) Next(t *testgen.Target, reached *[2][]int, seq time.Duration) (*harness.Schedule, int) {
+	if t.Seq || p.cfg.Sites == nil || p.cfg.Scheduler == Stress {
+		return nil, NoOrder
 	}
-	ps := r.schedFor(t)
-	patience := r.patience(t)
-	if r.cfg.Sched == SchedAll || r.cfg.Sched == SchedTargeted {
+	ps := p.schedFor(t)
+	patience := patience(seq)
+	if p.cfg.Scheduler == All || p.cfg.Scheduler == Targeted {
 		best, bestHits := -1, false
 		for i := range ps.cov {
 			c := &ps.cov[i]
-			if r.cfg.Sched == SchedAll && c.left() {
+			if p.cfg.Scheduler == All && c.left() {
 				continue
 			}
 			hits := reached == nil || reaches(ps.orders[i], *reached)
@@ -105,41 +178,41 @@ func (r *typeRun) schedule(t *testgen.Target, reached *[2][]int) (*harness.Sched
 				c.Skipped++
 				continue
 			}
-			// Under -sched all, an order whose sites the test's calls
-			// reach goes before one tried blindly (each is left after a
-			// few tests), then the least tried; under -sched targeted,
-			// where no order is ever left, the least tried goes first,
-			// then one the calls reach (see better).
-			if best < 0 || r.better(c, hits, &ps.cov[best], bestHits) {
+			// Under All, an order whose sites the test's calls reach
+			// goes before one tried blindly (each is left after a few
+			// tests), then the least tried; under Targeted, where no
+			// order is ever left, the least tried goes first, then one
+			// the calls reach (see better).
+			if best < 0 || p.better(c, hits, &ps.cov[best], bestHits) {
 				best, bestHits = i, hits
 			}
 		}
 		if best >= 0 {
 			return &harness.Schedule{Kind: harness.SchedTargeted, Holds: ps.orders[best].Holds, Patience: patience}, best
 		}
-		if r.cfg.Sched == SchedTargeted {
-			return nil, -1 // nothing to target: plain stress
+		if p.cfg.Scheduler == Targeted {
+			return nil, NoOrder // nothing to target: plain stress
 		}
 	}
-	if r.cfg.Sched == SchedAll && r.pctDone(ps) {
+	if p.cfg.Scheduler == All && p.pctDone(ps) {
 		// PCT and stress have had their runs, and the orders still open
 		// need sites this test's calls do not reach: running it would
 		// add nothing the pair's saturation waits for.
-		return nil, skipOrder
+		return nil, SkipOrder
 	}
-	if r.cfg.Sched == SchedAll && !ps.delayDone {
+	if p.cfg.Scheduler == All && !ps.delayDone {
 		// Then every schedule with up to two delays, when the calls
 		// reach few hooks (the harness enumerates them, one per
 		// iteration, and ends the test when they are exhausted).
 		return &harness.Schedule{Kind: harness.SchedDelay, Depth: 2, Patience: patience,
-			From: ps.delayNext, Horizon: ps.delayHorizon}, delayOrder
+			From: ps.delayNext, Horizon: ps.delayHorizon}, DelayOrder
 	}
 	ps.tests++
-	if r.cfg.Sched == SchedAll && ps.tests%stressEvery == 0 {
-		return nil, -1
+	if p.cfg.Scheduler == All && ps.tests%stressEvery == 0 {
+		return nil, NoOrder
 	}
-	return &harness.Schedule{Kind: harness.SchedPCT, Seed: r.pctSeed(t, ps.tests), Depth: r.pctDepth(),
-		Patience: patience}, pctOrder
+	return &harness.Schedule{Kind: harness.SchedPCT, Seed: p.pctSeed(t, ps.tests), Depth: p.cfg.Depth,
+		Patience: patience}, PCTOrder
 }
 
 // Saturation: a pair's interleavings are saturated once each of its
@@ -172,8 +245,8 @@ const (
 // pctDone reports whether pair state ps had its delay-bounded
 // schedules, its PCT runs and, among the tests of that last phase, a
 // stress test.
-func (r *typeRun) pctDone(ps *pairSched) bool {
-	return ps.delayDone && ps.pctRuns >= r.pctNeeded(ps) && ps.tests >= stressEvery
+func (p *Policy) pctDone(ps *pairSched) bool {
+	return ps.delayDone && ps.pctRuns >= p.pctNeeded(ps) && ps.tests >= stressEvery
 }
 
 // pctNeeded returns how many PCT runs pair state ps needs to be
@@ -181,11 +254,11 @@ func (r *typeRun) pctDone(ps *pairSched) bool {
 // delay-bounded schedules ran every schedule with as many delays as a
 // bug of PCT's depth needs (d-1 context switches past the first choice
 // of goroutine, two goroutines).
-func (r *typeRun) pctNeeded(ps *pairSched) int {
-	if d := r.pctDepth(); ps.delayBound > 0 && ps.delayBound >= d-1 {
+func (p *Policy) pctNeeded(ps *pairSched) int {
+	if d := p.cfg.Depth; ps.delayBound > 0 && ps.delayBound >= d-1 {
 		return pctAfterDelay
 	}
-	return pctRunsFor(ps.steps, r.pctDepth())
+	return pctRunsFor(ps.steps, p.cfg.Depth)
 }
 
 // pctRunsFor returns how many PCT runs find a bug of depth d among k
@@ -202,20 +275,20 @@ func pctRunsFor(k, d int) int {
 	return int(min(max(n, minPCTRuns), maxPCTRuns))
 }
 
-// saturated reports whether every pair still tested has saturated its
-// interleavings (under -sched all, in a package with scheduling hooks):
-// the type's testing then ends before its budget, which is a ceiling.
-func (r *typeRun) saturated() bool {
-	if r.cfg.Sched != SchedAll || r.sites == nil {
+// Saturated reports whether every pair still tested has saturated its
+// interleavings (under All, in a package with scheduling hooks): the
+// type's testing then ends before its budget, which is a ceiling.
+func (p *Policy) Saturated() bool {
+	if p.cfg.Scheduler != All || p.cfg.Sites == nil {
 		return false
 	}
 	left := false
-	for _, t := range r.g.Targets() {
-		if !r.g.Usable(t) {
+	for _, t := range p.cfg.Gen.Targets() {
+		if !p.cfg.Gen.Usable(t) {
 			continue
 		}
 		left = true
-		if !r.pairSaturated(t) {
+		if !p.pairSaturated(t) {
 			return false
 		}
 	}
@@ -224,23 +297,23 @@ func (r *typeRun) saturated() bool {
 
 // pairSaturated reports whether target t has saturated its
 // interleavings.
-func (r *typeRun) pairSaturated(t *testgen.Target) bool {
+func (p *Policy) pairSaturated(t *testgen.Target) bool {
 	if t.Seq {
-		return r.g.Tests(t) >= seqSaturationTests+r.g.Variants(t)
+		return p.cfg.Gen.Tests(t) >= seqSaturationTests+p.cfg.Gen.Variants(t)
 	}
-	ps := r.schedFor(t)
-	return r.ordersLeft(t) && r.pctDone(ps)
+	ps := p.schedFor(t)
+	return p.OrdersLeft(t) && p.pctDone(ps)
 }
 
-// rank ranks target t for the next test under -sched all: the targeted
-// orders of every pair (ten iterations a test) go before the PCT and
-// stress tests of any (a hundred), and a saturated pair waits for the
-// others.
-func (r *typeRun) rank(t *testgen.Target) int {
+// Rank ranks target t for the next test under All (see
+// testgen.Generator.Rank): the targeted orders of every pair (ten
+// iterations a test) go before the PCT and stress tests of any (a
+// hundred), and a saturated pair waits for the others.
+func (p *Policy) Rank(t *testgen.Target) int {
 	switch {
-	case t.Seq && r.g.Tests(t) == 0, !t.Seq && !r.ordersLeft(t):
+	case t.Seq && p.cfg.Gen.Tests(t) == 0, !t.Seq && !p.OrdersLeft(t):
 		return 0
-	case !r.pairSaturated(t):
+	case !p.pairSaturated(t):
 		return 1
 	}
 	return 2
@@ -248,20 +321,20 @@ func (r *typeRun) rank(t *testgen.Target) int {
 
 // better reports whether order coverage c, whose sites a test's calls
 // reach when hits is set, goes before o (bestHits for o).
-func (r *typeRun) better(c *orderCov, hits bool, o *orderCov, bestHits bool) bool {
-	if r.cfg.Sched == SchedAll {
+func (p *Policy) better(c *orderCov, hits bool, o *orderCov, bestHits bool) bool {
+	if p.cfg.Scheduler == All {
 		return hits && !bestHits || hits == bestHits && c.Tests < o.Tests
 	}
 	return c.Tests < o.Tests || c.Tests == o.Tests && hits && !bestHits
 }
 
-// ordersLeft reports whether every targeted order of t is left (under
-// -sched all; under -sched targeted none ever is).
-func (r *typeRun) ordersLeft(t *testgen.Target) bool {
-	if r.cfg.Sched != SchedAll {
-		return r.cfg.Sched != SchedTargeted
+// OrdersLeft reports whether every targeted order of t is left (under
+// All; under Targeted none ever is).
+func (p *Policy) OrdersLeft(t *testgen.Target) bool {
+	if p.cfg.Scheduler != All {
+		return p.cfg.Scheduler != Targeted
 	}
-	ps := r.schedFor(t)
+	ps := p.schedFor(t)
 	for i := range ps.cov {
 		if !ps.cov[i].left() {
 			return false
@@ -270,11 +343,10 @@ func (r *typeRun) ordersLeft(t *testgen.Target) bool {
 	return true
 }
 
-// left reports whether the targeted order c is left under -sched all:
-// once tried on triesPerOrder tests that reached its sites (forced or
-// not), or after maxTestsPerOrder tests whose objects never got there,
-// or once maxSeenPerOrder tests of its pair were run under it or
-// skipped.
+// left reports whether the targeted order c is left under All: once
+// tried on triesPerOrder tests that reached its sites (forced or not),
+// or after maxTestsPerOrder tests whose objects never got there, or
+// once maxSeenPerOrder tests of its pair were run under it or skipped.
 func (c *orderCov) left() bool {
 	return c.reached >= triesPerOrder || c.Tests-c.tests0 >= maxTestsPerOrder ||
 		c.Tests+c.Skipped-c.seen0 >= maxSeenPerOrder
@@ -287,11 +359,11 @@ func (c *orderCov) reopen() {
 	}
 }
 
-// reopen tries again the orders left blind of the pairs of method m: a
+// Reopen tries again the orders left blind of the pairs of method m: a
 // call of m reached sites no call of it had reached (with arguments
 // that passed its checks, say), and the orders may now be reached.
-func (r *typeRun) reopen(m string) {
-	for t, ps := range r.scheds {
+func (p *Policy) Reopen(m string) {
+	for t, ps := range p.scheds {
 		if t.M1 == m || t.M2 == m {
 			for i := range ps.cov {
 				ps.cov[i].reopen()
@@ -306,7 +378,7 @@ func (r *typeRun) reopen(m string) {
 // calls do not only on its first blindTries tests: a call may reach a
 // site only when the other runs concurrently (a retry after a check
 // that failed).
-func reaches(o order, reached [2][]int) bool {
+func reaches(o Order, reached [2][]int) bool {
 	for _, h := range o.Holds {
 		if h.G < 0 || h.G > 1 {
 			return true
@@ -319,50 +391,35 @@ func reaches(o order, reached [2][]int) bool {
 	return true
 }
 
-// patience is how long a goroutine is kept at a hook: long enough for
-// the other call to get through its method, short enough that an order
+// patience is how long a goroutine is kept at a hook, given seq, the
+// slowest sequential run of the pair's methods: long enough for the
+// other call to get through its method, short enough that an order
 // that cannot happen costs little.
-func (r *typeRun) patience(t *testgen.Target) time.Duration {
-	seq := max(r.seqTime[t.M1], r.seqTime[t.M2])
+func patience(seq time.Duration) time.Duration {
 	return min(max(5*time.Millisecond, 4*seq), 500*time.Millisecond)
-}
-
-func (r *typeRun) pctDepth() int {
-	if r.cfg.PCTDepth > 0 {
-		return r.cfg.PCTDepth
-	}
-	return DefaultPCTDepth
 }
 
 // pctSeed derives the seed of a PCT test from the run's seed, the pair
 // and the test's number: a run is replayed from its seed.
-func (r *typeRun) pctSeed(t *testgen.Target, n int) uint64 {
+func (p *Policy) pctSeed(t *testgen.Target, n int) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%s|%s|%s|%d", r.cfg.Seed, r.s.Plan.Name, t.M1, t.M2, n)
+	fmt.Fprintf(h, "%d|%s|%s|%s|%d", p.cfg.Seed, p.cfg.Type, t.M1, t.M2, n)
 	return h.Sum64() >> 1
 }
 
-// delayOrder and pctOrder stand for the delay-bounded schedules and PCT
-// where an order's index is expected (-1 for stress); skipOrder for a
-// test not worth running (see schedule).
-const (
-	delayOrder = -2
-	pctOrder   = -3
-	skipOrder  = -4
-)
-
-// covered records how a test under targeted order i of t went: res is
-// nil when the test failed before a result (the child died).
-func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, failed bool) {
+// Record records how a test of t went under the schedule of index i
+// (as Next returned it): res is nil when the test failed before a
+// result (the child died); failed is set when the test failed.
+func (p *Policy) Record(t *testgen.Target, i int, res *harness.SchedResult, failed bool) {
 	if res != nil {
-		ps := r.schedFor(t)
+		ps := p.schedFor(t)
 		ps.steps = max(ps.steps, res.Steps)
-		if i == pctOrder {
+		if i == PCTOrder {
 			ps.pctRuns += res.Iters
 		}
 	}
-	if i == delayOrder {
-		ps := r.schedFor(t)
+	if i == DelayOrder {
+		ps := p.schedFor(t)
 		ps.delayTests++
 		switch {
 		case res == nil:
@@ -385,7 +442,7 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 	if i < 0 {
 		return
 	}
-	c := &r.schedFor(t).cov[i]
+	c := &p.schedFor(t).cov[i]
 	c.Tests++
 	if failed {
 		c.Failed++
@@ -403,15 +460,31 @@ func (r *typeRun) covered(t *testgen.Target, i int, res *harness.SchedResult, fa
 	}
 }
 
-// interleavings returns the coverage of the targeted orders, by pair.
-func (r *typeRun) interleavings() []report.PairCoverage {
+// OrdersReached reports, for a target whose tests were scheduled,
+// whether it has targeted orders (known) and whether a test got to the
+// hooks of one of them (reached); both are false for a target that had
+// no scheduled test.
+func (p *Policy) OrdersReached(t *testgen.Target) (known, reached bool) {
+	ps, ok := p.scheds[t]
+	if !ok {
+		return false, false
+	}
+	for _, c := range ps.cov {
+		known = true
+		reached = reached || c.reached > 0 || c.Forced > 0
+	}
+	return known, reached
+}
+
+// Coverage returns the coverage of the targeted orders, by pair.
+func (p *Policy) Coverage() []report.PairCoverage {
 	var out []report.PairCoverage
-	for t, ps := range r.scheds {
+	for t, ps := range p.scheds {
 		if len(ps.cov) == 0 && ps.delay == 0 {
 			continue
 		}
 		out = append(out, report.PairCoverage{Pair: [2]string{t.M1, t.M2}, Orders: coverages(ps.cov), DelaySchedules: ps.delay,
-			PCTRuns: ps.pctRuns, PCTNeeded: r.pctNeeded(ps), Steps: ps.steps})
+			PCTRuns: ps.pctRuns, PCTNeeded: p.pctNeeded(ps), Steps: ps.steps})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Pair, out[j].Pair
@@ -420,15 +493,32 @@ func (r *typeRun) interleavings() []report.PairCoverage {
 	return out
 }
 
-// describeSchedule says how a test was scheduled, for reports.
-func describeSchedule(sc *harness.Schedule, o *order) string {
+// coverages returns the report's coverage of the orders of cov.
+func coverages(cov []orderCov) []report.OrderCoverage {
+	if cov == nil {
+		return nil
+	}
+	out := make([]report.OrderCoverage, len(cov))
+	for i, c := range cov {
+		out[i] = c.OrderCoverage
+	}
+	return out
+}
+
+// Describe says how a test was scheduled, for reports: sc is its
+// schedule (nil for stress), o its targeted order (nil for none).
+func Describe(sc *harness.Schedule, o *Order) string {
 	switch {
 	case sc == nil:
-		return SchedStress
+		return Stress
 	case sc.Kind == harness.SchedPCT:
 		return fmt.Sprintf("pct (seed %d, depth %d)", sc.Seed, sc.Depth)
 	case sc.Kind == harness.SchedDelay:
-		return fmt.Sprintf("delay-bounded (up to %d %s)", sc.Depth, plural(sc.Depth, "delay", "delays"))
+		delays := "delays"
+		if sc.Depth == 1 {
+			delays = "delay"
+		}
+		return fmt.Sprintf("delay-bounded (up to %d %s)", sc.Depth, delays)
 	case o != nil:
 		return fmt.Sprintf("targeted %s (%s)", o.Name, o.About)
 	}
