@@ -1,6 +1,7 @@
-// Package golangci is depcon's golangci-lint module plugin: it serves the
-// analyzers of [github.com/depcon/depcon/analyzers/suite] as one linter,
-// named depcon, inside a custom golangci-lint (v2) binary.
+// Package golangci is depcon's golangci-lint module plugin.
+//
+// It serves the analyzers of [github.com/depcon/depcon/analyzers/suite] as
+// one linter, named depcon, inside a custom golangci-lint (v2) binary.
 //
 // # Building the binary
 //

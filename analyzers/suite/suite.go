@@ -1,7 +1,8 @@
-// Package suite lists depcon's analyzers: the diagnostic ones, served by
-// the vet tool (go vet -vettool, depcon vet), the golangci-lint plugin and
-// nogo, and with them deps, whose plans depcon test and the language
-// server read.
+// Package suite lists depcon's analyzers.
+//
+// They are the diagnostic ones, served by the vet tool (go vet -vettool,
+// depcon vet), the golangci-lint plugin and nogo, and with them deps,
+// whose plans depcon test and the language server read.
 package suite
 
 import (

@@ -1,8 +1,10 @@
-// Package codec is a small binary encoding for the facts that every
-// importing package decodes (go vet decodes all the facts of a package's
-// direct imports, and re-exports the facts about methods of all its
-// dependencies): varints, and strings once each in a table, which is much
-// faster to decode than encoding/gob's reflection over nested structs.
+// Package codec is a small binary encoding for analysis facts.
+//
+// Every importing package decodes them (go vet decodes all the facts of a
+// package's direct imports, and re-exports the facts about methods of all
+// its dependencies), so the encoding is varints, and strings once each in
+// a table, which is much faster to decode than encoding/gob's reflection
+// over nested structs.
 //
 // An encoding is a version byte, the string table (its length, then each
 // string's length and bytes), then the body the caller wrote. Slices are

@@ -1,9 +1,10 @@
-// Package lockrules decides, in one place, what counts as a
-// self-deadlock, a recursive read lock that can deadlock (RWR) and a lock
-// order that can deadlock, for the plan (deps) and for the diagnostics
-// (selfdeadlock, rwrdeadlock, lockorder) alike: both sides call these
-// functions, so that a pair is dependent exactly when the diagnostic's
-// rule says the code can block.
+// Package lockrules decides which lock patterns can deadlock.
+//
+// It decides, in one place, what counts as a self-deadlock, a recursive
+// read lock that can deadlock (RWR) and a lock order that can deadlock,
+// for the plan (deps) and for the diagnostics (selfdeadlock, rwrdeadlock,
+// lockorder) alike: both sides call these functions, so that a pair is
+// dependent exactly when the diagnostic's rule says the code can block.
 package lockrules
 
 import (

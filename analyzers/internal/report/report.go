@@ -1,5 +1,7 @@
-// Package report holds what the diagnostic analyzers share: the functions
-// of a package to report on, and how sites are named in messages.
+// Package report holds what the diagnostic analyzers share.
+//
+// That is the functions of a package to report on, and how sites are named
+// in messages.
 package report
 
 import (

@@ -1,5 +1,6 @@
-// Package testpkgs loads the analyzers' test packages by import path,
-// from every analyzer's testdata and the repository's.
+// Package testpkgs loads the analyzers' test packages by import path.
+//
+// It finds them in every analyzer's testdata and in the repository's.
 //
 // Each analyzer keeps the packages its analysistest cases run on in its
 // own testdata/src, which analysistest.TestData returns. The repository's
