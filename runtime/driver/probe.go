@@ -76,6 +76,72 @@ func denied(rep *child.Reply) string {
 // or block. It reports a self-deadlock, and returns false when the type
 // cannot be tested.
 func (r *typeRun) probe() bool {
+	zero, ok := r.probeCtors()
+	if !ok {
+		return false
+	}
+	var panics []string
+	callable := 0
+	probeEnd := r.start.Add(r.cfg.Budget / 2)
+	for i, m := range r.s.Names {
+		if time.Now().After(probeEnd) {
+			// Objects slow to build (a large cache, a slow store) would
+			// spend the budget in probes: the other half is the tests'.
+			r.note("the probes took half the budget: %d %s tested without being probed alone (%s)",
+				len(r.s.Names)-i, plural(len(r.s.Names)-i, "method is", "methods are"), strings.Join(r.s.Names[i:], ", "))
+			callable += len(r.s.Names) - i
+			break
+		}
+		works, panicMsg, ok := r.probeMethod(m)
+		if !ok {
+			return false
+		}
+		if works {
+			callable++
+		}
+		if panicMsg != "" {
+			panics = append(panics, panicMsg)
+		}
+	}
+	if len(panics) > 0 && len(panics)*2 < len(r.s.Names) {
+		r.note("panics whenever called alone on a fresh object (3 argument sets), so kept out of prefixes: %s",
+			strings.Join(panics, "; "))
+	}
+	if len(panics) > 0 && len(panics)*2 >= len(r.s.Names) {
+		what := "a fresh object"
+		if zero {
+			what = "the zero value"
+		}
+		r.note("%d of %d methods panic when called alone on %s (%s); if the type needs set-up, a constructor of the package "+
+			"returning it lets depcon build it", len(panics), len(r.s.Names), what, strings.Join(panics, "; "))
+	}
+	if callable == len(panics) && len(panics) > 0 {
+		callable = 0
+	}
+	if callable > 0 {
+		r.searchArgs()
+	}
+	if callable == 0 {
+		what := "a fresh object"
+		if zero {
+			what = "the zero value (there is no usable constructor)"
+		}
+		if len(panics) > 0 {
+			r.rep.Skipped = fmt.Sprintf("every method panics when called alone on %s: %s", what, strings.Join(panics, "; "))
+		} else {
+			r.rep.Skipped = "no method can be called"
+		}
+		return false
+	}
+	return true
+}
+
+// probeCtors probes each constructor with growing arguments, keeps those
+// that build an object (the fastest arguments first), and decides what
+// the tests' objects are: zero reports the zero value (or a composite
+// literal) for want of a constructor that works. It returns false when
+// the type cannot be tested, with the reason in the report.
+func (r *typeRun) probeCtors() (zero, ok bool) {
 	var failures, global []string
 	for _, f := range r.s.Ctors {
 		fresh := false
@@ -85,7 +151,7 @@ func (r *typeRun) probe() bool {
 			t0 := time.Now()
 			rep := r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 			if rep == nil {
-				return false
+				return false, false
 			}
 			if rep.Result != nil && rep.Result.Status == harness.StatusOK {
 				took := time.Since(t0)
@@ -136,13 +202,13 @@ func (r *typeRun) probe() bool {
 			}
 		}
 	}
-	zero := len(r.g.Ctors()) == 0
+	zero = len(r.g.Ctors()) == 0
 	literal := r.s.LiteralFields()
 	if shared := r.s.Shared; len(shared) > 0 {
 		if zero && len(global) == 0 && len(literal) == 0 {
 			r.rep.Skipped = fmt.Sprintf("only a process-wide instance: %s returns a package-level variable, "+
 				"which every test would share, so no test can have fresh objects", strings.Join(shared, ", "))
-			return false
+			return false, false
 		}
 		r.note("%s not used: it returns a process-wide instance (a package-level variable)", strings.Join(shared, ", "))
 	}
@@ -150,7 +216,7 @@ func (r *typeRun) probe() bool {
 		r.rep.Skipped = fmt.Sprintf("only process-wide instances: %s fails when called a second time in one process, "+
 			"with fresh names too (it changes process-wide state, such as a registration), so no test can have fresh objects",
 			strings.Join(global, ", "))
-		return false
+		return false, false
 	}
 	if len(global) > 0 {
 		r.note("%s not used: it fails when called a second time in one process (it changes process-wide state)",
@@ -171,7 +237,7 @@ func (r *typeRun) probe() bool {
 		// no working object: its calls test misuse, or panic.
 		r.rep.Skipped = fmt.Sprintf("no working object: every constructor failed in %d probes each, with growing "+
 			"arguments (%s)", testgen.CtorProbes, strings.Join(firstFailures(failures, 3), "; "))
-		return false
+		return false, false
 	case zero && len(r.s.Ctors) > 0:
 		r.note("no constructor returned a %s (%s): testing %s", r.s.Plan.Name,
 			strings.Join(firstFailures(failures, 3), "; "), r.rep.BuiltBy[0])
@@ -179,149 +245,113 @@ func (r *typeRun) probe() bool {
 		r.note("no constructor found (a function of the package returning %s, *%s or an interface they implement): testing %s",
 			r.s.Plan.Name, r.s.Plan.Name, r.rep.BuiltBy[0])
 	}
-	var panics []string
-	callable := 0
-	probeEnd := r.start.Add(r.cfg.Budget / 2)
-	for i, m := range r.s.Names {
-		if time.Now().After(probeEnd) {
-			// Objects slow to build (a large cache, a slow store) would
-			// spend the budget in probes: the other half is the tests'.
-			r.note("the probes took half the budget: %d %s tested without being probed alone (%s)",
-				len(r.s.Names)-i, plural(len(r.s.Names)-i, "method is", "methods are"), strings.Join(r.s.Names[i:], ", "))
-			callable += len(r.s.Names) - i
+	return zero, true
+}
+
+// probeMethod calls m alone on a fresh object, with three argument sets
+// at most, and records what that shows: its sequential time, that it
+// panics, blocks, never returns or ends the process, or a violation of
+// its own. It reports whether m counts as callable, its panic ("m: msg")
+// when it panics alone, and false when the child is gone.
+func (r *typeRun) probeMethod(m string) (callable bool, panicMsg string, ok bool) {
+	// A probe that ends before the call (building the object with
+	// unlucky arguments) says nothing about m: try other arguments.
+	var test harness.Test
+	var rep *child.Reply
+	// One that panics, or whose object's goroutine ends the process,
+	// may have been given unlucky arguments too: the retries build
+	// the object with fresh ones, and the arguments that work are the
+	// objects' from then on (a factory parameter whose default makes
+	// an object every call panics on; a zero interval the object's
+	// ticker, started by the call, refuses).
+	for attempt := range 3 {
+		test = r.g.MethodProbe(m, attempt > 0)
+		rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
+		if rep == nil {
+			return false, "", false
+		}
+		if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" && !inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
+			if rep.Death == nil && rep.Result.Status == harness.StatusOK {
+				r.g.WorksOn(m, test.Objects[0].Fn)
+			}
+			if attempt > 0 {
+				r.g.ObjectWorks(test.Objects[0])
+			}
 			break
 		}
-		// A probe that ends before the call (building the object with
-		// unlucky arguments) says nothing about m: try other arguments.
-		var test harness.Test
-		var rep *child.Reply
-		// One that panics, or whose object's goroutine ends the process,
-		// may have been given unlucky arguments too: the retries build
-		// the object with fresh ones, and the arguments that work are the
-		// objects' from then on (a factory parameter whose default makes
-		// an object every call panics on; a zero interval the object's
-		// ticker, started by the call, refuses).
-		for attempt := range 3 {
-			test = r.g.MethodProbe(m, attempt > 0)
-			rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
-			if rep == nil {
-				return false
-			}
-			if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" && !inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
-				if rep.Death == nil && rep.Result.Status == harness.StatusOK {
-					r.g.WorksOn(m, test.Objects[0].Fn)
-				}
-				if attempt > 0 {
-					r.g.ObjectWorks(test.Objects[0])
-				}
-				break
-			}
-			if panicked(rep) {
-				r.g.FailsOn(m, test.Objects[0].Fn)
-			}
-			r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
+		if panicked(rep) {
+			r.g.FailsOn(m, test.Objects[0].Fn)
 		}
-		if beforeCall(rep) {
-			r.logf("probe of %s inconclusive: no object could be built in time", m)
-			callable++
-			continue
-		}
-		if why := denied(rep); why != "" {
+		r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
+	}
+	if beforeCall(rep) {
+		r.logf("probe of %s inconclusive: no object could be built in time", m)
+		return true, "", true
+	}
+	if why := denied(rep); why != "" {
+		r.g.Exclude(m)
+		r.note("%s is not tested: it needs what the isolation denies (the filesystem outside its directory, the "+
+			"network, more processes), in each of 3 probes: %s", m, why)
+		return false, "", true
+	}
+	if d := rep.Death; d != nil {
+		if d.Kind == child.DeathRace {
 			r.g.Exclude(m)
-			r.note("%s is not tested: it needs what the isolation denies (the filesystem outside its directory, the "+
-				"network, more processes), in each of 3 probes: %s", m, why)
-			continue
+			accesses, details := raceStacks(stacks.ParseRace(d.Report), r.bin.Names.Prefix)
+			r.violation(r.alone(m, test, report.KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
+				raceSummary(accesses)), details, accesses))
+			return false, "", true
 		}
-		if d := rep.Death; d != nil {
-			if d.Kind == child.DeathRace {
-				r.g.Exclude(m)
-				accesses, details := raceStacks(stacks.ParseRace(d.Report), r.bin.Names.Prefix)
-				r.violation(r.alone(m, test, report.KindRace, fmt.Sprintf("data race while %s ran alone: %s", m,
-					raceSummary(accesses)), details, accesses))
-				continue
-			}
+		r.g.Exclude(m)
+		r.note("%s is not tested: called alone, it ends the process (%s)", m, d.Msg)
+		return false, "", true
+	}
+	switch res := rep.Result; res.Status {
+	case harness.StatusOK:
+		r.seqTime[m] = max(r.seqTime[m], slices.Max(append(res.Durations, 0)))
+		return true, "", true
+	case harness.StatusPanic:
+		if r.failsAlone == nil {
+			r.failsAlone = map[string]bool{}
+		}
+		r.failsAlone[m] = true
+		r.logf("%s panics when called alone on a fresh object, with 3 argument sets: %s", m, res.Msg)
+		// A prefix may put the object in a state the method accepts:
+		// it stays in the concurrent calls, but no prefix calls it.
+		r.g.NoPrefix(m)
+		return true, fmt.Sprintf("%s: %s", m, res.Msg), true
+	case harness.StatusBlocked:
+		if harness.LockWait(res.Waits[0]) {
 			r.g.Exclude(m)
-			r.note("%s is not tested: called alone, it ends the process (%s)", m, d.Msg)
-			continue
+			s := dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)
+			r.violation(r.alone(m, test, report.KindSelfDeadlock,
+				fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
+				s.String(), []stacks.Stack{s}))
+			return false, "", true
 		}
-		switch res := rep.Result; res.Status {
-		case harness.StatusOK:
-			callable++
-			r.seqTime[m] = max(r.seqTime[m], slices.Max(append(res.Durations, 0)))
-		case harness.StatusPanic:
-			panics = append(panics, fmt.Sprintf("%s: %s", m, res.Msg))
-			if r.failsAlone == nil {
-				r.failsAlone = map[string]bool{}
-			}
-			r.failsAlone[m] = true
-			r.logf("%s panics when called alone on a fresh object, with 3 argument sets: %s", m, res.Msg)
-			// A prefix may put the object in a state the method accepts:
-			// it stays in the concurrent calls, but no prefix calls it.
-			r.g.NoPrefix(m)
-			callable++
-		case harness.StatusBlocked:
-			if harness.LockWait(res.Waits[0]) {
-				r.g.Exclude(m)
-				s := dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)
-				r.violation(r.alone(m, test, report.KindSelfDeadlock,
-					fmt.Sprintf("%s never returns when called alone on a fresh object: blocked in %s", m, res.Waits[0]),
-					s.String(), []stacks.Stack{s}))
-				continue
-			}
-			if len(res.Offspring) > 0 {
-				// It waits for goroutines it started, which wait for a lock.
-				r.g.Exclude(m)
-				ss := []stacks.Stack{dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)}
-				for i, st := range res.Offspring {
-					ss = append(ss, dumpStack(st, fmt.Sprintf("goroutine %d it started", i+1), r.bin.Names.Prefix))
-				}
-				r.violation(r.alone(m, test, report.KindSelfDeadlock,
-					fmt.Sprintf("%s never returns when called alone on a fresh object: it waits (%s) for goroutines it started, "+
-						"which wait for a lock", m, res.Waits[0]), render("", ss, "\n\n"), ss))
-				continue
-			}
-			r.g.NoPrefix(m)
-			r.note("%s blocks when called alone on a fresh object (%s): kept out of prefixes", m, res.Waits[0])
-			callable++
-		case harness.StatusRunning:
+		if len(res.Offspring) > 0 {
+			// It waits for goroutines it started, which wait for a lock.
 			r.g.Exclude(m)
-			r.note("%s is not tested: called alone, it does not return (still running after %v)", m, minHardCap)
-		default:
-			r.logf("probe of %s inconclusive: %s", m, outcome(rep))
-			callable++
+			ss := []stacks.Stack{dumpStack(res.Stacks[0], "goroutine calling "+m, r.bin.Names.Prefix)}
+			for i, st := range res.Offspring {
+				ss = append(ss, dumpStack(st, fmt.Sprintf("goroutine %d it started", i+1), r.bin.Names.Prefix))
+			}
+			r.violation(r.alone(m, test, report.KindSelfDeadlock,
+				fmt.Sprintf("%s never returns when called alone on a fresh object: it waits (%s) for goroutines it started, "+
+					"which wait for a lock", m, res.Waits[0]), render("", ss, "\n\n"), ss))
+			return false, "", true
 		}
+		r.g.NoPrefix(m)
+		r.note("%s blocks when called alone on a fresh object (%s): kept out of prefixes", m, res.Waits[0])
+		return true, "", true
+	case harness.StatusRunning:
+		r.g.Exclude(m)
+		r.note("%s is not tested: called alone, it does not return (still running after %v)", m, minHardCap)
+		return false, "", true
+	default:
+		r.logf("probe of %s inconclusive: %s", m, outcome(rep))
+		return true, "", true
 	}
-	if len(panics) > 0 && len(panics)*2 < len(r.s.Names) {
-		r.note("panics whenever called alone on a fresh object (3 argument sets), so kept out of prefixes: %s",
-			strings.Join(panics, "; "))
-	}
-	if len(panics) > 0 && len(panics)*2 >= len(r.s.Names) {
-		what := "a fresh object"
-		if zero {
-			what = "the zero value"
-		}
-		r.note("%d of %d methods panic when called alone on %s (%s); if the type needs set-up, a constructor of the package "+
-			"returning it lets depcon build it", len(panics), len(r.s.Names), what, strings.Join(panics, "; "))
-	}
-	if callable == len(panics) && len(panics) > 0 {
-		callable = 0
-	}
-	if callable > 0 {
-		r.searchArgs()
-	}
-	if callable == 0 {
-		what := "a fresh object"
-		if zero {
-			what = "the zero value (there is no usable constructor)"
-		}
-		if len(panics) > 0 {
-			r.rep.Skipped = fmt.Sprintf("every method panics when called alone on %s: %s", what, strings.Join(panics, "; "))
-		} else {
-			r.rep.Skipped = "no method can be called"
-		}
-		return false
-	}
-	return true
 }
 
 // Argument search: argTraces traced tests per method, each calling it
