@@ -232,9 +232,10 @@ func (r *typeRun) probeCtors() (zero, ok bool) {
 		}
 	}
 	switch {
-	case zero && slices.ContainsFunc(r.s.Ctors, func(f *testgen.Func) bool { return !f.Iface() }):
+	case zero && len(r.s.Ctors) > 0 && (!r.s.Plan.Exported || slices.ContainsFunc(r.s.Ctors, func(f *testgen.Func) bool { return !f.Iface() })):
 		// The zero value of a type its constructors fail to build is
-		// no working object: its calls test misuse, or panic.
+		// no working object: its calls test misuse, or panic. Nor is
+		// that of an unexported type, which no user can have.
 		r.rep.Skipped = fmt.Sprintf("no working object: every constructor failed in %d probes each, with growing "+
 			"arguments (%s)", testgen.CtorProbes, strings.Join(firstFailures(failures, 3), "; "))
 		return false, false

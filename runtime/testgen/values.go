@@ -164,7 +164,7 @@ func (v *valuer) value(t types.Type, depth int) harness.Value {
 			return harness.Value{K: harness.KLit, Lit: lits[v.rng.IntN(len(lits))]}
 		}
 	}
-	if cfg := v.config(t); cfg != nil && v.rng.IntN(2) == 0 {
+	if cfg := v.config(t); cfg != nil && (v.grow > 0 || v.rng.IntN(2) == 0) {
 		return *cfg
 	}
 	switch u := t.Underlying().(type) {
@@ -420,6 +420,10 @@ func (v *valuer) config(t types.Type) *harness.Value {
 		}
 		var lits []string
 		switch {
+		case v.grow > 0 && isNumeric(f.Type()):
+			// A growing probe: the numbers agree (InitialCap ≤ MaxIdle ≤
+			// MaxCap), as its arguments do.
+			lits = []string{v.value(f.Type(), 1).Lit}
 		case isNamed(f.Type(), "time", "Duration"):
 			lits = positiveDurations
 		default:
@@ -447,4 +451,11 @@ func (v *valuer) config(t types.Type) *harness.Value {
 		return nil
 	}
 	return &val
+}
+
+// isNumeric reports whether t is an integer or floating-point type (a
+// time.Duration too).
+func isNumeric(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0
 }

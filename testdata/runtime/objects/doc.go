@@ -5,5 +5,6 @@
 // requests, listeners, contexts that end once the other call has
 // returned, stubs of interfaces nothing of the package implements,
 // arguments that make a call fail alone, a group that passes on
-// sync.WaitGroup's rule. Each file has a buggy type and a correct twin.
+// sync.WaitGroup's rule, configurations whose numbers must agree. Each
+// file has a buggy type and a correct twin.
 package objects
