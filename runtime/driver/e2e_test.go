@@ -985,7 +985,7 @@ func TestObjects(t *testing.T) {
 		"Broker":    "httptest.NewRequest(",
 		"WaterMark": "closer.NewCloser(",
 		"Checked":   "NewChecked(",
-		"Bus":       "&depconStub0{}",
+		"Bus":       "Stub0{}",
 		"Listening": "net.Listen(",
 		"Stack":     ".Push(",
 		// The race on its count, not the one of its WaitGroup.
@@ -993,6 +993,7 @@ func TestObjects(t *testing.T) {
 		"breaker":       "NewBreaker(",
 		"Service":       "context.WithTimeout(",
 		"Loading":       "r0 = p0",
+		"connPool":      "NewConns(&ConnConfig{",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -1001,7 +1002,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading", "safeConnPool"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}
@@ -1010,6 +1011,9 @@ func TestObjects(t *testing.T) {
 		if tr := typeReport(t, rep, typ); slices.ContainsFunc(tr.Notes, func(n string) bool { return strings.Contains(n, "not tested further") }) {
 			t.Errorf("%s: notes %q: want Get's pairs tested on the objects of the constructor that sets a loader", typ, tr.Notes)
 		}
+	}
+	if tr := typeReport(t, rep, "strictPool"); !strings.Contains(tr.Skipped, "no working object") {
+		t.Errorf("strictPool: skipped %q, built by %v: want it not tested, as no constructor builds one", tr.Skipped, tr.BuiltBy)
 	}
 	if g := typeReport(t, rep, "Group"); !slices.ContainsFunc(g.Notes, func(n string) bool { return strings.Contains(n, "sync.WaitGroup") }) {
 		t.Errorf("Group: notes %q: want its WaitGroup race noted", g.Notes)

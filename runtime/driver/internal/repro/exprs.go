@@ -360,7 +360,7 @@ func (w *writer) reader(data string, t types.Type) string {
 	r := "bytes.NewReader([]byte(" + strconv.Quote(data) + "))"
 	if needs(t, "Close") && !isNamedPtr(t, "bytes", "Reader") {
 		w.readCloser = true
-		return "depconReadCloser{" + r + "}"
+		return w.prefix + "ReadCloser{" + r + "}"
 	}
 	return r
 }
@@ -377,7 +377,7 @@ func (w *writer) writerValue(t types.Type) string {
 		return "bufio.NewWriter(new(bytes.Buffer))"
 	case needs(t, "Close") || needs(t, "Flush") || needs(t, "Sync"):
 		w.writeCloser = true
-		return "&depconWriteCloser{}"
+		return "&" + w.prefix + "WriteCloser{}"
 	}
 	return "new(bytes.Buffer)"
 }

@@ -22,7 +22,7 @@ func TestReaderAsHarness(t *testing.T) {
 		{readCloser, `depconReadCloser{bytes.NewReader([]byte("ab"))}`},
 		{strs, `strings.NewReader("ab")`},
 	} {
-		w := &writer{imports: map[string]string{}}
+		w := &writer{imports: map[string]string{}, prefix: "depcon"}
 		if got := w.reader("ab", tc.t); got != tc.want {
 			t.Errorf("reader for %s = %s, want %s", tc.t, got, tc.want)
 		}

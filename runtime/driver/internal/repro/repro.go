@@ -104,7 +104,9 @@ func title(s string) string {
 // compiles at any language version from go1.13 on: no generics, no
 // range over an integer, no min or max.
 func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
-	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}, test: &v.Test}
+	name := TestName(s, v)
+	w := &writer{s: s, imports: map[string]string{"testing": "testing", "time": "time"}, test: &v.Test,
+		prefix: "d" + strings.TrimPrefix(name, "TestD")}
 	var body string
 	if v.Kind == KindNotLinearizable {
 		body = w.linBody(v)
@@ -127,16 +129,16 @@ func Source(s *testgen.Subject, v *Violation) ([]byte, error) {
 	if v.Kind == KindNotLinearizable {
 		kind = "an outcome no sequential order gives"
 	}
-	fmt.Fprintf(&b, "// %s reproduces %s found by depcon test (seed %d)\n", TestName(s, v), kind, v.Seed)
+	fmt.Fprintf(&b, "// %s reproduces %s found by depcon test (seed %d)\n", name, kind, v.Seed)
 	fmt.Fprintf(&b, "// in %s: %s.\n//\n//\t%s\n//\n", s.Plan.Name, what, oneLine(v.Message))
-	fmt.Fprintf(&b, "// Run it with go test -race -run %s.\n", TestName(s, v))
+	fmt.Fprintf(&b, "// Run it with go test -race -run %s.\n", name)
 	if v.Schedule != "" && v.Schedule != "stress" {
 		fmt.Fprintf(&b, "//\n// depcon test found it under the schedule %s, which orders the two\n", oneLine(v.Schedule))
 		b.WriteString("// calls at hooks it adds to a copy of the package; this test only repeats\n")
 		b.WriteString("// the calls, and may need many runs to hit that order. To replay the\n")
 		fmt.Fprintf(&b, "// schedule: %s\n", v.Replay)
 	}
-	fmt.Fprintf(&b, "func %s(t *testing.T) {\n%s}\n", TestName(s, v), body)
+	fmt.Fprintf(&b, "func %s(t *testing.T) {\n%s}\n", name, body)
 	b.WriteString(helpers)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -175,6 +177,10 @@ type writer struct {
 	// stubs name the stub types the test uses (testgen.StubSource), by
 	// testgen.StubKey.
 	stubs map[string]string
+	// prefix begins the names of the types the file declares (stubs,
+	// helpers): the test's own, so that the reproducers of one run build
+	// together in one package.
+	prefix string
 }
 
 // stubName returns the name of the stub of interface n, which the
@@ -185,7 +191,7 @@ func (w *writer) stubName(n *types.Named) string {
 		w.stubs = map[string]string{}
 	}
 	if w.stubs[key] == "" {
-		w.stubs[key] = fmt.Sprintf("depconStub%d", len(w.stubs))
+		w.stubs[key] = fmt.Sprintf("%sStub%d", w.prefix, len(w.stubs))
 	}
 	return w.stubs[key]
 }
@@ -336,11 +342,11 @@ func (w *writer) join(c harness.Call, sig *types.Signature, args []string) strin
 func (w *writer) helpers() string {
 	var b strings.Builder
 	if w.readCloser {
-		b.WriteString("\ntype depconReadCloser struct{ *bytes.Reader }\n\nfunc (depconReadCloser) Close() error { return nil }\n")
+		fmt.Fprintf(&b, "\ntype %[1]sReadCloser struct{ *bytes.Reader }\n\nfunc (%[1]sReadCloser) Close() error { return nil }\n", w.prefix)
 	}
 	if w.writeCloser {
-		b.WriteString("\ntype depconWriteCloser struct{ bytes.Buffer }\n\nfunc (*depconWriteCloser) Close() error { return nil }\n" +
-			"\nfunc (*depconWriteCloser) Flush() error { return nil }\n\nfunc (*depconWriteCloser) Sync() error { return nil }\n")
+		fmt.Fprintf(&b, "\ntype %[1]sWriteCloser struct{ bytes.Buffer }\n\nfunc (*%[1]sWriteCloser) Close() error { return nil }\n"+
+			"\nfunc (*%[1]sWriteCloser) Flush() error { return nil }\n\nfunc (*%[1]sWriteCloser) Sync() error { return nil }\n", w.prefix)
 	}
 	// A stub's interface results are stubs when the subject has one:
 	// declaring a stub may name more, declared in turn.

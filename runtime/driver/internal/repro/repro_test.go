@@ -128,6 +128,38 @@ func TestSourceCompiles(t *testing.T) {
 	}
 }
 
+// TestSourcesBuildTogether checks that the reproducers of one run build
+// in one package: the helper types each declares (a reader and a writer
+// with a Close here) are named after its test.
+func TestSourcesBuildTogether(t *testing.T) {
+	dir, s := storeSubject(t, "Copy", "Tee")
+	rw := []harness.Value{{K: harness.KReader, Lit: "ab"}, {K: harness.KWriter}}
+	mod := t.TempDir()
+	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]string{{"Copy", "Tee"}, {"Copy", "Copy"}} {
+		v := &Violation{Kind: "race", Message: "data race", Seed: 1, Iters: 1, Test: harness.Test{Type: "Store",
+			Objects: []harness.Call{{Fn: "NewStoreValue"}},
+			Suffix:  []harness.Call{{Fn: pair[0], Args: rw}, {Fn: pair[1], Args: rw}}}}
+		src, err := Source(s, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "type depconStore"+pair[0]+pair[1]+"ReadCloser struct") {
+			t.Errorf("reproducer of %s ∥ %s: its reader's type is not named after its test:\n%s", pair[0], pair[1], src)
+		}
+		if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^$", ".")
+	cmd.Dir = mod
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go test on two reproducers in one package: %v\n%s", err, out)
+	}
+}
+
 // TestSetupFailure checks that a reproducer failing in its set-up,
 // before the calls it reproduces (a constructor that returns an error
 // this time), says so (SetupFailed): such a failure confirms nothing.

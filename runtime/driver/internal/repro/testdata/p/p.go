@@ -41,6 +41,10 @@ func (s *Store) Each(ctx context.Context, f func(string, ...int) error)         
 func (s *Store) Fill(b []byte, ws []io.Writer, m map[string]bool, c chan int, in <-chan int) {}
 func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options)              {}
 
+// Copy and Tee take readers and writers that need helper types.
+func (s *Store) Copy(r io.ReadCloser, w io.WriteCloser) {}
+func (s *Store) Tee(r io.ReadCloser, w io.WriteCloser)  {}
+
 // Len and Err give a linearizability reproducer an outcome to render.
 func (s *Store) Len() int   { return 0 }
 func (s *Store) Err() error { return nil }
