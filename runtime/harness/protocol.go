@@ -299,6 +299,12 @@ const (
 // each other on locks are not released by it.
 const CtxLeave = "leave"
 
+// ChanLeave is the Lit of a KChan value closed once one of the two
+// concurrent calls has returned, or after RequestTimeout: a Poll(quit)
+// that works until its quit channel is closed returns then. Only a
+// channel of empty structs, a signal, gets it.
+const ChanLeave = "leave"
+
 // A Message is one line of JSON the child writes to the driver on file
 // descriptor 3: progress (EvStep, EvTick) and, last, one EvResult per
 // request.

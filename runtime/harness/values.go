@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -64,6 +65,26 @@ type scope struct {
 	// clients leave; closes its listeners (KListener) and cancels its
 	// CtxLeave contexts.
 	leave []context.CancelFunc
+}
+
+// leavingChan returns a channel of type t that is closed once one of the
+// concurrent calls of scope sc has returned, or after RequestTimeout
+// (ChanLeave).
+func leavingChan(t reflect.Type, sc *scope) reflect.Value {
+	ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 0)
+	var once sync.Once
+	leave := func() {
+		once.Do(func() {
+			defer func() { _ = recover() }() // the code under test closed it
+			ch.Close()
+		})
+	}
+	timer := time.AfterFunc(RequestTimeout, leave)
+	sc.leave = append(sc.leave, func() {
+		timer.Stop()
+		leave()
+	})
+	return ch.Convert(t)
 }
 
 // endRequests ends the requests built in scope sc: a handler serving
@@ -263,6 +284,9 @@ func (r *Registry) build(v Value, t reflect.Type, sc *scope) (reflect.Value, err
 	case KChan:
 		if t.Kind() != reflect.Chan {
 			return reflect.Value{}, fmt.Errorf("chan value for parameter of type %s", t)
+		}
+		if v.Lit == ChanLeave {
+			return leavingChan(t, sc), nil
 		}
 		if t.ChanDir() != reflect.BothDir {
 			// A directional channel parameter (<-chan T) gets a

@@ -50,24 +50,40 @@ func (g *Generator) build(t *Target, changers bool) *Case {
 	g.shareObjects(&test)
 	g.feed(&test)
 	if !t.Seq {
-		leaving(&test)
+		g.leaving(&test)
 	}
 	return &Case{Target: t, Test: test}
 }
 
-// leaving makes the background contexts the concurrent calls of test
-// take end once one of the two calls has returned (harness.CtxLeave):
-// a Run(ctx) or Serve(ctx) that works until its context ends returns
-// then, as in a user's test that cancels it once done with the other
-// call.
-func leaving(test *harness.Test) {
-	for k := range test.Suffix {
-		for i, a := range test.Suffix[k].Args {
-			if a.K == harness.KCtx && a.Lit == "" {
+// leaving makes the background contexts and the signal channels (of
+// empty structs) the concurrent calls of test take end once one of the
+// two calls has returned (harness.CtxLeave, harness.ChanLeave): a
+// Run(ctx), Serve(ctx) or Poll(quit) that works until its context ends
+// or its quit channel is closed returns then, as in a user's test that
+// ends it once done with the other call.
+func (g *Generator) leaving(test *harness.Test) {
+	for k, c := range test.Suffix {
+		sig := g.s.Methods[c.Fn]
+		for i, a := range c.Args {
+			switch {
+			case a.K == harness.KCtx && a.Lit == "":
 				test.Suffix[k].Args[i].Lit = harness.CtxLeave
+			case a.K == harness.KChan && sig != nil && i < sig.Params().Len() && signalChan(sig.Params().At(i).Type()):
+				test.Suffix[k].Args[i].Lit = harness.ChanLeave
 			}
 		}
 	}
+}
+
+// signalChan reports whether t is a channel of empty structs, whose
+// only news is that it is closed.
+func signalChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // share gives parameters of the suffix calls of test, each with an even

@@ -191,6 +191,9 @@ func (w *writer) expr(v harness.Value, t types.Type) string {
 		}
 		return w.typ(t) + "{" + strings.Join(es, ", ") + "}"
 	case harness.KMap, harness.KChan:
+		if v.K == harness.KChan && v.Lit == harness.ChanLeave {
+			return w.leavingChan(t)
+		}
 		if v.K == harness.KChan {
 			if ch, ok := t.Underlying().(*types.Chan); ok && ch.Dir() != types.SendRecv {
 				// make cannot build a directional channel: convert a
@@ -334,6 +337,23 @@ func (w *writer) context(lit string) string {
 		return ctx
 	}
 	return "context.Background()"
+}
+
+// leavingChan returns a signal channel of type t that each concurrent
+// call closes when it returns (see body), or that closes after
+// harness.RequestTimeout, as depcon test closes it (harness.ChanLeave).
+func (w *writer) leavingChan(t types.Type) string {
+	w.imports["sync"] = "sync"
+	c := t.Underlying().(*types.Chan)
+	ch, once, leave := w.temp("quit"), w.temp("once"), w.temp("leave")
+	w.pre = append(w.pre, fmt.Sprintf("%s := make(chan %s)\nvar %s sync.Once\n"+
+		"%s := func() { %s.Do(func() { close(%s) }) }\ntime.AfterFunc(%d*time.Millisecond, %s)",
+		ch, w.typ(c.Elem()), once, leave, once, ch, harness.RequestTimeout/time.Millisecond, leave))
+	w.leavers = append(w.leavers, leave)
+	if _, named := types.Unalias(t).(*types.Named); !named && c.Dir() == types.SendRecv {
+		return ch
+	}
+	return "(" + w.typ(t) + ")(" + ch + ")"
 }
 
 // The literals of KCtx and KFunc values the harness gives a meaning.

@@ -171,8 +171,9 @@ type writer struct {
 	shared map[int]string
 	// readCloser and writeCloser are set when a helper type is needed.
 	readCloser, writeCloser bool
-	// leavers are the cancel functions of the contexts that end when a
-	// concurrent call returns (harness.CtxLeave), until written.
+	// leavers are the functions that end the contexts and close the
+	// signal channels that end when a concurrent call returns
+	// (harness.CtxLeave, harness.ChanLeave), until written.
 	leavers []string
 	// stubs name the stub types the test uses (testgen.StubSource), by
 	// testgen.StubKey.

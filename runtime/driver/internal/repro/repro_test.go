@@ -160,6 +160,37 @@ func TestSourcesBuildTogether(t *testing.T) {
 	}
 }
 
+// TestQuitChannels checks that the signal channels of the concurrent
+// calls (harness.ChanLeave) are closed when either call returns: two
+// Watch calls, which return once a channel they are given is closed,
+// return, and the reproducer passes.
+func TestQuitChannels(t *testing.T) {
+	dir, s := storeSubject(t, "Watch")
+	quit := []harness.Value{{K: harness.KChan, Lit: harness.ChanLeave}, {K: harness.KChan, Lit: harness.ChanLeave}}
+	v := &Violation{Kind: "race", Message: "data race", Seed: 1, Iters: 2, Test: harness.Test{Type: "Store",
+		Objects: []harness.Call{{Fn: "NewStoreValue"}},
+		Suffix:  []harness.Call{{Fn: "Watch", Args: quit}, {Fn: "Watch", Args: quit}}}}
+	src, err := Source(s, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "(<-chan struct{})(quit") || !strings.Contains(string(src), "close(quit") {
+		t.Errorf("reproducer lacks its quit channels:\n%s", src)
+	}
+	mod := t.TempDir()
+	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+TestName(s, v)+"$", ".")
+	cmd.Dir = mod
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go test: %v\n%s\n%s", err, out, src)
+	}
+}
+
 // TestSetupFailure checks that a reproducer failing in its set-up,
 // before the calls it reproduces (a constructor that returns an error
 // this time), says so (SetupFailed): such a failure confirms nothing.

@@ -45,6 +45,14 @@ func (s *Store) Set(u uint16, x float32, lv Level, o *Options, opts ...Options) 
 func (s *Store) Copy(r io.ReadCloser, w io.WriteCloser) {}
 func (s *Store) Tee(r io.ReadCloser, w io.WriteCloser)  {}
 
+// Watch works until quit or stop is closed.
+func (s *Store) Watch(quit <-chan struct{}, stop chan struct{}) {
+	select {
+	case <-quit:
+	case <-stop:
+	}
+}
+
 // Len and Err give a linearizability reproducer an outcome to render.
 func (s *Store) Len() int   { return 0 }
 func (s *Store) Err() error { return nil }
