@@ -259,6 +259,7 @@ func (r *typeRun) probeMethod(m string) (callable bool, panicMsg string, ok bool
 	// unlucky arguments) says nothing about m: try other arguments.
 	var test harness.Test
 	var rep *child.Reply
+	panics := 0
 	// One that panics, or whose object's goroutine ends the process,
 	// may have been given unlucky arguments too: the retries build
 	// the object with fresh ones, and the arguments that work are the
@@ -266,7 +267,7 @@ func (r *typeRun) probeMethod(m string) (callable bool, panicMsg string, ok bool
 	// an object every call panics on; a zero interval the object's
 	// ticker, started by the call, refuses).
 	for attempt := range 3 {
-		test = r.g.MethodProbe(m, attempt > 0)
+		test = r.g.MethodProbe(m, attempt)
 		rep = r.do(harness.Request{Op: harness.OpSeq, Test: test, Watchdog: probeWatchdog, HardCap: minHardCap})
 		if rep == nil {
 			return false, "", false
@@ -274,6 +275,9 @@ func (r *typeRun) probeMethod(m string) (callable bool, panicMsg string, ok bool
 		if !beforeCall(rep) && !panicked(rep) && denied(rep) == "" && !inPackageGoroutine(rep.Death, r.bin.Names.Prefix) {
 			if rep.Death == nil && rep.Result.Status == harness.StatusOK {
 				r.g.WorksOn(m, test.Objects[0].Fn)
+				if panics > 0 {
+					r.g.Worked(test.Suffix[0])
+				}
 			}
 			if attempt > 0 {
 				r.g.ObjectWorks(test.Objects[0])
@@ -282,6 +286,7 @@ func (r *typeRun) probeMethod(m string) (callable bool, panicMsg string, ok bool
 		}
 		if panicked(rep) {
 			r.g.FailsOn(m, test.Objects[0].Fn)
+			panics++
 		}
 		r.logf("probe of %s ended in %s: retrying with other arguments", m, outcome(rep))
 	}

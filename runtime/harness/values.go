@@ -324,6 +324,15 @@ func newContext(lit string) (context.Context, error) {
 // on says yes. An empty-interface result is the first argument, when
 // there is one: a loader returns its key, as nil is often refused.
 func newFunc(lit string, t reflect.Type) (reflect.Value, error) {
+	if t.Kind() == reflect.Interface && t.NumMethod() == 0 {
+		// A listener held as an interface{}: a func(...interface{})
+		// takes whatever it is called with.
+		f, err := newFunc(lit, reflect.TypeOf(func(...interface{}) {}))
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return assign(f, t)
+	}
 	if t.Kind() != reflect.Func {
 		return reflect.Value{}, fmt.Errorf("func value for parameter of type %s", t)
 	}

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
@@ -336,6 +337,22 @@ func (g *Generator) Reached(c harness.Call, sites []int) bool {
 		g.seeds[c.Fn] = append(g.seeds[c.Fn], append([]harness.Value(nil), c.Args...))
 	}
 	return true
+}
+
+// Worked records the arguments of call c, which returned after calls of
+// its method with other arguments panicked (a listener that must be a
+// function, given a string): later calls of the method reuse them half
+// the time, as those of Reached.
+func (g *Generator) Worked(c harness.Call) {
+	if slices.ContainsFunc(c.Args, testBound) {
+		return
+	}
+	if g.seeds == nil {
+		g.seeds = map[string][][]harness.Value{}
+	}
+	if len(g.seeds[c.Fn]) < maxSeeds {
+		g.seeds[c.Fn] = append(g.seeds[c.Fn], append([]harness.Value(nil), c.Args...))
+	}
 }
 
 // testBound reports whether v refers to a test's own objects or prefix

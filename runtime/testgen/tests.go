@@ -171,9 +171,9 @@ func (g *Generator) fresh(recv int, m string, others []int) harness.Call {
 // interface arguments are not nil where another value fits, and whose
 // arguments are not the values m compares them with: a probe retried
 // after a failure.
-func (g *Generator) nonNilCall(recv int, m string, others []int) harness.Call {
+func (g *Generator) nonNilCall(recv int, m string, others []int, funcs bool) harness.Call {
 	v := g.valuer(others)
-	v.nonNil = true
+	v.nonNil, v.funcs = true, funcs
 	return harness.Call{Recv: recv, Fn: m, Args: v.args(g.s.Methods[m], 0)}
 }
 
@@ -295,22 +295,20 @@ func (g *Generator) ArgProbe(m string) (harness.Test, bool) {
 }
 
 // MethodProbe returns a sequential test that calls method m once on a
-// fresh object. A probe retried after a failure (fresh) builds the
-// object with fresh arguments and passes m no nil that another value
-// can replace.
+// fresh object, at its retry-th attempt (from 0). A probe retried after
+// a failure builds the object with fresh arguments and passes m no nil
+// that another value can replace; the first retry passes a function
+// for an interface{} (a listener kept as an interface{} must be one).
 //
 // A method taking an object of the type (a.Transfer(b, n)) is given a
 // second fresh object: passed its own receiver, a method that locks both
 // would lock one mutex twice, which says nothing of its calls on two
 // objects.
-func (g *Generator) MethodProbe(m string, fresh bool) harness.Test {
-	object := g.object
-	if fresh {
+func (g *Generator) MethodProbe(m string, retry int) harness.Test {
+	object, call := g.object, g.call
+	if retry > 0 {
 		object = g.freshObject
-	}
-	call := g.call
-	if fresh {
-		call = g.nonNilCall
+		call = func(recv int, m string, others []int) harness.Call { return g.nonNilCall(recv, m, others, retry == 1) }
 	}
 	g.calling = []string{m}
 	defer func() { g.calling = nil }()

@@ -55,6 +55,8 @@ type valuer struct {
 	// other value fits: the arguments of a probe retried after a
 	// panic, which nil arguments often cause.
 	nonNil bool
+	// funcs makes an interface{} a function.
+	funcs bool
 }
 
 // args generates the arguments of a call to a function of signature sig.

@@ -2,9 +2,10 @@
 // building objects and arguments the way their users do: composite
 // literals, middlewares' function literals, directories that exist,
 // generic builders and functions, another package's constructor, HTTP
-// requests, listeners, contexts and quit channels that end once the
-// other call has returned, stubs of interfaces nothing of the package implements,
-// arguments that make a call fail alone, a group that passes on
-// sync.WaitGroup's rule, configurations whose numbers must agree. Each
-// file has a buggy type and a correct twin.
+// requests, listeners, contexts and quit channels that end once the other
+// call has returned, stubs of interfaces nothing of the package
+// implements, arguments that make a call fail alone, a group that passes
+// on sync.WaitGroup's rule, configurations whose numbers must agree,
+// listeners kept as interface{} that must be functions. Each file has a
+// buggy type and a correct twin.
 package objects
