@@ -97,3 +97,38 @@ var lockOffRE = regexp.MustCompile(`(?i)\b(disables?|disabling|turns? off|switch
 func LockOff(doc string) string {
 	return lockOffRE.FindString(strings.Join(strings.Fields(doc), " "))
 }
+
+// inexactRE matches documentation that says a method's result or effect
+// is not exact under concurrency, or depends on it by design: approximate
+// counts, best-effort sets that may drop a value, eventually consistent
+// views, a result that says whether another caller's call was in flight
+// (singleflight's shared), an arbitrary choice (a set's Pop "removes and
+// returns an arbitrary item", which map order decides), or work that
+// completes later ("returns a future that can be used to wait for the
+// task to complete").
+var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
+	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
+	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
+	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
+	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?|arbitrary|at random|randomly|` +
+	`in (?:no particular|(?:an )?unspecified|random) order|returns? a (?:future|promise))\b`)
+
+// Inexact reports whether a method's documentation says its result or
+// effect is not exact under concurrency (inexactRE): the
+// linearizability oracle has no measure for it.
+func Inexact(doc string) bool {
+	return inexactRE.MatchString(strings.Join(strings.Fields(doc), " "))
+}
+
+// consumesRE matches documentation saying that what a method is given
+// must not be used after the call ("The buffer mustn't be accessed after
+// returning to the pool", "Put takes ownership of b").
+var consumesRE = regexp.MustCompile(`(?i)\b(?:must ?n[o']t|should ?n[o']t|may not|cannot|can't|must never) be ` +
+	`(?:used|accessed|touched|modified|read|written|reused)\b[^.]{0,60}\bafter\b|\btakes? ownership\b|` +
+	`\b(?:must ?n[o']t|should ?n[o']t|may not|must never) (?:use|access|touch|modify|reuse)\b[^.]{0,60}\bafter\b`)
+
+// Consumes reports whether a method's documentation says that what it
+// is given must not be used after the call (consumesRE).
+func Consumes(doc string) bool {
+	return consumesRE.MatchString(strings.Join(strings.Fields(doc), " "))
+}

@@ -116,3 +116,30 @@ func TestCallerOrdered(t *testing.T) {
 		}
 	}
 }
+
+// TestInexactAndConsumes checks the phrases that take a method's result
+// out of the linearizability oracle and those that forbid sharing what
+// it is given.
+func TestInexactAndConsumes(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"Len returns an approximate count of the items.":               true,
+		"Pop removes and returns an arbitrary item.":                   true,
+		"Submit returns a future that can be used to wait for it.":     true,
+		"Len returns the number of items.":                             false,
+		"Get returns the value stored for key, or false if it is not.": false,
+	} {
+		if got := Inexact(doc); got != want {
+			t.Errorf("Inexact(%q) = %v, want %v", doc, got, want)
+		}
+	}
+	for doc, want := range map[string]bool{
+		"Put returns b to the pool. The buffer mustn't be accessed after returning to the pool.": true,
+		"Write takes ownership of p.":             true,
+		"Write writes p; it does not retain p.":   false,
+		"Add adds the item to the set, by value.": false,
+	} {
+		if got := Consumes(doc); got != want {
+			t.Errorf("Consumes(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}

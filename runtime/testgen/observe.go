@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -48,21 +49,6 @@ func (g *Generator) callsOut(m string) bool {
 	return pm != nil && pm.CallsOut
 }
 
-// inexactRE matches documentation that says a method's result or effect
-// is not exact under concurrency, or depends on it by design: approximate
-// counts, best-effort sets that may drop a value, eventually consistent
-// views, a result that says whether another caller's call was in flight
-// (singleflight's shared), an arbitrary choice (a set's Pop "removes and
-// returns an arbitrary item", which map order decides), or work that
-// completes later ("returns a future that can be used to wait for the
-// task to complete").
-var inexactRE = regexp.MustCompile(`(?i)\b(?:approximat\w*|estimat\w*|best[- ]effort|eventual(?:ly)?|` +
-	`not (?:guaranteed|exact|accurate|atomic|linearizable|consistent)|inaccurate|racy|stale|` +
-	`may (?:be )?(?:drop|dropped|lost|rejected|ignored|fail spuriously)|asynchronous(?:ly)?|in the background|` +
-	`in[- ]flight|multiple callers|(?:another|other|concurrent) callers?|duplicate (?:calls?|callers?|requests?)|` +
-	`refresh(?:es|ed)?|without waiting|for diagnostics|may (?:be )?differ(?:ent)?|arbitrary|at random|randomly|` +
-	`in (?:no particular|(?:an )?unspecified|random) order|returns? a (?:future|promise))\b`)
-
 // eventStatRE matches the names of methods that count or rate what calls
 // did inside (HitCount, MissCount, LookupCount, HitRate): two concurrent
 // misses of one key may both count, by design, so they are not observers
@@ -83,10 +69,10 @@ var eventStatRE = regexp.MustCompile(`^(?:Hit|Miss|Lookup|Request|Eviction|Load|
 var displayRE = regexp.MustCompile(`^(?:String|GoString)$`)
 
 // inexact reports whether the documentation of method m says its result
-// or effect is not exact (see inexactRE): the oracle has no measure for
+// or effect is not exact (see contract.Inexact): the oracle has no measure for
 // it.
 func (g *Generator) inexact(m string) bool {
-	return inexactRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
+	return contract.Inexact(g.s.Docs[m])
 }
 
 // PassesOwn reports whether call c passes its receiver to itself

@@ -3,10 +3,9 @@ package testgen
 import (
 	"go/types"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
 
+	"github.com/depcon/depcon/analyzers/contract"
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/runtime/harness"
 )
@@ -56,18 +55,11 @@ func (g *Generator) shareObjects(test *harness.Test) {
 	}
 }
 
-// consumesRE matches documentation saying that what a method is given
-// must not be used after the call ("The buffer mustn't be accessed after
-// returning to the pool", "Put takes ownership of b").
-var consumesRE = regexp.MustCompile(`(?i)\b(?:must ?n[o']t|should ?n[o']t|may not|cannot|can't|must never) be ` +
-	`(?:used|accessed|touched|modified|read|written|reused)\b[^.]{0,60}\bafter\b|\btakes? ownership\b|` +
-	`\b(?:must ?n[o']t|should ?n[o']t|may not|must never) (?:use|access|touch|modify|reuse)\b[^.]{0,60}\bafter\b`)
-
 // consumes reports whether method m's documentation says that what it is
 // given must not be used after the call: two calls sharing an argument
 // would be a misuse.
 func (g *Generator) consumes(m string) bool {
-	return consumesRE.MatchString(strings.Join(strings.Fields(g.s.Docs[m]), " "))
+	return contract.Consumes(g.s.Docs[m])
 }
 
 // objectParams returns the positions of c's arguments for parameters
