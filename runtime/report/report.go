@@ -237,9 +237,10 @@ type Violation struct {
 	// it is reported after the bugs and does not decide the exit status
 	// unless -strict.
 	Question string `json:"question,omitempty"`
-	// Within is set when both accesses of a race are in one call of that
-	// method (its goroutine, and one it started): the defect is that
-	// method's alone, whatever the pair it ran in.
+	// Within is set when both accesses of a race are in calls of that
+	// method (its goroutine, or goroutines it started, in one call or in
+	// two sequential ones): the defect is that method's alone, whatever
+	// the pair it ran in.
 	Within string `json:"within,omitempty"`
 	// Sequential is set ("P1, then P2") when the accesses of a race are
 	// in two sequential calls of the test (a goroutine the first left

@@ -157,7 +157,9 @@ func (v *Violation) writeText(w io.Writer) {
 	}
 	switch {
 	case v.Within != "":
-		what = fmt.Sprintf("within one call of %s (both accesses in it and a goroutine it started; found testing %s ∥ %s)",
+		// Two goroutines started by two sequential calls of the method
+		// look the same as two of one call's.
+		what = fmt.Sprintf("within the calls of %s (both accesses in a call of it or goroutines it started; found testing %s ∥ %s)",
 			v.Within, v.Pair[0], v.Pair[1])
 	case v.Sequential != "":
 		what = fmt.Sprintf("between the sequential calls %s (a goroutine the first left running; found testing %s ∥ %s)",
