@@ -439,17 +439,32 @@ func short(where string) string {
 // that does not try to synchronise, as a set-up or configuration method
 // does not, unlike one that locks for some of its state and forgets some
 // other (a counter incremented after the unlock), which is a bug. A
-// method whose summary was cut is not: it may have lost its locks.
+// method whose summary was cut is not: it may have lost its locks. The
+// locks and operations on another package's package-level variables
+// (log's output lock under a log.Printf) synchronise that package's
+// state, not the object's.
 func (m *method) unsynchronised() bool {
-	if m.m.Summary.Truncated || len(m.m.Summary.Acquires) > 0 {
+	if m.m.Summary.Truncated {
 		return false
 	}
+	for _, a := range m.m.Summary.Acquires {
+		if !m.foreignGlobal(a.Lock) {
+			return false
+		}
+	}
 	for _, a := range m.m.Summary.Accesses {
-		if a.Flags.Synchronized() {
+		if a.Flags.Synchronized() && !m.foreignGlobal(a.Loc) {
 			return false
 		}
 	}
 	return true
+}
+
+// foreignGlobal reports whether loc is rooted at a package-level
+// variable of another package than m's.
+func (m *method) foreignGlobal(loc string) bool {
+	pkg := lockstate.GlobalPkg(loc)
+	return pkg != "" && m.m.Func != nil && m.m.Func.Pkg != nil && pkg != m.m.Func.Pkg.Pkg.Path()
 }
 
 // truncated returns the method of the pair m1, m2 whose summary was cut

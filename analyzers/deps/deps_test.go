@@ -673,6 +673,17 @@ func TestQuestions(t *testing.T) {
 			t.Errorf("SafeBreaker %s~%s: question %q, want none", pr.M1, pr.M2, pr.Question)
 		}
 	}
+	// Another package's lock (log's) leaves a setter unsynchronised.
+	lg := p.Type("Logging")
+	if q := lg.Pair("SetLimit", "SetLimit").Question; q == "" {
+		t.Errorf("Logging SetLimit~SetLimit: no question, want one: its only lock is log's")
+	}
+	if q := lg.Pair("Get", "SetLimit").Question; q != "" {
+		t.Errorf("Logging Get~SetLimit: question %q, want none: Get reads the limit under its lock", q)
+	}
+	if q := p.Type("Counting").Pair("Inc", "Inc").Question; q != "" {
+		t.Errorf("Counting Inc~Inc: question %q, want none: Inc locks the object for its count", q)
+	}
 }
 
 // TestTruncated checks that a method whose summary was cut at its size

@@ -1,4 +1,4 @@
-// plan: Breaker: |M|=3 pc=2 d=0; SafeBreaker: |M|=3 pc=2 d=0
+// plan: Breaker: |M|=3 pc=2 d=0; Counting: |M|=3 pc=2 d=0; Logging: |M|=3 pc=2 d=0; SafeBreaker: |M|=3 pc=2 d=0
 
 // Package questions has conflicts that neither method orders: no lock,
 // no atomic at either access, in types that lock elsewhere. Whether the
@@ -6,7 +6,10 @@
 // the documentation of SafeBreaker answers.
 package questions
 
-import "sync"
+import (
+	"log"
+	"sync"
+)
 
 // Breaker trips after three failures and calls its subscribers.
 type Breaker struct {
@@ -54,3 +57,47 @@ func (b *SafeBreaker) Fail() {
 		}
 	}
 }
+
+// Logging has a limit that Get reads under its lock and SetLimit writes
+// without any, logging what it refuses: the lock log.Printf takes is the
+// log package's, so SetLimit synchronises nothing of the object, and
+// SetLimit ∥ SetLimit is a question, as for a setter that does not log.
+type Logging struct {
+	mu    sync.Mutex
+	limit int
+}
+
+// SetLimit sets the limit.
+func (l *Logging) SetLimit(n int) {
+	if n < 0 {
+		log.Printf("negative limit %d", n)
+		return
+	}
+	l.limit = n
+}
+
+// Get returns the limit.
+func (l *Logging) Get() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.limit
+}
+
+// Counting counts under its lock and forgets the hits: Inc synchronises
+// the count, so Inc ∥ Inc's race on hits is no question but a bug.
+type Counting struct {
+	mu   sync.Mutex
+	n    int
+	hits int
+}
+
+// Inc counts one.
+func (c *Counting) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.hits++
+}
+
+// Hits returns the hits.
+func (c *Counting) Hits() int { return c.hits }
