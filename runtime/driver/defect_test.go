@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"go/build"
 	"go/types"
 	"testing"
@@ -49,7 +50,24 @@ func TestDefectKey(t *testing.T) {
 		t.Errorf("panic key %q, want %q", got, want)
 	}
 	if got := defectKey(&report.Violation{Kind: report.KindDeadlock, Stacks: p.Stacks}); got != "" {
-		t.Errorf("a deadlock has a cross-pair key %q", got)
+		t.Errorf("a deadlock of one blocked goroutine has a cross-pair key %q", got)
+	}
+	// The same lock cycle entered through other calls (On ∥ On, Off ∥
+	// Add: both block in listen and in the merger) is one defect; another
+	// cycle is another.
+	blocked := func(a, b, c string) *report.Violation {
+		dump := ""
+		for i, site := range []string{a, b, c} {
+			dump += fmt.Sprintf("goroutine %d [sync.Mutex.Lock]:\nsync.(*Mutex).Lock(...)\n\t%s/src/sync/mutex.go:90 +0x1\n"+
+				"example.com/p.(*G).f%d(...)\n\t%s +0x1\nexample.com/p.(*G).On%d(...)\n\t/m/p/p.go:%d +0x1\n\n", i+1, goroot, i, site, i, 90+i)
+		}
+		return &report.Violation{Kind: report.KindDeadlock, Stacks: stacks.ParseDump(dump)}
+	}
+	d1 := defectKey(blocked("/m/p/p.go:10", "/m/p/p.go:20", "/m/p/p.go:20"))
+	d2 := defectKey(blocked("/m/p/p.go:20", "/m/p/p.go:10", "/m/p/p.go:10"))
+	d3 := defectKey(blocked("/m/p/p.go:10", "/m/p/p.go:30", "/m/p/p.go:30"))
+	if d1 == "" || d1 != d2 || d1 == d3 {
+		t.Errorf("deadlock keys %q, %q (the same sites), %q (others)", d1, d2, d3)
 	}
 }
 

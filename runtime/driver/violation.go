@@ -307,8 +307,11 @@ func violationKey(v *report.Violation) string {
 // frame outside the standard library of each access, in either order),
 // or its write's alone when the other access is a read;
 // for a panic or a fatal error, the first such frame of its report; for
-// a non-linearizable outcome, the two sites of its static evidence. It
-// returns "" for the other kinds, or when the report has no such frame.
+// a deadlock, the sites where its goroutines are blocked (the first such
+// frame of each, at least two: one lock cycle, whichever calls entered
+// it); for a non-linearizable outcome, the two sites of its static
+// evidence. It returns "" for the other kinds, or when the report has no
+// such frames.
 func defectKey(v *report.Violation) string {
 	switch v.Kind {
 	case report.KindRace:
@@ -346,6 +349,17 @@ func defectKey(v *report.Violation) string {
 			if f, ok := s.FirstUser(); ok {
 				return v.Kind + "|" + f.Pos()
 			}
+		}
+	case report.KindDeadlock:
+		var sites []string
+		for _, s := range v.Stacks {
+			if f, ok := s.FirstUser(); ok && !slices.Contains(sites, f.Pos()) {
+				sites = append(sites, f.Pos())
+			}
+		}
+		if len(sites) >= 2 {
+			slices.Sort(sites)
+			return v.Kind + "|" + strings.Join(sites, "|")
 		}
 	}
 	return ""
