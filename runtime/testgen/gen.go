@@ -320,7 +320,10 @@ func (g *Generator) Reached(c harness.Call, sites []int) bool {
 	}
 	if seen == nil {
 		if g.reached == nil {
-			g.reached, g.seeds = map[string]map[int]bool{}, map[string][][]harness.Value{}
+			g.reached = map[string]map[int]bool{}
+		}
+		if g.seeds == nil {
+			g.seeds = map[string][][]harness.Value{}
 		}
 		seen = map[int]bool{}
 		g.reached[c.Fn] = seen

@@ -55,7 +55,8 @@ type valuer struct {
 	// other value fits: the arguments of a probe retried after a
 	// panic, which nil arguments often cause.
 	nonNil bool
-	// funcs makes an interface{} a function.
+	// funcs makes the last interface{} parameter of a call a function
+	// (On(event, listener interface{})).
 	funcs bool
 }
 
@@ -65,8 +66,20 @@ type valuer struct {
 // directory.
 func (v *valuer) args(sig *types.Signature, depth int) []harness.Value {
 	var out []harness.Value
+	listener := -1 // the parameter funcs makes a function: the last interface{}
+	if v.funcs {
+		for i := range sig.Params().Len() {
+			if u, ok := sig.Params().At(i).Type().Underlying().(*types.Interface); ok && u.Empty() {
+				listener = i
+			}
+		}
+	}
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
+		if i == listener && depth == 0 {
+			out = append(out, harness.Value{K: harness.KFunc})
+			continue
+		}
 		if b, ok := p.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 && namesFile(p.Name()) {
 			lits := pathLits
 			if namesDir(p.Name()) {
