@@ -41,6 +41,25 @@ func storeSubject(t *testing.T, ms ...string) (string, *testgen.Subject) {
 	return dir, s
 }
 
+// runReproducers writes the reproducers srcs, by file name, into a copy
+// of the package in dir and runs go test on it with -run pattern run;
+// it returns go test's output and error.
+func runReproducers(t *testing.T, dir string, srcs map[string][]byte, run string) ([]byte, error) {
+	t.Helper()
+	mod := t.TempDir()
+	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range srcs {
+		if err := os.WriteFile(filepath.Join(mod, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", run, ".")
+	cmd.Dir = mod
+	return cmd.CombinedOutput()
+}
+
 // TestSourceCompiles writes reproducers using every kind of value, and
 // those of non-linearizable outcomes with no result to render and with
 // results and an observer's (showSource), and checks that they compile
@@ -134,10 +153,7 @@ func TestSourceCompiles(t *testing.T) {
 func TestSourcesBuildTogether(t *testing.T) {
 	dir, s := storeSubject(t, "Copy", "Tee")
 	rw := []harness.Value{{K: harness.KReader, Lit: "ab"}, {K: harness.KWriter}}
-	mod := t.TempDir()
-	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
+	srcs := map[string][]byte{}
 	for _, pair := range [][2]string{{"Copy", "Tee"}, {"Copy", "Copy"}} {
 		v := &Violation{Kind: "race", Message: "data race", Seed: 1, Iters: 1, Test: harness.Test{Type: "Store",
 			Objects: []harness.Call{{Fn: "NewStoreValue"}},
@@ -149,13 +165,9 @@ func TestSourcesBuildTogether(t *testing.T) {
 		if !strings.Contains(string(src), "type depconStore"+pair[0]+pair[1]+"ReadCloser struct") {
 			t.Errorf("reproducer of %s ∥ %s: its reader's type is not named after its test:\n%s", pair[0], pair[1], src)
 		}
-		if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		srcs[FileName(s, v)] = src
 	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^$", ".")
-	cmd.Dir = mod
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := runReproducers(t, dir, srcs, "^$"); err != nil {
 		t.Errorf("go test on two reproducers in one package: %v\n%s", err, out)
 	}
 }
@@ -177,16 +189,7 @@ func TestQuitChannels(t *testing.T) {
 	if !strings.Contains(string(src), "(<-chan struct{})(quit") || !strings.Contains(string(src), "close(quit") {
 		t.Errorf("reproducer lacks its quit channels:\n%s", src)
 	}
-	mod := t.TempDir()
-	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+TestName(s, v)+"$", ".")
-	cmd.Dir = mod
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := runReproducers(t, dir, map[string][]byte{FileName(s, v): src}, "^"+TestName(s, v)+"$"); err != nil {
 		t.Errorf("go test: %v\n%s\n%s", err, out, src)
 	}
 }
@@ -204,16 +207,7 @@ func TestSetupFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod := t.TempDir()
-	if err := os.CopyFS(mod, os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(mod, FileName(s, v)), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+TestName(s, v)+"$", ".")
-	cmd.Dir = mod
-	out, err := cmd.CombinedOutput()
+	out, err := runReproducers(t, dir, map[string][]byte{FileName(s, v): src}, "^"+TestName(s, v)+"$")
 	if err == nil || !strings.Contains(string(out), SetupFailed) {
 		t.Errorf("go test: %v, want a failure that says %q:\n%s\n%s", err, SetupFailed, out, src)
 	}
