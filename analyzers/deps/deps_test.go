@@ -16,6 +16,7 @@ import (
 
 	"github.com/depcon/depcon/analyzers/deps"
 	"github.com/depcon/depcon/analyzers/internal/testpkgs"
+	"github.com/depcon/depcon/analyzers/unguarded"
 )
 
 // runDeps runs the analyzer on pkg and checks the counts of its plan
@@ -855,4 +856,38 @@ func TestOwnGoroutines(t *testing.T) {
 			t.Errorf("%s is concurrent: %s", typ, tp.ConcurrentWhy)
 		}
 	}
+}
+
+// TestWrappedGoroutines checks that the goroutine a helper of the
+// package starts for a method (the Wrap of a WaitGroup wrapper, an
+// errgroup-style Go two calls deep, a spawn function, the Wrap of an
+// embedded helper given a method value) is the method's, as a go
+// statement of its own is: Wheel's plan is GoWheel's, Add ∥ Start among
+// its pairs, and Poller, with no synchronisation of its own, is
+// concurrent through the goroutine Start spawns. The clock under a lock,
+// or accessed atomically, on both sides leaves Add ∥ Start independent,
+// and unguarded reports neither.
+func TestWrappedGoroutines(t *testing.T) {
+	p := runDepsOnce(t, "wrapgo")[0].Result.(*deps.Plan)
+	typ := func(name string) *deps.TypePlan {
+		t.Helper()
+		tp := p.Type(name)
+		if tp == nil {
+			t.Fatalf("no plan for %s", name)
+		}
+		return tp
+	}
+	wheel := []string{"Add~Start:pc", "Start~Start:pc", "Start~Stop:pc", "Stop~Stop:pc"}
+	checkPairs(t, typ("Wheel"), wheel...)
+	checkPairs(t, typ("GoWheel"), wheel...)
+	checkPairs(t, typ("LockedWheel"), "Start~Stop:pc", "Stop~Stop:pc")
+	checkPairs(t, typ("AtomicWheel"), "Start~Stop:pc", "Stop~Stop:pc")
+	checkPairs(t, typ("Crawler"), "Crawl~Crawl:pc", "Crawl~Pages:pc")
+	checkPairs(t, typ("Ticker"), "Start~Start:pc", "Start~Ticks:pc")
+	poller := typ("Poller")
+	if !poller.OwnGoroutines || poller.ConcurrentWhy != "Start starts a goroutine that writes p.polls, which Polls reads" {
+		t.Errorf("Poller: own goroutines %v, concurrent: %q", poller.OwnGoroutines, poller.ConcurrentWhy)
+	}
+	checkPairs(t, poller, "Polls~Start:pc")
+	analysistest.Run(t, analysistest.TestData(), unguarded.Analyzer, "wrapgo")
 }

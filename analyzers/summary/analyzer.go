@@ -320,7 +320,7 @@ func stripPos(s *Summary) {
 // a callee the position of its own call, so theirs are left out: every
 // importer decodes the fact, so it is kept small.
 func exportFact(s *Summary) *Summary {
-	f := &Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign}
+	f := &Summary{Exit: s.Exit, Released: s.Released, Truncated: s.Truncated, Foreign: s.Foreign, FuncCalls: s.FuncCalls}
 	for _, a := range s.Accesses {
 		if a.Loc != "" && a.Loc[0] == '@' {
 			f.Foreign = true

@@ -10,10 +10,11 @@ import (
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
-// apply applies the summary sum of callee at a call site. args are the
-// values of the callee's parameters, bindings those of its free
-// variables; net tells whether the callee's net lock effects (locks held
-// on return, released) apply.
+// apply applies the summary sum of callee at a call site, with the
+// function values it calls (applyFuncCalls). args are the values of the
+// callee's parameters, bindings those of its free variables; net tells
+// whether the callee's net lock effects (locks held on return, released)
+// apply.
 func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, sum *Summary, args, bindings []ssa.Value, how callKind, via string, net bool) {
 	m := mapper{lockstate.CallFrame(w.r, args, bindings)}
 	// The callee's locks recur at most of its accesses: map each once.
@@ -121,6 +122,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		// The fixed-point rounds only need the state: whether an access
 		// happened, the locks released after one, the net effects.
 		w.applyState(st, instr, &m, sum, how, net)
+		w.applyFuncCalls(st, instr, sum.FuncCalls, args, bindings, how)
 		return
 	}
 	if sum.Truncated && !w.sum.Truncated && w.reaches(&m, callee) {
@@ -202,6 +204,7 @@ func (w *walker) apply(st *state, instr ssa.Instruction, callee *ssa.Function, s
 		}
 	}
 	w.netEffects(st, instr, &m, sum, how, net)
+	w.applyFuncCalls(st, instr, sum.FuncCalls, args, bindings, how)
 }
 
 // applyState applies a callee's summary to the state only, as apply does

@@ -47,6 +47,7 @@ func (w *walker) call(st *state, instr ssa.Instruction, c *ssa.CallCommon, how c
 		return
 	}
 	if callee == nil {
+		w.addFuncCall(c.Value, how == callGo)
 		if !w.dynamicCall(st, instr, c.Args, how) {
 			w.unknown(st, instr, c.Args)
 		}
@@ -168,7 +169,9 @@ func (w *walker) atomicAccess(st *state, instr ssa.Instruction, addr ssa.Value, 
 	w.accessAll(st, w.r.Paths(addr), location, write, flags, instr)
 }
 
-// callValue applies a call of the function value f (sync.Once.Do(f)).
+// callValue applies a call of the function value f (sync.Once.Do(f)):
+// the summary of its body, or, when f is a function value the function
+// is given, a FuncCall of the function's own.
 func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, how callKind) {
 	var bindings []ssa.Value
 	var callee *ssa.Function
@@ -179,6 +182,9 @@ func (w *walker) callValue(st *state, instr ssa.Instruction, f ssa.Value, how ca
 		callee, bindings = f.Fn.(*ssa.Function), f.Bindings
 	}
 	if callee == nil {
+		if how != callOnce {
+			w.addFuncCall(f, how == callGo)
+		}
 		return
 	}
 	if sum := w.b.summary(callee); sum != nil {

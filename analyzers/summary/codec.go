@@ -13,7 +13,7 @@ import (
 // encoding/gob's reflection: go vet decodes the facts of every direct
 // import in every package. The functions are written sorted by name, the
 // fields of a summary in declaration order, the strings once each.
-const factVersion = 2
+const factVersion = 3
 
 // GobEncode encodes the fact.
 func (f *Fact) GobEncode() ([]byte, error) {
@@ -77,6 +77,11 @@ func encodeSummary(e *codec.Encoder, s *Summary) {
 	e.Strs(s.Released)
 	e.Bool(s.Truncated)
 	e.Bool(s.Foreign)
+	e.Len(len(s.FuncCalls))
+	for _, c := range s.FuncCalls {
+		e.Str(c.Fn)
+		e.Bool(c.Goroutine)
+	}
 }
 
 func decodeSummary(d *codec.Decoder) *Summary {
@@ -112,6 +117,12 @@ func decodeSummary(d *codec.Decoder) *Summary {
 	s.Released = d.Strs()
 	s.Truncated = d.Bool()
 	s.Foreign = d.Bool()
+	if n := d.Len(); n > 0 {
+		s.FuncCalls = make([]FuncCall, n)
+		for i := range s.FuncCalls {
+			s.FuncCalls[i] = FuncCall{Fn: d.Str(), Goroutine: d.Bool()}
+		}
+	}
 	return s
 }
 

@@ -52,6 +52,14 @@
 // A call through an interface or a function value is unknown code and
 // counts, as in DepCon, as a write of every location passed to it by
 // reference; Lock and Unlock through a sync.Locker are lock events.
+// A summary lists the calls of the function values the function is
+// given (its parameters and free variables), made by itself or by a
+// callee it passes them to, and whether each happens in a goroutine it
+// starts: a caller that passes a function it knows to a helper that
+// runs it in a goroutine (Wrap(cb func()) { go func() { cb() }() }, an
+// errgroup's Go) has that function's accesses, as those of a goroutine
+// it starts, as it would with a go statement of its own. A function
+// value that a helper calls in its caller's goroutine is not applied.
 // A struct that the caller makes to wrap its values for a call
 // (view{r}.best(), v := &cb{s: s}; v.run()), each field stored once,
 // hands the callee's locations behind a field to the value stored there:

@@ -38,6 +38,28 @@ type Summary struct {
 	// other packages. Those accesses are not listed: they are the
 	// private state of the package that declares them (see Foreign).
 	Foreign bool
+	// FuncCalls lists the calls the function makes of function values
+	// its caller gives it (see FuncCall).
+	FuncCalls []FuncCall
+}
+
+// A FuncCall is a call of a function value that a function is given: a
+// parameter or a free variable ("$1", "$f0"), called by the function or
+// by a callee it passes the value to. A caller that passes a function
+// it knows (a function literal, a function, a method value) where the
+// call happens in a goroutine applies that function's summary as the
+// goroutine's: a helper that runs its argument in a goroutine
+// (Wrap(cb func()) { go func() { cb() }() }) starts it for its caller.
+type FuncCall struct {
+	Fn        string // the root of the function value: "$1", "$f0"
+	Goroutine bool   // called in a goroutine the function starts
+}
+
+func (c FuncCall) String() string {
+	if c.Goroutine {
+		return "go " + c.Fn
+	}
+	return "call " + c.Fn
 }
 
 // Flags qualify an access.
@@ -125,11 +147,13 @@ type Acquire struct {
 	Goroutine bool
 }
 
-// maxAccesses, maxAcquires and maxReleased bound the size of a summary.
+// maxAccesses, maxAcquires, maxReleased and maxFuncCalls bound the size
+// of a summary.
 const (
-	maxAccesses = 256
-	maxAcquires = 128
-	maxReleased = 16
+	maxAccesses  = 256
+	maxAcquires  = 128
+	maxReleased  = 16
+	maxFuncCalls = 8
 )
 
 func heldKey(b []byte, hs []Held) []byte {
@@ -199,6 +223,25 @@ func (s *Summary) normalize() {
 	if len(s.Released) > maxReleased {
 		s.Released, s.Truncated = s.Released[:maxReleased], true
 	}
+	slices.SortFunc(s.FuncCalls, compareFuncCalls)
+	s.FuncCalls = slices.Compact(s.FuncCalls)
+	if len(s.FuncCalls) > maxFuncCalls {
+		s.FuncCalls, s.Truncated = s.FuncCalls[:maxFuncCalls], true
+	}
+}
+
+// compareFuncCalls orders function calls by root, a goroutine's last.
+func compareFuncCalls(a, b FuncCall) int {
+	if c := strings.Compare(a.Fn, b.Fn); c != 0 {
+		return c
+	}
+	switch {
+	case a.Goroutine == b.Goroutine:
+		return 0
+	case b.Goroutine:
+		return -1
+	}
+	return 1
 }
 
 func compactStrings(s []string) []string {
@@ -213,7 +256,8 @@ func compactStrings(s []string) []string {
 
 // Empty reports whether the summary records nothing.
 func (s *Summary) Empty() bool {
-	return len(s.Accesses) == 0 && len(s.Acquires) == 0 && len(s.Exit) == 0 && len(s.Released) == 0
+	return len(s.Accesses) == 0 && len(s.Acquires) == 0 && len(s.Exit) == 0 && len(s.Released) == 0 &&
+		len(s.FuncCalls) == 0
 }
 
 // Fact is the summary analyzer's package fact: the summaries of the
@@ -265,8 +309,9 @@ func FactName(obj *types.Func) string {
 }
 
 // String renders the summary compactly, one item per access ("R $0.buf
-// {$0.mu:W}", "W $0.n (atomic)") and per acquisition ("L $0.mu:W {…}"); a
-// held lock is marked "!" when Broken and "*" when Repeat.
+// {$0.mu:W}", "W $0.n (atomic)"), per acquisition ("L $0.mu:W {…}") and
+// per call of a function value ("go $1", "call $f0"); a held lock is
+// marked "!" when Broken and "*" when Repeat.
 func (s *Summary) String() string {
 	var items []string
 	held := func(hs []Held) string {
@@ -307,6 +352,9 @@ func (s *Summary) String() string {
 	}
 	for _, r := range s.Released {
 		items = append(items, "release "+r)
+	}
+	for _, c := range s.FuncCalls {
+		items = append(items, c.String())
 	}
 	return strings.Join(items, "; ")
 }

@@ -51,6 +51,9 @@ type walker struct {
 	// ops lists, by lock, the instructions that acquire (opAcquire) or
 	// release (opRelease) it, deferred calls at their defer statement.
 	ops map[string]map[ssa.Instruction]uint8
+	// starting are the function values being applied as goroutines the
+	// function starts through a callee (see startFunc).
+	starting []ssa.Value
 
 	// The recording pass keeps the summary's accesses and acquisitions
 	// deduplicated as normalize would, and stops adding accesses at the

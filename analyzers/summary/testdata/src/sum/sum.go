@@ -78,6 +78,34 @@ func (r *Reader) Async() { // fact Async:`^L \$0\.mu:W; W \$0\.pos \(goroutine\)
 	func() { r.pos = 4 }()
 }
 
+// Spawn runs f in a goroutine it starts: a function its caller passes
+// runs there, without the caller's locks.
+func Spawn(f func()) { // fact Spawn:`^go \$0$`
+	go func() { f() }()
+}
+
+// Run calls f, in its caller's goroutine.
+func Run(f func()) { f() } // fact Run:`^call \$0$`
+
+// Spawned starts through Spawn a goroutine that writes r.pos, as Async
+// does with a go statement; the function Run calls is not applied.
+func (r *Reader) Spawned() { // fact Spawned:`^L \$0\.mu:W; W \$0\.pos \(goroutine\)$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	Spawn(func() { r.pos = 3 })
+	Run(func() { r.pos = 4 })
+}
+
+// Respawn's worker starts itself again: its accesses are Respawn's once.
+func (r *Reader) Respawn() { // fact Respawn:`^W \$0\.pos \(goroutine\)$`
+	var work func()
+	work = func() {
+		r.pos = 6
+		Spawn(work)
+	}
+	Spawn(work)
+}
+
 func (r *Reader) Try() { // fact Try:`^W \$0\.pos \{\$0\.mu:W\}$`
 	if r.mu.TryLock() {
 		r.pos = 5
