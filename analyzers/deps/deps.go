@@ -196,6 +196,7 @@ func typeContract(t *summary.Type, extra map[*ssa.Function][]summary.Acquire, ca
 			tp.Methods[i].SetUp = setUp(mm, ms)
 		}
 		tp.Methods[i].Unsynchronised = mm.unsynchronised()
+		tp.Methods[i].GivesUp = givesUp(mm.m.Func)
 		if fn := mm.m.Func; fn != nil && fn.Synthetic == "" {
 			tp.Methods[i].Sequential = contract.Sequential(mm.doc)
 		}

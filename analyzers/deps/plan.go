@@ -198,6 +198,11 @@ type Method struct {
 	// not one atomic step, and the linearizability oracle has no measure
 	// for it.
 	CallsOut bool
+	// GivesUp is set when the method returns false for a bool result
+	// as soon as a compare-and-swap fails, instead of trying again: as
+	// a Try... method, it may fail under contention by design, and the
+	// linearizability oracle has no measure for it.
+	GivesUp bool
 }
 
 // Overlaps reports whether what is read at some location of a may

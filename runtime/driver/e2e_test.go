@@ -577,6 +577,7 @@ func TestNotLinearizable(t *testing.T) {
 		{"Counter", [2]string{"Add", ""}, "a.Load() result 0 is"},
 		{"IDs", [2]string{"Next", "Next"}, "a.Next (goroutine 1) result 0 is"},
 		{"Cache", [2]string{"Get", "Stats"}, "a.Stats (goroutine 2) result 0 is"},
+		{"Tickets", [2]string{"Next", "Next"}, "a.Next (goroutine 1) result 0 is"},
 	} {
 		tr := typeReport(t, rep, tc.typ)
 		if len(tr.Violations) != 1 {
@@ -595,7 +596,7 @@ func TestNotLinearizable(t *testing.T) {
 			t.Errorf("%s: reproduced %q: %s", tc.typ, v.Reproduced, v.ReproOutput)
 		}
 	}
-	for _, typ := range []string{"Registry", "Clock"} {
+	for _, typ := range []string{"Registry", "Clock", "Slots"} {
 		tr := typeReport(t, rep, typ)
 		if len(tr.Violations) > 0 || tr.PairsTested == 0 {
 			t.Errorf("%s: %d pairs tested, violations %+v; want tested and silent", typ, tr.PairsTested, tr.Violations)

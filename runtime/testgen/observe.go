@@ -22,7 +22,8 @@ const maxObservers = 4
 // design, so that no sequential order can be its measure: a suffix call
 // given a deadline (a context that times out, a time.Duration or
 // time.Time parameter), named Try..., by Go's convention a call that may
-// give up when it meets contention, documented as inexact, passed its
+// give up when it meets contention, or giving up when a compare-and-swap
+// fails (deps.Method.GivesUp), documented as inexact, passed its
 // own receiver (see PassesOwn), or a method that runs a function it is
 // given between critical sections (deps.Method.CallsOut: the caller's
 // code runs in its middle, by design). The
@@ -34,12 +35,20 @@ func (g *Generator) Lin(test harness.Test) *harness.Lin {
 	}
 	lin := &harness.Lin{Observers: g.Observers(test)}
 	for i, c := range test.Suffix {
-		if strings.HasPrefix(c.Fn, "Try") || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) || g.callsOut(c.Fn) {
+		if strings.HasPrefix(c.Fn, "Try") || g.givesUp(c.Fn) || g.timed(c) || g.inexact(c.Fn) || PassesOwn(c) || g.callsOut(c.Fn) {
 			return nil
 		}
 		lin.SkipResults[i] = eventStatRE.MatchString(c.Fn) || displayRE.MatchString(c.Fn)
 	}
 	return lin
+}
+
+// givesUp reports whether method m returns false as soon as a
+// compare-and-swap fails (deps.Method.GivesUp): a Try... method by
+// another name.
+func (g *Generator) givesUp(m string) bool {
+	pm := g.s.Plan.Method(m)
+	return pm != nil && pm.GivesUp
 }
 
 // callsOut reports whether method m runs a function it is given between

@@ -166,3 +166,49 @@ func (c *Clock) Ticks() int {
 	defer c.mu.Unlock()
 	return c.ticks
 }
+
+// Slots hands out slot numbers up to a limit. Take gives up, reporting
+// false, when another Take won the compare-and-swap: by design, as a
+// lock-free queue's Put does, and its callers try again; its outcomes
+// under contention are no sequential order's, and no defect.
+type Slots struct {
+	next  uint32
+	limit uint32
+}
+
+// NewSlots returns 8 free slots.
+func NewSlots() *Slots { return &Slots{limit: 8} }
+
+// Take takes the next slot, and reports whether it got one.
+func (s *Slots) Take() (slot uint32, ok bool) {
+	n := atomic.LoadUint32(&s.next)
+	if n >= s.limit {
+		return 0, false
+	}
+	if !atomic.CompareAndSwapUint32(&s.next, n, n+1) {
+		return 0, false
+	}
+	return n, true
+}
+
+// Free returns the number of free slots.
+func (s *Slots) Free() uint32 { return s.limit - atomic.LoadUint32(&s.next) }
+
+// Tickets hands out ticket numbers; when its compare-and-swap fails,
+// Next returns the number it read, which the winner got too: two
+// callers may get the same ticket.
+type Tickets struct {
+	next int64
+}
+
+// NewTickets returns a generator whose first ticket is 0.
+func NewTickets() *Tickets { return &Tickets{} }
+
+// Next returns the next ticket.
+func (t *Tickets) Next() int64 {
+	n := atomic.LoadInt64(&t.next)
+	if !atomic.CompareAndSwapInt64(&t.next, n, n+1) {
+		return n
+	}
+	return n
+}
