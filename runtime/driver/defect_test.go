@@ -49,8 +49,8 @@ func TestDefectKey(t *testing.T) {
 	if got, want := defectKey(p), "panic|/m/p/p.go:40"; got != want {
 		t.Errorf("panic key %q, want %q", got, want)
 	}
-	if got := defectKey(&report.Violation{Kind: report.KindDeadlock, Stacks: p.Stacks}); got != "" {
-		t.Errorf("a deadlock of one blocked goroutine has a cross-pair key %q", got)
+	if got, want := defectKey(&report.Violation{Kind: report.KindDeadlock, Stacks: p.Stacks}), "deadlock|/m/p/p.go:40"; got != want {
+		t.Errorf("deadlock of one blocked goroutine: key %q, want %q", got, want)
 	}
 	// The same lock cycle entered through other calls (On ∥ On, Off ∥
 	// Add: both block in listen and in the merger) is one defect; another

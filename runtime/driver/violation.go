@@ -308,8 +308,8 @@ func violationKey(v *report.Violation) string {
 // or its write's alone when the other access is a read;
 // for a panic or a fatal error, the first such frame of its report; for
 // a deadlock, the sites where its goroutines are blocked (the first such
-// frame of each, at least two: one lock cycle, whichever calls entered
-// it); for a non-linearizable outcome, the two sites of its static
+// frame of each: one lock cycle, or one lock that a goroutine the calls
+// left holds, whichever calls entered it); for a non-linearizable outcome, the two sites of its static
 // evidence. It returns "" for the other kinds, or when the report has no
 // such frames.
 func defectKey(v *report.Violation) string {
@@ -357,7 +357,7 @@ func defectKey(v *report.Violation) string {
 				sites = append(sites, f.Pos())
 			}
 		}
-		if len(sites) >= 2 {
+		if len(sites) > 0 {
 			slices.Sort(sites)
 			return v.Kind + "|" + strings.Join(sites, "|")
 		}
