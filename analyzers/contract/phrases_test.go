@@ -1,6 +1,9 @@
 package contract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestUnshared checks the documentation classifier on sentences that
 // restrict a type to one goroutine and on sentences that mention
@@ -140,6 +143,31 @@ func TestInexactAndConsumes(t *testing.T) {
 	} {
 		if got := Consumes(doc); got != want {
 			t.Errorf("Consumes(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// TestLongDocs checks that a long doc, a package's, whose facts are
+// memoised, is read as a short one is, each time.
+func TestLongDocs(t *testing.T) {
+	filler := strings.Repeat("The package keeps its entries in a table. ", 20)
+	safeDoc := filler + "A Cache is safe for concurrent use."
+	orderedDoc := filler + "Callers must synchronize access to a Ring."
+	for range 2 {
+		if got := Safe(safeDoc); got != "safe for concurrent use" {
+			t.Errorf("Safe(long doc) = %q", got)
+		}
+		if got := Safe(orderedDoc); got != "" {
+			t.Errorf("Safe(long doc without the phrase) = %q", got)
+		}
+		if got := CallerOrdered(orderedDoc, "Ring"); got != "callers must synchronize" {
+			t.Errorf("CallerOrdered(long doc, Ring) = %q", got)
+		}
+		if got := CallerOrdered(orderedDoc, "Cache"); got != "" {
+			t.Errorf("CallerOrdered(long doc, Cache) = %q", got)
+		}
+		if got := CallerOrdered(safeDoc, "Cache"); got != "" {
+			t.Errorf("CallerOrdered(long doc without the phrase) = %q", got)
 		}
 	}
 }

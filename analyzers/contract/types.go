@@ -3,6 +3,7 @@ package contract
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // What a type's documentation, or its package's, says of its use from
@@ -20,7 +21,14 @@ var negation = regexp.MustCompile(`(?i)(\bnot|n't|\bnever|\bnon)\W*(\w+\W+){0,2}
 // Safe returns the phrase of a doc comment saying the type is safe for
 // concurrent use, or "".
 func Safe(doc string) string {
-	doc = strings.Join(strings.Fields(doc), " ")
+	if d, ok := longDocs.get(doc); ok {
+		return d.safe
+	}
+	return safe(strings.Join(strings.Fields(doc), " "))
+}
+
+// safe is Safe, on doc with its spaces collapsed.
+func safe(doc string) string {
 	for _, loc := range safePhrases.FindAllStringIndex(doc, -1) {
 		// A negation counts in the phrase's own sentence only: "Do
 		// not copy. Thread-safe." is safe.
@@ -94,8 +102,12 @@ var everyMethod = regexp.MustCompile(`(?i)\b(all|every|any|each)\b`)
 // names the type: the sentence must name it or speak of all the
 // methods ("All cron methods"), not of another type.
 func CallerOrdered(doc, typ string) string {
-	doc = strings.Join(strings.Fields(doc), " ")
-	if !callerOrderedPhrases.MatchString(doc) {
+	if d, ok := longDocs.get(doc); ok {
+		if !d.ordered {
+			return ""
+		}
+		doc = d.text
+	} else if doc = strings.Join(strings.Fields(doc), " "); !callerOrderedPhrases.MatchString(doc) {
 		return ""
 	}
 	var names *regexp.Regexp
@@ -143,4 +155,49 @@ func Sentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// docFacts are what Safe and CallerOrdered find in a whole doc comment.
+type docFacts struct {
+	text    string // the doc, its spaces collapsed
+	safe    string // Safe's phrase
+	ordered bool   // some sentence has a phrase of callerOrderedPhrases
+}
+
+func readDoc(doc string) docFacts {
+	text := strings.Join(strings.Fields(doc), " ")
+	return docFacts{text: text, safe: safe(text), ordered: callerOrderedPhrases.MatchString(text)}
+}
+
+// longDocs memoises the facts of the long docs: a package's doc
+// comment, which each of its types consults, is read once.
+var longDocs = docMemo{min: 512, max: 64}
+
+// A docMemo memoises readDoc for the docs of min bytes or more, at most
+// max of them (it forgets them all when full); get reports false for a
+// shorter one.
+type docMemo struct {
+	min, max int
+	mu       sync.Mutex
+	m        map[string]docFacts
+}
+
+func (c *docMemo) get(doc string) (docFacts, bool) {
+	if len(doc) < c.min {
+		return docFacts{}, false
+	}
+	c.mu.Lock()
+	d, ok := c.m[doc]
+	c.mu.Unlock()
+	if ok {
+		return d, true
+	}
+	d = readDoc(doc)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = map[string]docFacts{}
+	}
+	c.m[doc] = d
+	c.mu.Unlock()
+	return d, true
 }

@@ -136,6 +136,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// accesses until the signal hold the sender's lock.
 	if b.handoffs = b.findHandoffs(ssainfo.SrcFuncs); b.handoffs != nil {
 		b.specs.Reset()
+		b.roundSpecs = nil
 		for _, fn := range ssainfo.SrcFuncs {
 			if b.receivesHandoff(fn) {
 				delete(b.sums, fn)
@@ -211,6 +212,9 @@ type builder struct {
 	// specs are the summaries of functions specialised for constant
 	// bool arguments (see specialized).
 	specs lockstate.Specs[*Summary]
+	// roundSpecs are the specialised summaries that are not final,
+	// by function and key (see specialized).
+	roundSpecs map[*ssa.Function]map[string]roundSpec
 }
 
 // summary returns the summary of fn: computed from its body when the

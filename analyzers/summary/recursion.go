@@ -27,6 +27,10 @@ type recursion struct {
 	// used counts the summaries handed out that were not final (those
 	// of inProgress).
 	used int
+	// gen changes whenever the summaries that are not final change: a
+	// function leaves the stack, or a round begins. What was computed
+	// from them holds while it is the same.
+	gen int
 }
 
 type frame struct {
@@ -64,6 +68,42 @@ func (r *recursion) inProgress(fn *ssa.Function) (*Summary, bool) {
 	return nil, false
 }
 
+// track begins tracking the dependencies of a computation that is not
+// one of the stack's (a specialised summary): those it records from now
+// on, on the function on top of the stack, until untrack. It returns
+// what untrack needs, and -1 when the stack is empty (every summary
+// handed out is then final).
+func (r *recursion) track() int {
+	top := len(r.stack) - 1
+	if top < 0 {
+		return -1
+	}
+	low := r.stack[top].low
+	r.stack[top].low = top
+	return low
+}
+
+// untrack ends what track began, given what it returned: it reports the
+// lowest frame the computation depends on (the top one if none) and
+// records that dependency on the top frame with those it had.
+func (r *recursion) untrack(saved int) int {
+	if saved < 0 {
+		return -1
+	}
+	top := len(r.stack) - 1
+	low := r.stack[top].low
+	r.stack[top].low = min(low, saved)
+	return low
+}
+
+// reuse records that a summary computed from the summaries that are not
+// final of the frame low and above (see track), in the generation still
+// current, is used again: as if computed again.
+func (r *recursion) reuse(low int) {
+	r.used++
+	r.depend(low)
+}
+
 // origin returns the generic function of an instantiation without a body
 // of its own, fn otherwise.
 func origin(fn *ssa.Function) *ssa.Function {
@@ -95,10 +135,12 @@ func (r *recursion) solve(fn *ssa.Function, compute func() *Summary, final func(
 		r.partial[fn] = s
 		f.hit = false
 		clear(r.round)
+		r.gen++
 	}
 	f := r.stack[idx]
 	r.stack = r.stack[:idx]
 	delete(r.onStack, fn)
+	r.gen++
 	if f.low < idx {
 		// fn depends on a function below it, whose summary is not
 		// final yet: neither is fn's.

@@ -11,12 +11,14 @@ import (
 // from its body with the branches they rule out left out. It reports
 // false when the call has the callee's general summary: no such
 // argument, a callee analysed elsewhere or whose general summary is not
-// final yet (a recursion), or one specialised too often already
-// (lockstate.Specs).
+// final yet (a recursion), one that takes and releases no lock (the
+// constants cannot decide which locks are held), or one specialised too
+// often already (lockstate.Specs).
 //
 // A specialised summary is memoised unless it was computed from a
 // summary that was not final (one of the recursion in progress): it is
-// then computed again at the next call. A specialisation that calls
+// then kept while those summaries stay the same (recursion.gen), and
+// computed again at the next call after that. A specialisation that calls
 // itself is computed to a fixed point, its recursive calls having the
 // previous round's summary (none at first; see lockstate.Specs); the
 // summary it returns is then nil while it is being computed.
@@ -25,16 +27,48 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 	if fn.Blocks == nil || !b.here(fn) {
 		return nil, false
 	}
-	if _, final := b.sums[fn]; !final {
+	general, final := b.sums[fn]
+	if !final || !general.locks() {
 		return nil, false
 	}
 	if b.specs.Same == nil {
 		b.specs.Same = func(x, y *Summary) bool { return key(x) == key(y) }
 	}
 	k := lockstate.BoolArgs(fn, args)
-	return b.specs.Get(k, func() (*Summary, bool) {
-		used := b.rec.used
+	if e, ok := b.roundSpecs[fn][k.Key]; ok && e.gen == b.rec.gen {
+		b.rec.reuse(e.low)
+		return e.sum, true
+	}
+	outermost := b.specs.Depth() == 0
+	low, final := -1, true
+	s, ok := b.specs.Get(k, func() (*Summary, bool) {
+		used, saved := b.rec.used, b.rec.track()
 		s := b.walk(fn, k)
+		if l := b.rec.untrack(saved); low < 0 || l < low {
+			low = l
+		}
+		final = final && b.rec.used == used
 		return s, b.rec.used == used
 	})
+	// A specialisation computed within another's may use that one's
+	// previous round (see lockstate.Specs): only the outermost are kept.
+	if ok && !final && outermost {
+		if b.roundSpecs == nil {
+			b.roundSpecs = map[*ssa.Function]map[string]roundSpec{}
+		}
+		if b.roundSpecs[fn] == nil {
+			b.roundSpecs[fn] = map[string]roundSpec{}
+		}
+		b.roundSpecs[fn][k.Key] = roundSpec{sum: s, gen: b.rec.gen, low: low}
+	}
+	return s, ok
+}
+
+// A roundSpec is a specialised summary computed from summaries that are
+// not final: valid while they stay the same (gen), and depending on
+// those of the frame low and above (see recursion.track).
+type roundSpec struct {
+	sum *Summary
+	gen int
+	low int
 }

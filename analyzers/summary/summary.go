@@ -260,6 +260,13 @@ func (s *Summary) Empty() bool {
 		len(s.FuncCalls) == 0
 }
 
+// locks reports whether the function may take or release a lock: it
+// acquires, holds on return or releases one, or its summary was cut.
+// Nil, it does not.
+func (s *Summary) locks() bool {
+	return s != nil && (len(s.Acquires) > 0 || len(s.Exit) > 0 || len(s.Released) > 0 || s.Truncated)
+}
+
 // Fact is the summary analyzer's package fact: the summaries of the
 // package's exported functions and methods, for callers in other
 // packages, by FactName. Positions are only meaningful as Where strings.

@@ -51,9 +51,11 @@ func benchmarkPlans(b *testing.B, dir string, patterns []string) {
 
 // BenchmarkSuiteStd times the whole suite, as go vet -vettool=depcon
 // runs it (every diagnostic analyzer and deps, with the facts they
-// need), on the same packages and their dependencies.
+// need), on the same packages and their dependencies, and on go/printer,
+// whose methods form one large recursion that calls its functions with
+// constant bool arguments.
 func BenchmarkSuiteStd(b *testing.B) {
-	for _, pkg := range []string{"net/http", "go/types", "runtime"} {
+	for _, pkg := range []string{"net/http", "go/types", "runtime", "go/printer"} {
 		b.Run(pkg, func(b *testing.B) {
 			pkgs, err := load.Packages("", []string{pkg})
 			if err != nil {

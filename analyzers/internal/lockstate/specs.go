@@ -18,16 +18,28 @@ const MaxSpecRounds = 3
 // same constants). Where Same is set, such a call has the previous
 // round's specialisation (the zero T at first), and the specialisation
 // is computed again, with its result as the previous round's, until it
-// no longer changes or MaxSpecRounds rounds have run; a specialisation
-// computed while it used that of another one still in progress (a
-// mutual recursion) is not memoised: it is computed again at its next
-// call. Where Same is nil, such a call has the function's general
-// effect.
+// no longer changes or MaxSpecRounds rounds have run. A specialisation
+// computed while it used the previous round of another one still in
+// progress (a mutual recursion) is not final: it is kept only until a
+// specialisation it may have used begins another round or is done, and
+// computed again at its next call after that. Where Same is nil, such a
+// call has the function's general effect.
 type Specs[T any] struct {
 	// Same reports whether two rounds of a specialisation agree.
-	Same  func(a, b T) bool
-	done  map[*ssa.Function]map[string]T
+	Same func(a, b T) bool
+	done map[*ssa.Function]map[string]T
+	// kept are the specialisations that are not final, by function
+	// and key.
+	kept  map[*ssa.Function]map[string]keptSpec[T]
 	stack []specFrame[T]
+}
+
+// keptSpec is a specialisation that used the previous round of one in
+// progress: that of the frame low, or of one above it.
+type keptSpec[T any] struct {
+	t     T
+	depth int // the index of the frame that computed it
+	low   int
 }
 
 // specFrame is a specialisation being computed.
@@ -51,6 +63,10 @@ func (s *Specs[T]) Get(k Consts, compute func() (T, bool)) (T, bool) {
 	}
 	if t, ok := s.done[k.Fn][k.Key]; ok {
 		return t, true
+	}
+	if e, ok := s.kept[k.Fn][k.Key]; ok {
+		s.depend(e.low)
+		return e.t, true
 	}
 	n := len(s.done[k.Fn])
 	for i := range s.stack {
@@ -83,11 +99,22 @@ func (s *Specs[T]) Get(k Consts, compute func() (T, bool)) (T, bool) {
 			break
 		}
 		f.prev = t
+		s.forget(idx)
 	}
 	low := s.stack[idx].low
 	s.stack = s.stack[:idx]
+	s.forget(idx)
 	if low < idx {
 		s.depend(low)
+		if memo {
+			if s.kept == nil {
+				s.kept = map[*ssa.Function]map[string]keptSpec[T]{}
+			}
+			if s.kept[k.Fn] == nil {
+				s.kept[k.Fn] = map[string]keptSpec[T]{}
+			}
+			s.kept[k.Fn][k.Key] = keptSpec[T]{t: t, depth: idx, low: low}
+		}
 		return t, true
 	}
 	if memo {
@@ -110,5 +137,23 @@ func (s *Specs[T]) depend(i int) {
 	}
 }
 
+// Depth returns the number of specialisations being computed.
+func (s *Specs[T]) Depth() int { return len(s.stack) }
+
+// forget drops the kept specialisations that frame i's previous round
+// may have been used for: those computed above it.
+func (s *Specs[T]) forget(i int) {
+	for fn, m := range s.kept {
+		for key, e := range m {
+			if e.depth > i {
+				delete(m, key)
+			}
+		}
+		if len(m) == 0 {
+			delete(s.kept, fn)
+		}
+	}
+}
+
 // Reset forgets the memoised specialisations.
-func (s *Specs[T]) Reset() { s.done = nil }
+func (s *Specs[T]) Reset() { s.done, s.kept = nil, nil }

@@ -85,3 +85,34 @@ func TestSpecsRecursion(t *testing.T) {
 		t.Errorf("b, computed from a's round in progress, was memoised")
 	}
 }
+
+// TestSpecsKept checks that a specialisation computed from the previous
+// round of one in progress is computed once in that round, and again in
+// the next.
+func TestSpecsKept(t *testing.T) {
+	pkg, _ := build(t, boolArgsSrc)
+	get := function(t, pkg, "(*T).get")
+	s := Specs[int]{Same: func(a, b int) bool { return a == b }}
+	key := func(name string) Consts { return Consts{Fn: get, vals: map[int]bool{1: true}, Key: name} }
+	computed := map[string]int{}
+	var a, b func() (int, bool)
+	a = func() (int, bool) {
+		computed["a"]++
+		v, _ := s.Get(key("b"), b)
+		w, _ := s.Get(key("b"), b)
+		return min(v+w+1, 3), true
+	}
+	b = func() (int, bool) {
+		computed["b"]++
+		v, _ := s.Get(key("a"), a)
+		return v, true
+	}
+	if v, _ := s.Get(key("a"), a); v != 3 {
+		t.Errorf("a = %d, want 3", v)
+	}
+	// a's rounds see 0, 1, 3 of itself through b: three rounds, b
+	// computed once in each.
+	if computed["a"] != 3 || computed["b"] != 3 {
+		t.Errorf("computed a %d times and b %d times, want 3 and 3", computed["a"], computed["b"])
+	}
+}
