@@ -272,11 +272,24 @@ func rw(a summary.Access) string {
 // compound reports whether m makes more than one synchronised access to
 // locations compatible with loc: a check-then-act over atomics.
 func (m *method) compound(loc string) bool {
+	if c, ok := m.compounds[loc]; ok {
+		return c
+	}
+	if m.compounds == nil {
+		m.compounds = map[string]bool{}
+	}
+	m.compounds[loc] = m.countSynchronized(loc) > 1
+	return m.compounds[loc]
+}
+
+// countSynchronized counts m's synchronised accesses to locations
+// compatible with loc.
+func (m *method) countSynchronized(loc string) int {
 	n := 0
 	for _, a := range m.accesses {
 		if a.a.Flags.Synchronized() && lockstate.Compatible(a.loc, loc) {
 			n++
 		}
 	}
-	return n > 1
+	return n
 }

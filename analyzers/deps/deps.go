@@ -78,6 +78,8 @@ type method struct {
 	shown, shownWrites int
 	// doc is the method's documentation (funcDoc).
 	doc string
+	// compounds memoises compound, by location.
+	compounds map[string]bool
 }
 
 type access struct {

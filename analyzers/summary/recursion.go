@@ -27,16 +27,39 @@ type recursion struct {
 	// used counts the summaries handed out that were not final (those
 	// of inProgress).
 	used int
-	// gen changes whenever the summaries that are not final change: a
-	// function leaves the stack, or a round begins. What was computed
-	// from them holds while it is the same.
-	gen int
+	// stamps numbers the frames' rounds (frame.stamp), and clears
+	// counts the times round was cleared (see version).
+	stamps, clears int
 }
 
 type frame struct {
-	fn  *ssa.Function
-	low int  // the lowest frame whose summary this one depends on
-	hit bool // some function called this one recursively
+	fn    *ssa.Function
+	low   int  // the lowest frame whose summary this one depends on
+	hit   bool // some function called this one recursively
+	stamp int  // the frame's round, unique in the recursion
+}
+
+// A version names the summaries that are not final as a computation
+// above the stack's top frame sees them: those of the frames up to the
+// top one, in their current rounds, and those of round. What was
+// computed from them holds while the version does (holds).
+type version struct{ depth, stamp, clears int }
+
+// version returns the current version.
+func (r *recursion) version() version {
+	v := version{depth: len(r.stack), clears: r.clears}
+	if v.depth > 0 {
+		v.stamp = r.stack[v.depth-1].stamp
+	}
+	return v
+}
+
+// holds reports whether the summaries of version v are still those
+// handed out: the frames up to its top one are on the stack, in the same
+// rounds (a frame below it cannot leave the stack or begin a round
+// without its top one leaving), and round has not been cleared.
+func (r *recursion) holds(v version) bool {
+	return v.clears == r.clears && len(r.stack) >= v.depth && (v.depth == 0 || r.stack[v.depth-1].stamp == v.stamp)
 }
 
 type inRound struct {
@@ -97,8 +120,8 @@ func (r *recursion) untrack(saved int) int {
 }
 
 // reuse records that a summary computed from the summaries that are not
-// final of the frame low and above (see track), in the generation still
-// current, is used again: as if computed again.
+// final of the frame low and above (see track), of a version that still
+// holds, is used again: as if computed again.
 func (r *recursion) reuse(low int) {
 	r.used++
 	r.depend(low)
@@ -124,7 +147,8 @@ func (r *recursion) solve(fn *ssa.Function, compute func() *Summary, final func(
 	}
 	idx := len(r.stack)
 	r.onStack[fn] = idx
-	r.stack = append(r.stack, frame{fn: fn, low: idx})
+	r.stamps++
+	r.stack = append(r.stack, frame{fn: fn, low: idx, stamp: r.stamps})
 	var s *Summary
 	for rounds := 1; ; rounds++ {
 		s = compute()
@@ -134,13 +158,14 @@ func (r *recursion) solve(fn *ssa.Function, compute func() *Summary, final func(
 		}
 		r.partial[fn] = s
 		f.hit = false
+		r.stamps++
+		f.stamp = r.stamps
 		clear(r.round)
-		r.gen++
+		r.clears++
 	}
 	f := r.stack[idx]
 	r.stack = r.stack[:idx]
 	delete(r.onStack, fn)
-	r.gen++
 	if f.low < idx {
 		// fn depends on a function below it, whose summary is not
 		// final yet: neither is fn's.
@@ -151,6 +176,7 @@ func (r *recursion) solve(fn *ssa.Function, compute func() *Summary, final func(
 	if f.hit {
 		delete(r.partial, fn)
 		clear(r.round)
+		r.clears++
 	}
 	final(s)
 	return s

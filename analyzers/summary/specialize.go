@@ -17,7 +17,7 @@ import (
 //
 // A specialised summary is memoised unless it was computed from a
 // summary that was not final (one of the recursion in progress): it is
-// then kept while those summaries stay the same (recursion.gen), and
+// then kept while those summaries stay the same (recursion.holds), and
 // computed again at the next call after that. A specialisation that calls
 // itself is computed to a fixed point, its recursive calls having the
 // previous round's summary (none at first; see lockstate.Specs); the
@@ -35,11 +35,11 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 		b.specs.Same = func(x, y *Summary) bool { return key(x) == key(y) }
 	}
 	k := lockstate.BoolArgs(fn, args)
-	if e, ok := b.roundSpecs[fn][k.Key]; ok && e.gen == b.rec.gen {
+	if e, ok := b.roundSpecs[fn][k.Key]; ok && b.rec.holds(e.v) {
 		b.rec.reuse(e.low)
 		return e.sum, true
 	}
-	outermost := b.specs.Depth() == 0
+	outermost, v := b.specs.Depth() == 0, b.rec.version()
 	low, final := -1, true
 	s, ok := b.specs.Get(k, func() (*Summary, bool) {
 		used, saved := b.rec.used, b.rec.track()
@@ -52,23 +52,23 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 	})
 	// A specialisation computed within another's may use that one's
 	// previous round (see lockstate.Specs): only the outermost are kept.
-	if ok && !final && outermost {
+	if ok && !final && outermost && b.rec.holds(v) {
 		if b.roundSpecs == nil {
 			b.roundSpecs = map[*ssa.Function]map[string]roundSpec{}
 		}
 		if b.roundSpecs[fn] == nil {
 			b.roundSpecs[fn] = map[string]roundSpec{}
 		}
-		b.roundSpecs[fn][k.Key] = roundSpec{sum: s, gen: b.rec.gen, low: low}
+		b.roundSpecs[fn][k.Key] = roundSpec{sum: s, v: v, low: low}
 	}
 	return s, ok
 }
 
 // A roundSpec is a specialised summary computed from summaries that are
-// not final: valid while they stay the same (gen), and depending on
+// not final: valid while they stay the same (v holds), and depending on
 // those of the frame low and above (see recursion.track).
 type roundSpec struct {
 	sum *Summary
-	gen int
+	v   version
 	low int
 }
