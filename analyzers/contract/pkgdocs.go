@@ -22,13 +22,14 @@ import (
 // The zero value knows none.
 type PackageDocs struct {
 	ifaces  map[token.Pos]string
+	names   map[string]bool   // the names of the methods of ifaces
 	lockOff map[string]string // "Options.NoLocks" → the phrase of its doc
 }
 
 // NewPackageDocs reads the documentation of files, the syntax of one
 // package.
 func NewPackageDocs(files []*ast.File) PackageDocs {
-	docs := PackageDocs{ifaces: map[token.Pos]string{}, lockOff: map[string]string{}}
+	docs := PackageDocs{ifaces: map[token.Pos]string{}, names: map[string]bool{}, lockOff: map[string]string{}}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -36,6 +37,7 @@ func NewPackageDocs(files []*ast.File) PackageDocs {
 				for _, field := range n.Methods.List {
 					if field.Doc != nil && len(field.Names) == 1 {
 						docs.ifaces[field.Names[0].Pos()] = DocText(field.Doc)
+						docs.names[field.Names[0].Name] = true
 					}
 				}
 			case *ast.TypeSpec:
@@ -81,7 +83,7 @@ func (d PackageDocs) LockOffFields() map[string]string { return d.lockOff }
 // of the interfaces m's package declares, "" when there are none.
 func (d PackageDocs) Of(m *types.Func) string {
 	sig, ok := m.Type().(*types.Signature)
-	if len(d.ifaces) == 0 || !ok || sig.Recv() == nil || m.Pkg() == nil {
+	if !d.names[m.Name()] || !ok || sig.Recv() == nil || m.Pkg() == nil {
 		return ""
 	}
 	ptr := sig.Recv().Type()
