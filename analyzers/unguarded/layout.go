@@ -16,6 +16,9 @@ import (
 // tells which fields it is for.
 type layout struct {
 	fields []fieldDecl
+	// conds are the fields that point to a sync.Cond: its L is the
+	// struct's own lock (see guardOf).
+	conds map[string]bool
 }
 
 type fieldDecl struct {
@@ -42,7 +45,7 @@ func structLayout(pass *analysis.Pass, obj *types.TypeName) *layout {
 		if st == nil {
 			return nil
 		}
-		l := &layout{}
+		l := &layout{conds: condFields(obj)}
 		group, end := 0, -1
 		for _, fld := range st.Fields.List {
 			start := fld.Pos()
@@ -69,6 +72,29 @@ func structLayout(pass *analysis.Pass, obj *types.TypeName) *layout {
 		return l
 	}
 	return nil
+}
+
+// condFields returns the fields of the struct type obj that point to a
+// sync.Cond.
+func condFields(obj *types.TypeName) map[string]bool {
+	st, ok := obj.Type().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out map[string]bool
+	for f := range st.Fields() {
+		p, ok := f.Type().(*types.Pointer)
+		if !ok {
+			continue
+		}
+		if n, ok := p.Elem().(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Cond" {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[f.Name()] = true
+		}
+	}
+	return out
 }
 
 func embeddedName(e ast.Expr) string {

@@ -404,11 +404,17 @@ func guardsAll(lock string, uses []use) bool {
 
 // guardOf reports whether lock can guard the receiver field f: a lock of
 // the receiver itself (a field, possibly of an embedded struct, not behind
-// a pointer), other than f, that the struct's declaration does not give to
-// other fields (layout.otherPurpose).
+// a pointer, or the L of the sync.Cond a field points to), other than f,
+// that the struct's declaration does not give to other fields
+// (layout.otherPurpose).
 func (l *layout) guardOf(lock, f string) bool {
-	if lockstate.Root(lock) != "$0" || strings.Contains(lock, "->") {
+	if lockstate.Root(lock) != "$0" {
 		return false
+	}
+	if strings.Contains(lock, "->") {
+		// The Locker the sync.Cond's L holds: "$0.cond->L->".
+		cond, ok := strings.CutSuffix(strings.TrimPrefix(lock, "$0."), "->L->")
+		return ok && l != nil && l.conds[cond] && !lockstate.Compatible(lock, f)
 	}
 	return !lockstate.Compatible(lock, f) && !l.otherPurpose(lock, f)
 }

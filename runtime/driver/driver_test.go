@@ -2,6 +2,7 @@ package driver
 
 import (
 	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -215,9 +216,14 @@ func step(r *child.Reply) string {
 	return r.Result.Step
 }
 
-// TestIsIterator checks which types are taken for iterators.
+// TestIsIterator checks which types are taken for iterators: not a
+// type whose Next waits for a trigger another method gives (Throttle,
+// Latch, Queue), unless it has an accessor (Sub) or its Next waits for
+// nothing another method gives (Feed, whose channel only its own
+// goroutine fills).
 func TestIsIterator(t *testing.T) {
 	const src = `package p
+import "sync"
 type It struct{}
 func (*It) Next() bool { return false }
 type Sc struct{}
@@ -236,19 +242,40 @@ func (*Cursor) Next() int { return 0 }
 func (*Cursor) Value() string { return "" }
 type IDs struct{}
 func (*IDs) Next() (uint64, error) { return 0, nil }
+
+type Throttle struct { cond *sync.Cond; ready bool }
+func (t *Throttle) Next() bool { t.cond.L.Lock(); for !t.ready { t.cond.Wait() }; t.ready = false; t.cond.L.Unlock(); return true }
+func (t *Throttle) Trigger() { t.cond.L.Lock(); t.ready = true; t.cond.L.Unlock(); t.cond.Broadcast() }
+type Latch struct { done chan struct{} }
+func (l *Latch) Next() bool { <-l.done; return true }
+func (l *Latch) Open() { close(l.done) }
+type Queue struct { ch chan *Event }
+func (q *Queue) Next() *Event { select { case e := <-q.ch: return e } }
+func (q *Queue) Put(e *Event) { q.ch <- e }
+type Sub struct { ch chan Event; cur Event }
+func (s *Sub) Next() bool { e, ok := <-s.ch; s.cur = e; return ok }
+func (s *Sub) Value() Event { return s.cur }
+func (s *Sub) Close() { close(s.ch) }
+type Feed struct { ch chan Event }
+func (f *Feed) Next() bool { _, ok := <-f.ch; return ok }
+func (f *Feed) Start() { go func(ch chan Event) { ch <- Event{} }(f.ch) }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := new(types.Config).Check("p", fset, []*ast.File{f}, nil)
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Types: map[ast.Expr]types.TypeAndValue{}}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
 	if err != nil {
 		t.Fatal(err)
 	}
+	waits := signalledWaits([]*ast.File{f}, info)
 	for name, want := range map[string]bool{"It": true, "Sc": true, "Cache": false, "Q": false, "Nope": false,
-		"Stream": true, "Rows": true, "Cursor": true, "IDs": false} {
-		if got := isIterator(pkg, name); got != want {
+		"Stream": true, "Rows": true, "Cursor": true, "IDs": false,
+		"Throttle": false, "Latch": false, "Queue": false, "Sub": true, "Feed": true} {
+		if got := isIterator(pkg, name, waits); got != want {
 			t.Errorf("isIterator(%s) = %v, want %v", name, got, want)
 		}
 	}

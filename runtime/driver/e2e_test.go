@@ -996,6 +996,7 @@ func TestObjects(t *testing.T) {
 		"Loading":       "r0 = p0",
 		"connPool":      "NewConns(&ConnConfig{",
 		"Emitter":       "func(...interface{}) {}",
+		"throttler":     "NewThrottle(",
 	} {
 		tr := typeReport(t, rep, typ)
 		if tr.Skipped != "" || tr.Confirmed() == 0 || tr.Violations[0].Kind != report.KindRace ||
@@ -1004,7 +1005,7 @@ func TestObjects(t *testing.T) {
 				typ, tr.Skipped, tr.BuiltBy, tr.Violations, repro, reportText(rep))
 		}
 	}
-	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading", "safeConnPool", "SafeDelays", "SafeEmitter"} {
+	for _, typ := range []string{"SyncLog", "SafeQueue", "SafeRegistry", "SafeBroker", "Feed", "Server", "SafeBus", "SafeListening", "Group", "safeBreaker", "SafeService", "SafeLoading", "safeConnPool", "SafeDelays", "SafeEmitter", "safeThrottler"} {
 		if tr := typeReport(t, rep, typ); tr.Skipped != "" || len(tr.Violations) > 0 || slices.Contains(tr.BuiltBy, report.ZeroValue) && typ != "Feed" {
 			t.Errorf("%s: skipped %q, built by %v, violations %+v: want it built and clean", typ, tr.Skipped, tr.BuiltBy, tr.Violations)
 		}

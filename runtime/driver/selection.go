@@ -46,6 +46,8 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[st
 	re := cfg.TypeRE
 	unexported := cfg.Unexported || pkg.Name == "main"
 	behind := behindInterfaces(pkg.Types)
+	waits := signalledWaits(pkg.Syntax, pkg.TypesInfo)
+	isIterator := func(name string) bool { return isIterator(pkg.Types, name, waits) }
 	for name := range returnedTypes(pkg) {
 		behind[name] = true
 	}
@@ -66,18 +68,18 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[st
 		case re != nil && !named, re == nil && !tp.Concurrent && !wanted:
 			continue
 		case !tp.Exported && !unexported && !wanted && !behind[tp.Name]:
-			if tp.Concurrent && re == nil && only == nil && !isIterator(pkg.Types, tp.Name) {
+			if tp.Concurrent && re == nil && only == nil && !isIterator(tp.Name) {
 				hidden = append(hidden, tp.Name)
 			}
 			continue
-		case !named && tp.Exported && isIterator(pkg.Types, tp.Name):
+		case !named && tp.Exported && isIterator(tp.Name):
 			// One consumer at a time, by convention: sharing it is misuse.
 			tr := newTypeReport(pkg.PkgPath, tp.ExportedOnly())
 			tr.Skipped = fmt.Sprintf("an iterator (one consumer at a time); -type '^%s$' tests it",
 				tp.Name)
 			skipped = append(skipped, tr)
 			continue
-		case !named && isIterator(pkg.Types, tp.Name):
+		case !named && isIterator(tp.Name):
 			continue
 		}
 		// Naming a type selects it; it does not make its unexported
@@ -107,57 +109,6 @@ func selectTypes(pkg *packages.Package, plan *deps.Plan, cfg Config, only map[st
 		subjects = append(subjects, s)
 	}
 	return subjects, skipped, hidden
-}
-
-// isIterator reports whether the type name of pkg is an iterator (like a
-// bufio.Scanner, an sql.Rows or a cursor): a method Next, SetNext or
-// HasNext without parameters returns a bool, or returns an element (a
-// pointer, an interface, a struct, alone or with a bool or an error), or
-// the type also has an accessor of the current element (Value, Item,
-// Key, Current, Entry, Record, Row, Scan). An iterator has one consumer
-// at a time; two goroutines advancing one are misusing it, whatever lock
-// it holds. A Next returning a number alone (a sequence, an ID source)
-// is no iterator.
-func isIterator(pkg *types.Package, name string) bool {
-	tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
-	if !ok {
-		return false
-	}
-	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
-	accessor := false
-	for _, m := range []string{"Value", "Item", "Key", "Current", "Entry", "Record", "Row", "Scan"} {
-		accessor = accessor || mset.Lookup(pkg, m) != nil
-	}
-	for _, m := range []string{"Next", "SetNext", "HasNext"} {
-		sel := mset.Lookup(pkg, m)
-		if sel == nil {
-			continue
-		}
-		sig := sel.Obj().Type().(*types.Signature)
-		if sig.Params().Len() != 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 {
-			continue
-		}
-		res := sig.Results()
-		if res.Len() == 1 && types.Identical(res.At(0).Type(), types.Typ[types.Bool]) || accessor || isElement(res) {
-			return true
-		}
-	}
-	return false
-}
-
-// isElement reports whether the results of a Next are an element: a
-// pointer, an interface or a struct, alone or with a bool or an error.
-func isElement(res *types.Tuple) bool {
-	switch res.At(0).Type().Underlying().(type) {
-	case *types.Pointer, *types.Interface, *types.Struct:
-	default:
-		return false
-	}
-	if res.Len() == 1 {
-		return true
-	}
-	second := res.At(1).Type()
-	return types.Identical(second, types.Typ[types.Bool]) || types.Identical(second, types.Universe.Lookup("error").Type())
 }
 
 // behindInterfaces returns the unexported types of pkg that may be

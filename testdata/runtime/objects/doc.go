@@ -6,6 +6,6 @@
 // call has returned, stubs of interfaces nothing of the package
 // implements, arguments that make a call fail alone, a group that passes
 // on sync.WaitGroup's rule, configurations whose numbers must agree,
-// listeners kept as interface{} that must be functions. Each file has a
-// buggy type and a correct twin.
+// listeners kept as interface{} that must be functions, a throttle whose
+// Next waits for a trigger. Each file has a buggy type and a correct twin.
 package objects
