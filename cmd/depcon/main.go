@@ -170,17 +170,17 @@ func vetAnalyzers(args []string) []*analysis.Analyzer {
 
 // Garbage collection of a vet tool process: see vetGC.
 const (
-	vetGCPercent   = 400
-	vetMemoryLimit = 200 << 20
+	vetGCPercent   = 1000
+	vetMemoryLimit = 256 << 20
 )
 
 // vetGC sets the garbage collection of a process go vet runs for one
-// package: collect when the heap has grown by 400% rather than 100%,
-// within a soft limit of 200 MiB. Such a process lives a second or two
+// package: collect when the heap has grown by 1000% rather than 100%,
+// within a soft limit of 256 MiB. Such a process lives a second or two
 // and most of its heap is live until it exits, so the default spent a
 // sixth of its time collecting; under the limit, the largest packages
-// collect as often as they must and peak lower than with the default
-// (docs/VET.md, "How the vet tool runs"). GOGC or GOMEMLIMIT in the
+// collect as often as they must and peak below the compiler's peak on
+// the same packages (docs/VET.md, "How the vet tool runs"). GOGC or GOMEMLIMIT in the
 // environment are the user's choice and left alone. It reports whether
 // it changed anything.
 func vetGC(getenv func(string) string) bool {
