@@ -215,6 +215,8 @@ type builder struct {
 	// roundSpecs are the specialised summaries that are not final,
 	// by function and key (see specialized).
 	roundSpecs map[*ssa.Function]map[string]roundSpec
+	// decides memoises deciding.
+	decides map[*ssa.Function][]bool
 }
 
 // summary returns the summary of fn: computed from its body when the

@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/depcon/depcon/analyzers/internal/lockstate"
@@ -35,6 +37,10 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 		b.specs.Same = func(x, y *Summary) bool { return key(x) == key(y) }
 	}
 	k := lockstate.BoolArgs(fn, args)
+	if !k.IsZero() {
+		decides := b.deciding(fn)
+		k = k.Only(func(i int) bool { return decides[i] })
+	}
 	if e, ok := b.roundSpecs[fn][k.Key]; ok && b.rec.holds(e.v) {
 		b.rec.reuse(e.low)
 		return e.sum, true
@@ -71,4 +77,46 @@ type roundSpec struct {
 	sum *Summary
 	v   version
 	low int
+}
+
+// deciding returns, for each parameter of fn, whether an if on it
+// decides whether a lock operation runs (see lockstate.Deciding): a
+// specialisation only for the others would have fn's general effect on
+// the locks held, and is not computed. A lock operation is a call that
+// takes or releases a lock, or of a function whose summary does (one
+// not summarised yet counts), a sync.Once's Do, a call the builder
+// resolves dynamically, and a channel operation in a package with
+// channels used as mutexes.
+func (b *builder) deciding(fn *ssa.Function) []bool {
+	if d, ok := b.decides[fn]; ok {
+		return d
+	}
+	d := lockstate.Deciding(fn, func(instr ssa.Instruction) bool {
+		switch instr := instr.(type) {
+		case ssa.CallInstruction:
+			c := instr.Common()
+			if lockstate.LockCall(c).Kind != lockstate.OpNone {
+				return true
+			}
+			callee := c.StaticCallee()
+			if callee == nil {
+				return b.dynamic != nil
+			}
+			if lockstate.SyncMethod(callee) == "(*sync.Once).Do" {
+				return true
+			}
+			s, final := b.sums[origin(callee)]
+			return !final || s.locks()
+		case *ssa.Send, *ssa.Select:
+			return len(b.chanLocks) > 0
+		case *ssa.UnOp:
+			return instr.Op == token.ARROW && len(b.chanLocks) > 0
+		}
+		return false
+	})
+	if b.decides == nil {
+		b.decides = map[*ssa.Function][]bool{}
+	}
+	b.decides[fn] = d
+	return d
 }

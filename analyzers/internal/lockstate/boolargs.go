@@ -175,3 +175,118 @@ func (k Consts) RuledOut(b *ssa.BasicBlock, i int) bool {
 	v, ok := k.value(ifi.Cond)
 	return ok && v != (i == 0)
 }
+
+// Only returns k restricted to the parameters for which keep is true.
+func (k Consts) Only(keep func(i int) bool) Consts {
+	var out Consts
+	var key strings.Builder
+	for i := range k.Fn.Params {
+		v, ok := k.vals[i]
+		if !ok || !keep(i) {
+			continue
+		}
+		if out.vals == nil {
+			out.vals = map[int]bool{}
+		}
+		out.vals[i] = v
+		if key.Len() > 0 {
+			key.WriteByte(',')
+		}
+		key.WriteString("$" + strconv.Itoa(i) + "=" + strconv.FormatBool(v))
+	}
+	if out.vals == nil {
+		return Consts{}
+	}
+	out.Fn, out.Key = k.Fn, key.String()
+	return out
+}
+
+// Deciding reports, for each parameter of fn, whether an if on it (see
+// testedByIf) decides whether an instruction for which affects is true
+// runs: one lies in a block that one of the if's branches reaches and
+// the other does not. A specialisation for a parameter that decides no
+// such instruction has the function's general effect on what affects
+// tells (the locks held, where affects tells the lock operations).
+func Deciding(fn *ssa.Function, affects func(ssa.Instruction) bool) []bool {
+	out := make([]bool, len(fn.Params))
+	for i, p := range fn.Params {
+		if !isBool(p.Type()) {
+			continue
+		}
+		for _, ifi := range ifsOn(p) {
+			if decides(ifi.Block(), affects) {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ifsOn returns the ifs whose condition is p, its negation or its
+// comparison with a constant.
+func ifsOn(p *ssa.Parameter) []*ssa.If {
+	var out []*ssa.If
+	var visit func(v ssa.Value, depth int)
+	visit = func(v ssa.Value, depth int) {
+		refs := v.Referrers()
+		if refs == nil {
+			return
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.If:
+				out = append(out, r)
+			case *ssa.UnOp:
+				if depth == 0 && r.Op == token.NOT {
+					visit(r, 1)
+				}
+			case *ssa.BinOp:
+				if depth == 0 && (r.Op == token.EQL || r.Op == token.NEQ) && (isConst(r.X) || isConst(r.Y)) {
+					visit(r, 1)
+				}
+			}
+		}
+	}
+	visit(p, 0)
+	return out
+}
+
+// decides reports whether a block that only one of the two successors
+// of b reaches holds an instruction for which affects is true.
+func decides(b *ssa.BasicBlock, affects func(ssa.Instruction) bool) bool {
+	if len(b.Succs) != 2 {
+		return false
+	}
+	t, f := reachable(b.Succs[0]), reachable(b.Succs[1])
+	for _, side := range [2][2]map[*ssa.BasicBlock]bool{{t, f}, {f, t}} {
+		for blk := range side[0] {
+			if side[1][blk] {
+				continue
+			}
+			for _, instr := range blk.Instrs {
+				if affects(instr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reachable returns the blocks reachable from b, b included.
+func reachable(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range x.Succs {
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return seen
+}

@@ -1,6 +1,7 @@
 package lockstate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +121,65 @@ func TestEngineAssume(t *testing.T) {
 				t.Errorf("Consts %q, may %v: %q before touch, want %q", tc.key, may, got, want)
 			}
 		}
+	}
+}
+
+const decidingSrc = `package p
+
+import "sync"
+
+type T struct {
+	mu sync.Mutex
+	n  int
+}
+
+// get's locked decides its Lock and Unlock; verbose decides an access.
+func (t *T) get(locked, verbose bool) int {
+	if !locked {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
+	if verbose {
+		t.n++
+	}
+	return t.n
+}
+
+// set's plain decides only whether the branch without a lock is taken:
+// the Lock is on the other branch alone.
+func (t *T) set(plain bool, v int) {
+	if plain {
+		t.n = v
+	} else {
+		t.mu.Lock()
+		t.n = v
+		t.mu.Unlock()
+	}
+}
+`
+
+// TestDeciding checks which bool parameters decide a lock operation:
+// those whose if leads to a lock operation on one branch only.
+func TestDeciding(t *testing.T) {
+	pkg, _ := build(t, decidingSrc)
+	locks := func(instr ssa.Instruction) bool {
+		c, ok := instr.(ssa.CallInstruction)
+		return ok && LockCall(c.Common()).Kind != OpNone
+	}
+	for name, want := range map[string][]bool{
+		"(*T).get": {false, true, false},
+		"(*T).set": {false, true, false},
+	} {
+		got := Deciding(function(t, pkg, name), locks)
+		if !slices.Equal(got, want) {
+			t.Errorf("Deciding(%s) = %v, want %v", name, got, want)
+		}
+	}
+	k := Consts{Fn: function(t, pkg, "(*T).get"), vals: map[int]bool{1: true, 2: false}, Key: "$1=true,$2=false"}
+	if got := k.Only(func(i int) bool { return i == 1 }); got.Key != "$1=true" || got.IsZero() {
+		t.Errorf("Only($1) = %q", got.Key)
+	}
+	if got := k.Only(func(int) bool { return false }); !got.IsZero() {
+		t.Errorf("Only(none) = %q, want zero", got.Key)
 	}
 }
