@@ -28,7 +28,9 @@
 //
 // When a lock of the receiver is held at every access of a field but one,
 // and at least two other accesses hold it (in write mode where they
-// write), the remaining access is reported:
+// write), the remaining access is reported. A lock of the receiver is a
+// mutex field of it (or of a struct it embeds or holds by value), or the
+// L of the sync.Cond a field points to (t.cond.L):
 //
 //	func (r *Reader) Read() byte { r.mu.Lock(); defer r.mu.Unlock(); return r.buf[r.pos] … }
 //	func (r *Reader) Reset()     { r.mu.Lock(); r.pos = 0; r.mu.Unlock() }
