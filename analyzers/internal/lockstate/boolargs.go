@@ -56,28 +56,38 @@ func BoolArgs(fn *ssa.Function, args []ssa.Value) Consts {
 	if fn == nil || fn.Blocks == nil || len(args) != len(fn.Params) {
 		return Consts{}
 	}
-	var k Consts
-	var key strings.Builder
+	var vals map[int]bool
 	for i, p := range fn.Params {
 		c, ok := args[i].(*ssa.Const)
 		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool || !isBool(p.Type()) || !testedByIf(p) {
 			continue
 		}
-		if k.vals == nil {
-			k.vals = map[int]bool{}
+		if vals == nil {
+			vals = map[int]bool{}
 		}
-		v := constant.BoolVal(c.Value)
-		k.vals[i] = v
+		vals[i] = constant.BoolVal(c.Value)
+	}
+	return newConsts(fn, vals)
+}
+
+// newConsts returns the Consts of fn assuming vals, by parameter index
+// (zero when vals is empty).
+func newConsts(fn *ssa.Function, vals map[int]bool) Consts {
+	if len(vals) == 0 {
+		return Consts{}
+	}
+	var key strings.Builder
+	for i := range fn.Params {
+		v, ok := vals[i]
+		if !ok {
+			continue
+		}
 		if key.Len() > 0 {
 			key.WriteByte(',')
 		}
 		key.WriteString("$" + strconv.Itoa(i) + "=" + strconv.FormatBool(v))
 	}
-	if k.vals == nil {
-		return Consts{}
-	}
-	k.Fn, k.Key = fn, key.String()
-	return k
+	return Consts{Fn: fn, vals: vals, Key: key.String()}
 }
 
 // isBool reports whether values of t are booleans.
@@ -178,27 +188,13 @@ func (k Consts) RuledOut(b *ssa.BasicBlock, i int) bool {
 
 // Only returns k restricted to the parameters for which keep is true.
 func (k Consts) Only(keep func(i int) bool) Consts {
-	var out Consts
-	var key strings.Builder
-	for i := range k.Fn.Params {
-		v, ok := k.vals[i]
-		if !ok || !keep(i) {
-			continue
+	vals := map[int]bool{}
+	for i, v := range k.vals {
+		if keep(i) {
+			vals[i] = v
 		}
-		if out.vals == nil {
-			out.vals = map[int]bool{}
-		}
-		out.vals[i] = v
-		if key.Len() > 0 {
-			key.WriteByte(',')
-		}
-		key.WriteString("$" + strconv.Itoa(i) + "=" + strconv.FormatBool(v))
 	}
-	if out.vals == nil {
-		return Consts{}
-	}
-	out.Fn, out.Key = k.Fn, key.String()
-	return out
+	return newConsts(k.Fn, vals)
 }
 
 // Deciding reports, for each parameter of fn, whether an if on it (see
