@@ -855,7 +855,8 @@ func TestReplayOtherOrders(t *testing.T) {
 
 // TestSequentialFailureRetired checks that a pair whose tests fail as
 // its calls do one after the other (Close twice), and never pass, is
-// tested no more after a few tests, with a note, and that the race of
+// tested no more after a few tests, with a note, that a type none of
+// whose tests passed (Slots) is "not tested", and that the race of
 // the type's other pair is found within a short budget although its
 // objects are slow to build (each fills 8 MiB: a second or more for a few
 // objects on a loaded machine, under the race detector; the type ends
@@ -877,6 +878,10 @@ func TestSequentialFailureRetired(t *testing.T) {
 	}
 	if !retired {
 		t.Errorf("notes %q: want Close ∥ Close retired", tr.Notes)
+	}
+	// Slots: every pair fails as its calls do in sequence.
+	if tr := typeReport(t, rep, "Slots"); !strings.HasPrefix(tr.Skipped, "no test passed") || len(tr.Violations) > 0 {
+		t.Errorf("Slots: skipped %q, violations %+v: want \"no test passed\", never clean", tr.Skipped, tr.Violations)
 	}
 }
 

@@ -95,6 +95,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			holdsWaitGroup(r.s.Type, 0) && waitGroupRace(stacks.ParseRace(d.Report), r.bin.Names.Prefix):
 			// sync.WaitGroup's own rule, which a group's Wait passes on
 			// to its callers: an Add at zero must happen before Wait.
+			r.exercised = true
 			if !r.waitNoted[t] {
 				r.waitNoted[t] = true
 				r.note("%s: a race not reported: the one sync.WaitGroup reports when an Add with the counter at "+
@@ -122,6 +123,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 			}
 			if how := r.needsOther(c, test); how != "" {
 				r.logf("test %d: race %s not reported: %s", r.tests, raceSummary(accesses), how)
+				r.exercised = true
 				if how == unchecked {
 					return nil
 				}
@@ -158,6 +160,7 @@ func (r *typeRun) execute(c *testgen.Case) *finding {
 	case harness.StatusOK:
 		r.tested[[2]string{t.M1, t.M2}] = true
 		r.passed[t] = true
+		r.exercised = true
 		for _, call := range test.Suffix {
 			if call.Recv >= 0 && call.Recv < len(test.Objects) {
 				r.g.WorksOn(call.Fn, test.Objects[call.Recv].Fn)

@@ -56,6 +56,11 @@ type typeRun struct {
 	// failsSequentially).
 	seqFails map[*testgen.Target]int
 	passed   map[*testgen.Target]bool
+	// exercised is set once a test ran its calls to an outcome that
+	// says something of the type: it passed, or raced in a way a
+	// contract rule sets aside (sync.WaitGroup's, callers ordering the
+	// calls).
+	exercised bool
 	// orderedDrops counts, by pair, the races dropped because one call
 	// needs the other before it (see needsOther).
 	orderedDrops map[*testgen.Target]int
@@ -165,6 +170,12 @@ func testType(ctx context.Context, cfg Config, p *pkgRun, s *testgen.Subject, pr
 			why = "every pair involves a method that cannot be called"
 		}
 		r.rep.Skipped = "no test ran: " + why
+	}
+	if r.tests > 0 && !r.exercised && len(r.rep.Violations) == 0 && r.rep.Skipped == "" {
+		// Tests ran and none exercised a pair with calls that work,
+		// which is not "no violation found" either.
+		r.rep.Skipped = fmt.Sprintf("no test passed: each of its %d %s failed as its calls do one after the other, "+
+			"or did not return (see the notes)", r.tests, plural(r.tests, "test", "tests"))
 	}
 	r.rep.PairsTested = len(r.tested)
 	r.rep.stats = r.pairStats()

@@ -2,7 +2,8 @@
 // calls run, one after the other as much as concurrently: Close closes a
 // channel, and a second Close panics (Close is to be called once). Its
 // tests say nothing about interleavings, and must not take the type's
-// tests from its other pair, whose race needs a few tests to show.
+// tests from its other pair, whose race needs a few tests to show. Slots
+// has no pair with a test that passes.
 package seqfail
 
 import (
