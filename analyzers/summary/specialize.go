@@ -12,18 +12,18 @@ import (
 // constant bool arguments among args (see lockstate.BoolArgs): computed
 // from its body with the branches they rule out left out. It reports
 // false when the call has the callee's general summary: no such
-// argument, a callee analysed elsewhere or whose general summary is not
-// final yet (a recursion), one that takes and releases no lock (the
-// constants cannot decide which locks are held), or one specialised too
-// often already (lockstate.Specs).
+// argument whose if decides a lock operation (see deciding), a callee
+// analysed elsewhere or whose general summary is not final yet (a
+// recursion), one that takes and releases no lock, or one specialised
+// too often already (lockstate.Specs).
 //
 // A specialised summary is memoised unless it was computed from a
 // summary that was not final (one of the recursion in progress): it is
 // then kept while those summaries stay the same (recursion.holds), and
-// computed again at the next call after that. A specialisation that calls
-// itself is computed to a fixed point, its recursive calls having the
-// previous round's summary (none at first; see lockstate.Specs); the
-// summary it returns is then nil while it is being computed.
+// computed again at the next call after that. A specialisation that
+// calls itself is computed to a fixed point, its recursive calls having
+// the previous round's summary (none at first; see lockstate.Specs);
+// the summary it returns is then nil while it is being computed.
 func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary, bool) {
 	fn := origin(callee)
 	if fn.Blocks == nil || !b.here(fn) {
