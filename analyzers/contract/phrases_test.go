@@ -147,27 +147,30 @@ func TestInexactAndConsumes(t *testing.T) {
 	}
 }
 
-// TestLongDocs checks that a long doc, a package's, whose facts are
-// memoised, is read as a short one is, each time.
-func TestLongDocs(t *testing.T) {
+// TestReadDoc checks that a doc read once (a package's, long) gives
+// the phrases Safe and CallerOrdered find in it.
+func TestReadDoc(t *testing.T) {
 	filler := strings.Repeat("The package keeps its entries in a table. ", 20)
 	safeDoc := filler + "A Cache is safe for concurrent use."
 	orderedDoc := filler + "Callers must synchronize access to a Ring."
-	for range 2 {
-		if got := Safe(safeDoc); got != "safe for concurrent use" {
-			t.Errorf("Safe(long doc) = %q", got)
+	for _, doc := range []string{safeDoc, orderedDoc, ""} {
+		d := ReadDoc(doc)
+		if got, want := d.Safe(), Safe(doc); got != want {
+			t.Errorf("ReadDoc(%.20q).Safe() = %q, Safe = %q", doc, got, want)
 		}
-		if got := Safe(orderedDoc); got != "" {
-			t.Errorf("Safe(long doc without the phrase) = %q", got)
+		for _, typ := range []string{"Ring", "Cache"} {
+			if got, want := d.CallerOrdered(typ), CallerOrdered(doc, typ); got != want {
+				t.Errorf("ReadDoc(%.20q).CallerOrdered(%s) = %q, CallerOrdered = %q", doc, typ, got, want)
+			}
 		}
-		if got := CallerOrdered(orderedDoc, "Ring"); got != "callers must synchronize" {
-			t.Errorf("CallerOrdered(long doc, Ring) = %q", got)
-		}
-		if got := CallerOrdered(orderedDoc, "Cache"); got != "" {
-			t.Errorf("CallerOrdered(long doc, Cache) = %q", got)
-		}
-		if got := CallerOrdered(safeDoc, "Cache"); got != "" {
-			t.Errorf("CallerOrdered(long doc without the phrase) = %q", got)
-		}
+	}
+	if got := ReadDoc(safeDoc).Safe(); got != "safe for concurrent use" {
+		t.Errorf("Safe() = %q", got)
+	}
+	if got := ReadDoc(orderedDoc).CallerOrdered("Ring"); got != "callers must synchronize" {
+		t.Errorf("CallerOrdered(Ring) = %q", got)
+	}
+	if got := ReadDoc(orderedDoc).CallerOrdered("Cache"); got != "" {
+		t.Errorf("CallerOrdered(Cache) = %q, want none", got)
 	}
 }

@@ -3,7 +3,6 @@ package contract
 import (
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // What a type's documentation, or its package's, says of its use from
@@ -21,9 +20,6 @@ var negation = regexp.MustCompile(`(?i)(\bnot|n't|\bnever|\bnon)\W*(\w+\W+){0,2}
 // Safe returns the phrase of a doc comment saying the type is safe for
 // concurrent use, or "".
 func Safe(doc string) string {
-	if d, ok := longDocs.get(doc); ok {
-		return d.safe
-	}
 	return safe(strings.Join(strings.Fields(doc), " "))
 }
 
@@ -102,14 +98,15 @@ var everyMethod = regexp.MustCompile(`(?i)\b(all|every|any|each)\b`)
 // names the type: the sentence must name it or speak of all the
 // methods ("All cron methods"), not of another type.
 func CallerOrdered(doc, typ string) string {
-	if d, ok := longDocs.get(doc); ok {
-		if !d.ordered {
-			return ""
-		}
-		doc = d.text
-	} else if doc = strings.Join(strings.Fields(doc), " "); !callerOrderedPhrases.MatchString(doc) {
+	if doc = strings.Join(strings.Fields(doc), " "); !callerOrderedPhrases.MatchString(doc) {
 		return ""
 	}
+	return callerOrdered(doc, typ)
+}
+
+// callerOrdered is CallerOrdered, on doc with its spaces collapsed and a
+// phrase of callerOrderedPhrases in it.
+func callerOrdered(doc, typ string) string {
 	var names *regexp.Regexp
 	if typ != "" {
 		names = regexp.MustCompile(`\b` + regexp.QuoteMeta(typ) + `\b`)
@@ -157,47 +154,29 @@ func Sentences(text string) []string {
 	return out
 }
 
-// docFacts are what Safe and CallerOrdered find in a whole doc comment.
-type docFacts struct {
+// DocPhrases are what Safe and CallerOrdered find in a doc comment,
+// read once: a package's doc, which each of its types consults. The
+// zero DocPhrases has none.
+type DocPhrases struct {
 	text    string // the doc, its spaces collapsed
 	safe    string // Safe's phrase
 	ordered bool   // some sentence has a phrase of callerOrderedPhrases
 }
 
-func readDoc(doc string) docFacts {
+// ReadDoc reads the phrases of doc.
+func ReadDoc(doc string) DocPhrases {
 	text := strings.Join(strings.Fields(doc), " ")
-	return docFacts{text: text, safe: safe(text), ordered: callerOrderedPhrases.MatchString(text)}
+	return DocPhrases{text: text, safe: safe(text), ordered: callerOrderedPhrases.MatchString(text)}
 }
 
-// longDocs memoises the facts of the long docs: a package's doc
-// comment, which each of its types consults, is read once.
-var longDocs = docMemo{min: 512, max: 64}
+// Safe returns Safe's phrase of the doc.
+func (d DocPhrases) Safe() string { return d.safe }
 
-// A docMemo memoises readDoc for the docs of min bytes or more, at most
-// max of them (it forgets them all when full); get reports false for a
-// shorter one.
-type docMemo struct {
-	min, max int
-	mu       sync.Mutex
-	m        map[string]docFacts
-}
-
-func (c *docMemo) get(doc string) (docFacts, bool) {
-	if len(doc) < c.min {
-		return docFacts{}, false
+// CallerOrdered returns CallerOrdered's phrase of the doc for the type
+// typ.
+func (d DocPhrases) CallerOrdered(typ string) string {
+	if !d.ordered {
+		return ""
 	}
-	c.mu.Lock()
-	d, ok := c.m[doc]
-	c.mu.Unlock()
-	if ok {
-		return d, true
-	}
-	d = readDoc(doc)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= c.max {
-		c.m = map[string]docFacts{}
-	}
-	c.m[doc] = d
-	c.mu.Unlock()
-	return d, true
+	return callerOrdered(d.text, typ)
 }

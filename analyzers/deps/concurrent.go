@@ -155,10 +155,10 @@ func notShared(t *summary.Type) string {
 	if phrase := contract.CallerOrdered(t.Doc, ""); phrase != "" {
 		return "doc: " + phrase
 	}
-	if phrase := contract.CallerOrdered(t.PkgDoc, t.Obj.Name()); phrase != "" {
+	if phrase := t.PkgDoc.CallerOrdered(t.Obj.Name()); phrase != "" {
 		return "package doc: " + phrase
 	}
-	if contract.Safe(t.Doc) != "" || contract.Safe(t.PkgDoc) != "" {
+	if contract.Safe(t.Doc) != "" || t.PkgDoc.Safe() != "" {
 		return ""
 	}
 	if why := handleOf(t.Obj.Type(), t.Obj.Pkg()); why != "" {

@@ -88,10 +88,10 @@ type Type struct {
 	Unexported []*Method
 	Omitted    int
 	Doc        string // the type's doc comment
-	// PkgDoc is the package's doc comment, when the syntax is at hand:
-	// what it says of the package's types ("a thread-safe cache") is
-	// their contract too.
-	PkgDoc string
+	// PkgDoc is what the package's doc comment says, when the syntax
+	// is at hand, read once for all its types: what it says of them ("a
+	// thread-safe cache") is their contract too.
+	PkgDoc contract.DocPhrases
 }
 
 // A Method is a method of a type and its summary.
@@ -158,8 +158,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	ts := b.types(ssainfo.Pkg)
 	if doc := contract.PackageDoc(pass.Files); doc != "" {
+		read := contract.ReadDoc(doc)
 		for _, t := range ts {
-			t.PkgDoc = doc
+			t.PkgDoc = read
 		}
 	}
 	return &Result{SSA: ssainfo, Funcs: b.sums, Types: ts, CallHeld: b.callHeld,
