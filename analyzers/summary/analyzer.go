@@ -213,9 +213,9 @@ type builder struct {
 	// specs are the summaries of functions specialised for constant
 	// bool arguments (see specialized).
 	specs lockstate.Specs[*Summary]
-	// roundSpecs are the specialised summaries that are not final,
-	// by function and key (see specialized).
-	roundSpecs map[*ssa.Function]map[string]roundSpec
+	// roundSpecs are the specialised summaries that are not final
+	// (see specialized).
+	roundSpecs map[specKey]roundSpec
 	// decides memoises deciding.
 	decides map[*ssa.Function][]bool
 }

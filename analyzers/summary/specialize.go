@@ -41,7 +41,7 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 		decides := b.deciding(fn)
 		k = k.Only(func(i int) bool { return decides[i] })
 	}
-	if e, ok := b.roundSpecs[fn][k.Key]; ok && b.rec.holds(e.v) {
+	if e, ok := b.roundSpecs[specKey{fn, k.Key}]; ok && b.rec.holds(e.v) {
 		b.rec.reuse(e.low)
 		return e.sum, true
 	}
@@ -60,14 +60,18 @@ func (b *builder) specialized(callee *ssa.Function, args []ssa.Value) (*Summary,
 	// previous round (see lockstate.Specs): only the outermost are kept.
 	if ok && !final && outermost && b.rec.holds(v) {
 		if b.roundSpecs == nil {
-			b.roundSpecs = map[*ssa.Function]map[string]roundSpec{}
+			b.roundSpecs = map[specKey]roundSpec{}
 		}
-		if b.roundSpecs[fn] == nil {
-			b.roundSpecs[fn] = map[string]roundSpec{}
-		}
-		b.roundSpecs[fn][k.Key] = roundSpec{sum: s, v: v, low: low}
+		b.roundSpecs[specKey{fn, k.Key}] = roundSpec{sum: s, v: v, low: low}
 	}
 	return s, ok
+}
+
+// A specKey names a specialisation: the function and its
+// lockstate.Consts key.
+type specKey struct {
+	fn  *ssa.Function
+	key string
 }
 
 // A roundSpec is a specialised summary computed from summaries that are

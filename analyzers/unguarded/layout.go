@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/depcon/depcon/analyzers/internal/lockstate"
 )
 
 // A layout is the declaration of a struct type as its author grouped it:
@@ -83,11 +85,7 @@ func condFields(obj *types.TypeName) map[string]bool {
 	}
 	var out map[string]bool
 	for f := range st.Fields() {
-		p, ok := f.Type().(*types.Pointer)
-		if !ok {
-			continue
-		}
-		if n, ok := p.Elem().(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Cond" {
+		if _, ptr := f.Type().(*types.Pointer); ptr && lockstate.TypeClass(f.Type()) == "sync.Cond" {
 			if out == nil {
 				out = map[string]bool{}
 			}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/depcon/depcon/runtime/load"
 )
 
 // isIterator reports whether the type name of pkg is an iterator (like a
@@ -73,67 +75,36 @@ func signalledWaits(files []*ast.File, info *types.Info) map[string]bool {
 	if info == nil {
 		return nil
 	}
-	next := map[string]map[string]bool{}   // type → the fields its Next waits on
-	others := map[string]map[string]bool{} // type → the fields its other methods signal
+	next := map[[2]string]bool{}   // {type, field} its Next waits on
+	others := map[[2]string]bool{} // {type, field} its other methods signal
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Body == nil {
+			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 || fd.Body == nil {
 				continue
 			}
-			typ, recv := receiver(fd.Recv.List[0], info)
+			typ, recv := load.ReceiverName(fd.Recv.List[0].Type), info.Defs[fd.Recv.List[0].Names[0]]
 			if typ == "" || recv == nil {
 				continue
 			}
-			w, s := fieldWaits(fd.Body, recv, info)
+			waits, signals := fieldWaits(fd.Body, recv, info)
+			into, fields := others, signals
 			switch fd.Name.Name {
 			case "Next", "SetNext", "HasNext":
-				if next[typ] == nil {
-					next[typ] = map[string]bool{}
-				}
-				for k := range w {
-					next[typ][k] = true
-				}
-			default:
-				if others[typ] == nil {
-					others[typ] = map[string]bool{}
-				}
-				for k := range s {
-					others[typ][k] = true
-				}
+				into, fields = next, waits
+			}
+			for field := range fields {
+				into[[2]string{typ, field}] = true
 			}
 		}
 	}
 	out := map[string]bool{}
-	for typ, fields := range next {
-		for k := range fields {
-			if others[typ][k] {
-				out[typ] = true
-			}
+	for k := range next {
+		if others[k] {
+			out[k[0]] = true
 		}
 	}
 	return out
-}
-
-// receiver returns the name of the type of a method's receiver and the
-// receiver variable.
-func receiver(field *ast.Field, info *types.Info) (string, types.Object) {
-	if len(field.Names) != 1 {
-		return "", nil
-	}
-	obj := info.Defs[field.Names[0]]
-	if obj == nil {
-		return "", nil
-	}
-	t := obj.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	if !ok {
-		return "", nil
-	}
-	return n.Obj().Name(), obj
 }
 
 // fieldWaits returns the fields of recv that body waits on (Wait on a

@@ -1,6 +1,10 @@
 package lockstate
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"maps"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // MaxSpecs is the most specialisations of one function that Specs
 // computes; calls beyond them have the function's general effect.
@@ -28,10 +32,15 @@ type Specs[T any] struct {
 	// Same reports whether two rounds of a specialisation agree.
 	Same func(a, b T) bool
 	done map[*ssa.Function]map[string]T
-	// kept are the specialisations that are not final, by function
-	// and key.
-	kept  map[*ssa.Function]map[string]keptSpec[T]
+	// kept are the specialisations that are not final.
+	kept  map[keptKey]keptSpec[T]
 	stack []specFrame[T]
+}
+
+// keptKey names a specialisation: its function and Consts key.
+type keptKey struct {
+	fn  *ssa.Function
+	key string
 }
 
 // keptSpec is a specialisation that used the previous round of one in
@@ -64,7 +73,7 @@ func (s *Specs[T]) Get(k Consts, compute func() (T, bool)) (T, bool) {
 	if t, ok := s.done[k.Fn][k.Key]; ok {
 		return t, true
 	}
-	if e, ok := s.kept[k.Fn][k.Key]; ok {
+	if e, ok := s.kept[keptKey{k.Fn, k.Key}]; ok {
 		s.depend(e.low)
 		return e.t, true
 	}
@@ -108,12 +117,9 @@ func (s *Specs[T]) Get(k Consts, compute func() (T, bool)) (T, bool) {
 		s.depend(low)
 		if memo {
 			if s.kept == nil {
-				s.kept = map[*ssa.Function]map[string]keptSpec[T]{}
+				s.kept = map[keptKey]keptSpec[T]{}
 			}
-			if s.kept[k.Fn] == nil {
-				s.kept[k.Fn] = map[string]keptSpec[T]{}
-			}
-			s.kept[k.Fn][k.Key] = keptSpec[T]{t: t, depth: idx, low: low}
+			s.kept[keptKey{k.Fn, k.Key}] = keptSpec[T]{t: t, depth: idx, low: low}
 		}
 		return t, true
 	}
@@ -143,16 +149,7 @@ func (s *Specs[T]) Depth() int { return len(s.stack) }
 // forget drops the kept specialisations that frame i's previous round
 // may have been used for: those computed above it.
 func (s *Specs[T]) forget(i int) {
-	for fn, m := range s.kept {
-		for key, e := range m {
-			if e.depth > i {
-				delete(m, key)
-			}
-		}
-		if len(m) == 0 {
-			delete(s.kept, fn)
-		}
-	}
+	maps.DeleteFunc(s.kept, func(_ keptKey, e keptSpec[T]) bool { return e.depth > i })
 }
 
 // Reset forgets the memoised specialisations.
